@@ -1,0 +1,331 @@
+import 'reflect-metadata';
+import type {
+	ICredentialType,
+	IDataObject,
+	IExecuteData,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	INodeTypes,
+	IRun,
+	ITaskData,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	NodeHelpers,
+	Workflow,
+	createRunExecutionData,
+} from 'n8n-workflow';
+import {
+	ExecuteContext,
+	ExecutionLifecycleHooks,
+	PackageDirectoryLoader,
+	RoutingNode,
+	WorkflowExecute,
+} from 'n8n-core';
+
+import { path } from '../support/node';
+import { CredentialStore, HarnessCredentialsHelper } from './credentials';
+
+export const PACKAGE_NAME = 'n8n-nodes-flareio';
+export const CREDENTIAL_TYPE = 'flareApi';
+
+/** Source of input items for the node under test, so that items are paired to a real upstream node. */
+class HarnessItems implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Harness Items',
+		name: 'harnessItems',
+		group: ['input'],
+		version: 1,
+		description: 'Emits the JSON items given in its parameter',
+		defaults: { name: 'Items' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = JSON.parse(this.getNodeParameter('items', 0) as string) as IDataObject[];
+		return [items.map((json) => ({ json, pairedItem: { item: 0 } }))];
+	}
+}
+
+/** n8n's no-op node type name; the credential test runs as a temporary node of this type. */
+const NO_OP = 'n8n-nodes-base.noOp';
+
+let loaded: Promise<PackageDirectoryLoader> | undefined;
+
+/** Loads the built package (dist/) exactly as n8n loads a community package. */
+export async function loadPackage(): Promise<PackageDirectoryLoader> {
+	loaded ??= (async () => {
+		const loader = new PackageDirectoryLoader(path.resolve('.'));
+		await loader.loadAll();
+		return loader;
+	})();
+	return await loaded;
+}
+
+class HarnessNodeTypes implements INodeTypes {
+	constructor(private readonly types: Record<string, INodeType | IVersionedNodeType>) {}
+
+	getByName(name: string) {
+		const type = this.types[name];
+		if (!type) throw new Error(`Unknown node type ${name}`);
+		return type;
+	}
+
+	getByNameAndVersion(name: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(name), version);
+	}
+
+	getKnownTypes() {
+		return {};
+	}
+}
+
+export interface NodeRun {
+	/** Items of each output (0 = main, 1 = error output when enabled). */
+	outputs: INodeExecutionData[][];
+	error?: ITaskData['error'];
+	hints?: ITaskData['hints'];
+}
+
+export interface WorkflowResult {
+	run: IRun;
+	status: IRun['status'];
+	/** The failure that stopped the workflow, if any. */
+	error: IRun['data']['resultData']['error'];
+	node(name: string): NodeRun;
+}
+
+export interface FlareNodeSpec {
+	type?: 'flare' | 'flareTrigger';
+	name?: string;
+	parameters: IDataObject;
+	onError?: INode['onError'];
+}
+
+/**
+ * Runs workflows with n8n-core's real WorkflowExecute: our package loaded from dist/ by n8n's own
+ * loader, credentials served by {@link HarnessCredentialsHelper}, HTTP over real sockets.
+ */
+export class Harness {
+	readonly credentials = new CredentialStore();
+
+	private readonly helper: HarnessCredentialsHelper;
+
+	private constructor(private readonly loader: PackageDirectoryLoader) {
+		this.helper = new HarnessCredentialsHelper(this.credentials, {
+			getByName: (name: string): ICredentialType => loader.getCredential(name).type,
+		});
+	}
+
+	static async create(): Promise<Harness> {
+		return new Harness(await loadPackage());
+	}
+
+	/** Stores a `flareApi` credential (id `cred-1` unless given) pointing at `baseUrl`. */
+	addFlareCredential(data: IDataObject, id = 'cred-1'): string {
+		this.credentials.put({ id, name: `Flare ${id}`, type: CREDENTIAL_TYPE, data: { accessToken: '', ...data } });
+		return id;
+	}
+
+	nodeTypes(): HarnessNodeTypes {
+		const types: Record<string, INodeType | IVersionedNodeType> = { 'harness.items': new HarnessItems() };
+		for (const [name, { type }] of Object.entries(this.loader.nodeTypes)) {
+			types[`${PACKAGE_NAME}.${name}`] = type;
+		}
+		return new HarnessNodeTypes(types);
+	}
+
+	additionalData(hooks: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData {
+		return {
+			credentialsHelper: this.helper,
+			hooks,
+			executionId: 'harness',
+			currentNodeExecutionIndex: 0,
+			restApiUrl: 'http://localhost:5678/rest',
+			instanceBaseUrl: 'http://localhost:5678',
+			formBaseUrl: 'http://localhost:5678/form',
+			formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+			formTestBaseUrl: 'http://localhost:5678/form-test',
+			webhookBaseUrl: 'http://localhost:5678/webhook',
+			webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+			webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+			mcpBaseUrl: 'http://localhost:5678/mcp',
+			mcpTestBaseUrl: 'http://localhost:5678/mcp-test',
+			variables: {},
+			userId: 'harness-user',
+			currentNodeParameters: undefined,
+			executeWorkflow: async () => {
+				throw new Error('Sub-workflows are not supported by the harness');
+			},
+			getRunExecutionData: async () => undefined,
+			getRuntimeCredential: async () => undefined,
+			logAiEvent: () => {},
+			startRunnerTask: async () => {
+				throw new Error('Task runners are not supported by the harness');
+			},
+		} as unknown as IWorkflowExecuteAdditionalData;
+	}
+
+	/**
+	 * Runs `Items → <our node>`: the items node emits `items` (one empty item by default), our node
+	 * uses the stored credential `credentialId`.
+	 */
+	async runNode(
+		spec: FlareNodeSpec,
+		options: { items?: IDataObject[]; credentialId?: string; mode?: WorkflowExecuteMode } = {},
+	): Promise<WorkflowResult & { output: INodeExecutionData[]; errorOutput: INodeExecutionData[] }> {
+		const name = spec.name ?? 'Flare';
+		const result = await this.runWorkflow(
+			[
+				{
+					id: 'items',
+					name: 'Items',
+					type: 'harness.items',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: { items: JSON.stringify(options.items ?? [{}]) },
+				},
+				{
+					id: 'flare',
+					name,
+					type: `${PACKAGE_NAME}.${spec.type ?? 'flare'}`,
+					typeVersion: 1,
+					position: [200, 0],
+					parameters: spec.parameters,
+					onError: spec.onError,
+					credentials: { [CREDENTIAL_TYPE]: { id: options.credentialId ?? 'cred-1', name: 'Flare' } },
+				} as INode,
+			],
+			{ Items: { main: [[{ node: name, type: NodeConnectionTypes.Main, index: 0 }]] } },
+			options.mode,
+		);
+		const run = result.status === 'success' || result.run.data.resultData.runData[name] ? result.node(name) : { outputs: [] };
+		return { ...result, output: run.outputs[0] ?? [], errorOutput: run.outputs[1] ?? [] };
+	}
+
+	async runWorkflow(
+		nodes: INode[],
+		connections: Workflow['connectionsBySourceNode'],
+		mode: WorkflowExecuteMode = 'manual',
+	): Promise<WorkflowResult> {
+		const workflow = new Workflow({
+			id: 'harness-workflow',
+			name: 'Harness',
+			nodes,
+			connections,
+			active: false,
+			nodeTypes: this.nodeTypes(),
+			settings: { executionOrder: 'v1' },
+		});
+		const hooks = new ExecutionLifecycleHooks(mode, 'harness', {
+			id: 'harness-workflow',
+			name: 'Harness',
+			nodes,
+			connections,
+			active: false,
+			activeVersionId: null,
+			isArchived: false,
+			createdAt: new Date(),
+			updatedAt: new Date(),
+			settings: {},
+		} as never);
+		const startNode = nodes[0];
+		const runData = createRunExecutionData({
+			executionData: {
+				nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }],
+			},
+		});
+		const run = await new WorkflowExecute(this.additionalData(hooks), mode, runData).processRunExecutionData(
+			workflow,
+		);
+		return {
+			run,
+			status: run.status,
+			error: run.data.resultData.error,
+			node(name: string): NodeRun {
+				const task = run.data.resultData.runData[name]?.[0];
+				if (!task) throw new Error(`Node ${name} did not run`);
+				return {
+					outputs: (task.data?.main ?? []).map((items) => items ?? []),
+					error: task.error,
+					hints: task.hints,
+				};
+			},
+		};
+	}
+
+	/** Runs the credential test the way n8n's CredentialsTester does (a temporary no-op routing node). */
+	async testCredential(credentialId = 'cred-1'): Promise<{ status: 'OK' | 'Error'; message: string }> {
+		const credentialType = this.loader.getCredential(CREDENTIAL_TYPE).type;
+		const node: INode = {
+			id: 'temp',
+			name: 'Temp-Node',
+			type: NO_OP,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+			credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: 'Flare' } },
+		};
+		const testNodeType: INodeType = {
+			description: {
+				displayName: 'No Operation',
+				name: NO_OP,
+				group: ['transform'],
+				version: 1,
+				description: 'Credential test',
+				defaults: { name: 'Temp' },
+				inputs: [NodeConnectionTypes.Main],
+				outputs: [NodeConnectionTypes.Main],
+				credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+				properties: [
+					{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: credentialType.test!.request } },
+				],
+			},
+		};
+		const workflow = new Workflow({
+			nodes: [node],
+			connections: {},
+			active: false,
+			nodeTypes: new HarnessNodeTypes({ [NO_OP]: testNodeType }),
+		});
+		const hooks = new ExecutionLifecycleHooks('internal', 'harness', {} as never);
+		const executeData: IExecuteData = { node, data: {}, source: null };
+		const context = new ExecuteContext(
+			workflow,
+			workflow.getNode('Temp-Node')!,
+			this.additionalData(hooks),
+			'internal',
+			createRunExecutionData(),
+			0,
+			[],
+			{ main: [[{ json: {} }]] },
+			executeData,
+			[],
+		);
+		const stored = this.credentials.get(credentialId);
+		try {
+			await new RoutingNode(context, testNodeType, {
+				id: stored.id,
+				name: stored.name,
+				type: stored.type,
+				data: await this.helper.getDecrypted({} as never, { id: stored.id, name: stored.name }, CREDENTIAL_TYPE),
+			}).runNode();
+			return { status: 'OK', message: 'Connection successful!' };
+		} catch (error) {
+			const cause = (error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }).cause;
+			if (cause?.response) {
+				return { status: 'Error', message: cause.response.statusText || `Received HTTP status code: ${cause.response.status}` };
+			}
+			return { status: 'Error', message: cause?.code ?? (error as Error).message };
+		}
+	}
+}
