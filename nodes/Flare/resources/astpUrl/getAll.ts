@@ -1,0 +1,33 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { notice, returnAllOrLimit, updateDisplayOptions } from '../../shared/descriptions';
+import type { FlareOperation } from '../../shared/pagination';
+import { hexDigest } from '../../shared/validation';
+
+const fields: INodeProperties[] = [
+	notice('astpUrlNotice', 'Needs the ASTP (Account & Session Takeover Prevention) feature on your Flare account.'),
+	{
+		displayName: 'Credential Hash',
+		name: 'credentialHash',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 43804850e72d054f3648660557330630',
+		description: 'The credential_hash of a leaked credential, as returned by Leaked Credential → Search',
+	},
+	...returnAllOrLimit,
+];
+
+export const getAllDescription = updateDisplayOptions({ show: { resource: ['astpUrl'], operation: ['getAll'] } }, fields);
+
+export const getAllOperation: FlareOperation = {
+	action: 'get the URLs of a credential',
+	entitlement: 'ASTP',
+	tier: 'basic',
+	paging: { style: 'cursor', maxPageSize: 5_000 },
+	fields: { credential_hash: 'Credential Hash', size: 'Limit' },
+	prepare(request) {
+		request.body = { credential_hash: hexDigest(this, 'credentialHash', 'Credential Hash') };
+	},
+	output: (records) => records,
+};

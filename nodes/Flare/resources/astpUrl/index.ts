@@ -1,0 +1,29 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { runFlareOperation } from '../../shared/pagination';
+import { getAllDescription, getAllOperation } from './getAll';
+
+export const astpUrlDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['astpUrl'] } },
+		options: [
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many addresses where a credential was used',
+				description: 'List the URLs where a leaked credential was seen used (ASTP)',
+				routing: {
+					request: { method: 'POST', url: '/astp/urls/by_credential_hash' },
+					send: { paginate: true },
+					operations: { pagination: runFlareOperation(getAllOperation) },
+				},
+			},
+		],
+		default: 'getAll',
+	},
+	...getAllDescription,
+];

@@ -1,0 +1,33 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { notice, updateDisplayOptions } from '../../shared/descriptions';
+import type { FlareOperation } from '../../shared/pagination';
+import { requiredText } from '../../shared/validation';
+
+const fields: INodeProperties[] = [
+	notice('eventBetaNotice', 'Beta: Flare may change this endpoint without notice.'),
+	{
+		displayName: 'Event UID',
+		name: 'uid',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. blog_post/darkforum/4242',
+		description: 'UID of the event, of the form index/source/ID',
+	},
+];
+
+export const getDescription = updateDisplayOptions({ show: { resource: ['event'], operation: ['get'] } }, fields);
+
+export const getOperation: FlareOperation = {
+	action: 'get the event',
+	tier: 'basic',
+	fields: { uid: 'Event UID' },
+	target() {
+		return `Event '${String(this.getNodeParameter('uid', ''))}'`;
+	},
+	prepare(request) {
+		request.qs = { ...request.qs, uid: requiredText(this, 'uid', 'Event UID') };
+	},
+	output: (records) => records,
+};

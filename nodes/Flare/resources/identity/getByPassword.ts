@@ -1,0 +1,29 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { updateDisplayOptions } from '../../shared/descriptions';
+import { fillPath } from '../../shared/transport';
+import { requiredText } from '../../shared/validation';
+import { identityLookup, identityLookupFields } from './lookup';
+
+const fields: INodeProperties[] = [
+	{
+		displayName: 'Password',
+		name: 'password',
+		type: 'string',
+		typeOptions: { password: true },
+		required: true,
+		default: '',
+		placeholder: 'e.g. Summer2024!',
+		description: 'Leaked password to look up. It is sent to Flare as typed.',
+	},
+	...identityLookupFields,
+];
+
+export const getByPasswordDescription = updateDisplayOptions(
+	{ show: { resource: ['identity'], operation: ['getByPassword'] } },
+	fields,
+);
+
+export const getByPasswordOperation = identityLookup('look up identities by password', { password: 'Password' }, function (request) {
+	fillPath(request, { password: requiredText(this, 'password', 'Password', true) });
+});

@@ -1,0 +1,42 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { runFlareOperation } from '../../shared/pagination';
+import { getByKeywordDescription, getByKeywordOperation } from './getByKeyword';
+import { getByPasswordDescription, getByPasswordOperation } from './getByPassword';
+
+export const identityDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['identity'] } },
+		options: [
+			{
+				name: 'Get by Keyword',
+				value: 'getByKeyword',
+				action: 'Get identities by keyword',
+				description: 'Find leaked identities by name, with an optional * wildcard (deprecated, ASTP)',
+				routing: {
+					request: { method: 'GET', url: '/leaksdb/identities/by_keyword/{keyword}' },
+					send: { paginate: true },
+					operations: { pagination: runFlareOperation(getByKeywordOperation) },
+				},
+			},
+			{
+				name: 'Get by Password',
+				value: 'getByPassword',
+				action: 'Get identities by password',
+				description: 'Find the identities that leaked a given password (deprecated, ASTP)',
+				routing: {
+					request: { method: 'GET', url: '/leaksdb/identities/by_password/{password}' },
+					send: { paginate: true },
+					operations: { pagination: runFlareOperation(getByPasswordOperation) },
+				},
+			},
+		],
+		default: 'getByKeyword',
+	},
+	...getByKeywordDescription,
+	...getByPasswordDescription,
+];

@@ -1,0 +1,31 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { runFlareOperation } from '../../shared/pagination';
+import { searchDescription, searchOperation } from './search';
+
+const showOnlyForLeakedCredentials = { resource: ['leakedCredential'] };
+
+export const leakedCredentialDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: showOnlyForLeakedCredentials },
+		options: [
+			{
+				name: 'Search',
+				value: 'search',
+				action: 'Search leaked credentials',
+				description: 'Search all leaked credentials known to Flare by domain, e-mail, username or password',
+				routing: {
+					request: { method: 'POST', url: '=/{{$credentials.productSegment}}/v4/credentials/global/_search' },
+					send: { paginate: true },
+					operations: { pagination: runFlareOperation(searchOperation) },
+				},
+			},
+		],
+		default: 'search',
+	},
+	...searchDescription,
+];

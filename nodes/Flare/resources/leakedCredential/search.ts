@@ -1,0 +1,185 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { leakedValueOutput, notice, returnAllOrLimit, simplify, updateDisplayOptions } from '../../shared/descriptions';
+import { parameterError } from '../../shared/errors';
+import { protectLeakedValues, simplifyCredential, type LeakedValueOutput } from '../../shared/output';
+import type { FlareOperation } from '../../shared/pagination';
+import { dateTime, domainName, emailAddress, requiredText } from '../../shared/validation';
+
+const fields: INodeProperties[] = [
+	notice(
+		'searchQuotaNotice',
+		'Each page of a global search counts toward your organization\'s global search quota and its Search rate limit (1 request per second). Return All therefore asks for the largest pages (10,000).',
+	),
+	{
+		displayName: 'Search By',
+		name: 'queryType',
+		type: 'options',
+		noDataExpression: true,
+		default: 'domain',
+		description: 'What to look for in the leaked credentials',
+		options: [
+			{ name: 'Auth Domain', value: 'auth_domain', description: 'Domain of a service where the credential may have been used to log in' },
+			{ name: 'Domain', value: 'domain', description: 'Domain of the e-mail address of the credential' },
+			{ name: 'Email', value: 'email', description: 'Exactly this e-mail address' },
+			{ name: 'Keyword', value: 'keyword', description: 'Username: the part of the identity before the @' },
+			{ name: 'Secret', value: 'secret', description: 'A password, to find every identity that leaked it' },
+		],
+	},
+	{
+		displayName: 'Domain',
+		name: 'fqdn',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. example.com',
+		description: 'Domain name, without scheme or path',
+		displayOptions: { show: { queryType: ['domain', 'auth_domain'] } },
+	},
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. jane@example.com',
+		description: 'E-mail address whose leaked credentials to find',
+		displayOptions: { show: { queryType: ['email'] } },
+	},
+	{
+		displayName: 'Keyword',
+		name: 'keyword',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. john.doe',
+		description: 'Username to look for (the part of the identity before the @)',
+		displayOptions: { show: { queryType: ['keyword'] } },
+	},
+	{
+		displayName: 'Secret',
+		name: 'secret',
+		type: 'string',
+		typeOptions: { password: true },
+		required: true,
+		default: '',
+		placeholder: 'e.g. Summer2024!',
+		description: 'Password to look for. It is sent to Flare as typed.',
+		displayOptions: { show: { queryType: ['secret'] } },
+	},
+	...returnAllOrLimit,
+	simplify,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Imported From',
+				name: 'importedFrom',
+				type: 'dateTime',
+				default: '',
+				description: 'Only credentials imported into Flare at or after this time',
+			},
+			{
+				displayName: 'Imported To',
+				name: 'importedTo',
+				type: 'dateTime',
+				default: '',
+				description: 'Only credentials imported into Flare at or before this time',
+			},
+			{
+				displayName: 'Include',
+				name: 'include',
+				type: 'multiOptions',
+				default: [],
+				description: 'Extra data to add to each credential',
+				options: [
+					{ name: 'Auth Domains', value: 'auth_domains', description: 'Up to 100 hosts where the credential was seen used' },
+					{ name: 'Known Password ID', value: 'known_password_id', description: 'ID of the credential\'s password' },
+					{ name: 'URLs', value: 'urls', description: 'Up to 100 full URLs where the credential was seen used (raw output only)' },
+				],
+			},
+			leakedValueOutput,
+			{
+				displayName: 'Order',
+				name: 'order',
+				type: 'options',
+				default: 'desc',
+				description: 'Order of the results by import time',
+				options: [
+					{ name: 'Newest First', value: 'desc' },
+					{ name: 'Oldest First', value: 'asc' },
+				],
+			},
+		],
+	},
+];
+
+export const searchDescription = updateDisplayOptions(
+	{ show: { resource: ['leakedCredential'], operation: ['search'] } },
+	fields,
+);
+
+const QUERY_VALUE: Record<string, { name: string; displayName: string; field: string }> = {
+	domain: { name: 'fqdn', displayName: 'Domain', field: 'fqdn' },
+	auth_domain: { name: 'fqdn', displayName: 'Domain', field: 'fqdn' },
+	email: { name: 'email', displayName: 'Email', field: 'email' },
+	keyword: { name: 'keyword', displayName: 'Keyword', field: 'keyword' },
+	secret: { name: 'secret', displayName: 'Secret', field: 'secret' },
+};
+
+export const searchOperation: FlareOperation = {
+	action: 'search leaked credentials',
+	tier: 'search',
+	paging: { style: 'cursor', maxPageSize: 10_000 },
+	fields: {
+		fqdn: 'Domain',
+		email: 'Email',
+		keyword: 'Keyword',
+		secret: 'Secret',
+		size: 'Limit',
+		gte: 'Imported From',
+		lte: 'Imported To',
+		include: 'Include',
+		order: 'Order',
+	},
+	prepare(request) {
+		const type = this.getNodeParameter('queryType', 'domain') as string;
+		const value = QUERY_VALUE[type];
+		if (!value) throw parameterError(this, 'Search By', `has an unknown value: "${type}"`);
+		const text =
+			type === 'email'
+				? emailAddress(this, value.name, value.displayName)
+				: type === 'secret'
+					? requiredText(this, value.name, value.displayName, true)
+					: type === 'keyword'
+						? requiredText(this, value.name, value.displayName)
+						: domainName(this, value.name, value.displayName);
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const gte = dateTime(this, 'options.importedFrom', 'Imported From');
+		const lte = dateTime(this, 'options.importedTo', 'Imported To');
+		if (gte && lte && gte > lte) {
+			throw parameterError(this, 'Imported From', 'is after Imported To', 'Swap the two dates or widen the window.');
+		}
+		const include = (options.include as string[] | undefined) ?? [];
+		request.body = {
+			query: { type, [value.field]: text },
+			...(gte || lte ? { filters: { imported_at: { ...(gte ? { gte } : {}), ...(lte ? { lte } : {}) } } } : {}),
+			...(include.length ? { include } : {}),
+			order: (options.order as string | undefined) ?? 'desc',
+		};
+	},
+	output(records, response) {
+		const simplified = this.getNodeParameter('simplify', true) as boolean;
+		const mode = this.getNodeParameter('options.leakedValueOutput', 'masked') as LeakedValueOutput;
+		const remaining = Number(response.headers?.['x-flare-global-searches-remaining']);
+		return records.map((record) => {
+			const item = protectLeakedValues(simplified ? simplifyCredential(record) : { ...record }, mode);
+			if (Number.isFinite(remaining)) item.globalSearchesRemaining = remaining;
+			return item;
+		});
+	},
+};

@@ -1,0 +1,37 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { notice, updateDisplayOptions } from '../../shared/descriptions';
+import type { FlareOperation } from '../../shared/pagination';
+import { fillPath } from '../../shared/transport';
+import { positiveInteger } from '../../shared/validation';
+
+const fields: INodeProperties[] = [
+	notice('getByIdentifierBetaNotice', 'Beta: Flare may change this endpoint without notice.'),
+	{
+		displayName: 'Identifier ID',
+		name: 'identifierId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 7001',
+		description: 'Numeric ID of the identifier whose matching policies to list',
+	},
+];
+
+export const getByIdentifierDescription = updateDisplayOptions(
+	{ show: { resource: ['matchingPolicy'], operation: ['getByIdentifier'] } },
+	fields,
+);
+
+export const getByIdentifierOperation: FlareOperation = {
+	action: 'get the matching policies of an identifier',
+	tier: 'basic',
+	fields: { identifier_id: 'Identifier ID' },
+	target() {
+		return `Identifier ${String(this.getNodeParameter('identifierId', ''))}`;
+	},
+	prepare(request) {
+		fillPath(request, { identifier_id: positiveInteger(this, 'identifierId', 'Identifier ID') });
+	},
+	output: (records) => records,
+};

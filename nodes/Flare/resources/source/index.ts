@@ -1,0 +1,29 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { runFlareOperation } from '../../shared/pagination';
+import { getDescription, getOperation } from './get';
+
+export const sourceDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['source'] } },
+		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get a source',
+				description: 'Get the description of a leak source (ASTP)',
+				routing: {
+					request: { method: 'GET', url: '/astp/sources/{source_id}' },
+					send: { paginate: true },
+					operations: { pagination: runFlareOperation(getOperation) },
+				},
+			},
+		],
+		default: 'get',
+	},
+	...getDescription,
+];

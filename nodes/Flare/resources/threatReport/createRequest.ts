@@ -1,0 +1,142 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { notice, updateDisplayOptions } from '../../shared/descriptions';
+import { parameterError } from '../../shared/errors';
+import type { FlareOperation } from '../../shared/pagination';
+import { dateTime, requiredText } from '../../shared/validation';
+
+const fields: INodeProperties[] = [
+	notice(
+		'createRequestDeprecatedNotice',
+		'Deprecated by Flare: this endpoint will be removed and replaced by POST /v4/threat_flow/intel/requests. Reports already generated stay available in Flare. Needs the threat intelligence feature.',
+	),
+	{
+		displayName: 'Report Title',
+		name: 'reportTitle',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Credential leaks for example.com',
+		description: 'Title of the report to generate',
+	},
+	{
+		displayName: 'Time Range',
+		name: 'timeRangeType',
+		type: 'options',
+		default: 'all',
+		description: 'Period the report covers',
+		options: [
+			{ name: 'All Time', value: 'all' },
+			{ name: 'Custom Range', value: 'range' },
+			{ name: 'Last 2 Days', value: 'last_2d' },
+			{ name: 'Last 24 Hours', value: 'last_24h' },
+			{ name: 'Last 3 Months', value: 'last_3m' },
+			{ name: 'Last 6 Months', value: 'last_6m' },
+			{ name: 'Last 7 Days', value: 'last_7d' },
+			{ name: 'Last Month', value: 'last_1m' },
+		],
+	},
+	{
+		displayName: 'From',
+		name: 'timeRangeFrom',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		description: 'Start of the custom range',
+		displayOptions: { show: { timeRangeType: ['range'] } },
+	},
+	{
+		displayName: 'To',
+		name: 'timeRangeTo',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		description: 'End of the custom range',
+		displayOptions: { show: { timeRangeType: ['range'] } },
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Excluded Keywords',
+				name: 'excludedKeywords',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. canada, test',
+				description: 'Keywords to leave out of the report, separated by commas',
+			},
+			{
+				displayName: 'Included Keywords',
+				name: 'includedKeywords',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. xss, phishing',
+				description: 'Keywords the report must cover, separated by commas',
+			},
+			{
+				displayName: 'Question',
+				name: 'question',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Which banks were targeted by XSS attacks?',
+				description: 'Question the report should answer',
+			},
+		],
+	},
+];
+
+export const createRequestDescription = updateDisplayOptions(
+	{ show: { resource: ['threatReport'], operation: ['createRequest'] } },
+	fields,
+);
+
+/** Comma-separated text or an array (from an expression) → trimmed, non-empty keywords. */
+function keywords(value: unknown): string[] | undefined {
+	const list = (Array.isArray(value) ? value : String(value ?? '').split(','))
+		.map((entry) => String(entry).trim())
+		.filter((entry) => entry !== '');
+	return list.length ? list : undefined;
+}
+
+export const createRequestOperation: FlareOperation = {
+	action: 'create the threat report request',
+	entitlement: 'threat intelligence',
+	tier: 'basic',
+	write: true,
+	fields: {
+		report_title: 'Report Title',
+		time_range_type: 'Time Range',
+		time_range_from: 'From',
+		time_range_to: 'To',
+		question: 'Question',
+		included_keywords: 'Included Keywords',
+		excluded_keywords: 'Excluded Keywords',
+	},
+	prepare(request) {
+		const body: IDataObject = { report_title: requiredText(this, 'reportTitle', 'Report Title') };
+		const timeRangeType = this.getNodeParameter('timeRangeType', 'all') as string;
+		body.time_range_type = timeRangeType;
+		if (timeRangeType === 'range') {
+			const from = dateTime(this, 'timeRangeFrom', 'From');
+			const to = dateTime(this, 'timeRangeTo', 'To');
+			if (!from) throw parameterError(this, 'From', 'is required for a custom range');
+			if (!to) throw parameterError(this, 'To', 'is required for a custom range');
+			if (from >= to) throw parameterError(this, 'From', 'must be before To', 'Swap the two dates or widen the range.');
+			body.time_range_from = from;
+			body.time_range_to = to;
+		}
+		const additional = this.getNodeParameter('additionalFields', {}) as IDataObject;
+		const question = String(additional.question ?? '').trim();
+		if (question) body.question = question;
+		const included = keywords(additional.includedKeywords);
+		if (included) body.included_keywords = included;
+		const excluded = keywords(additional.excludedKeywords);
+		if (excluded) body.excluded_keywords = excluded;
+		request.body = body;
+	},
+	output: (records) => records.map((record) => ({ request_id: record.request_id })),
+};

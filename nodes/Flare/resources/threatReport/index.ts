@@ -1,0 +1,29 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { runFlareOperation } from '../../shared/pagination';
+import { createRequestDescription, createRequestOperation } from './createRequest';
+
+export const threatReportDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['threatReport'] } },
+		options: [
+			{
+				name: 'Create Request',
+				value: 'createRequest',
+				action: 'Create a threat report request',
+				description: 'Ask Flare to generate a threat intelligence report (deprecated, threat intelligence)',
+				routing: {
+					request: { method: 'POST', url: '=/{{$credentials.productSegment}}/v4/threat_flow/reports/requests' },
+					send: { paginate: true },
+					operations: { pagination: runFlareOperation(createRequestOperation) },
+				},
+			},
+		],
+		default: 'createRequest',
+	},
+	...createRequestDescription,
+];

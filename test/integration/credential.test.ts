@@ -1,0 +1,119 @@
+import { FakeFlare } from '../fake-flare';
+import { Harness } from '../harness/engine';
+
+/** Half of the dataset is on globex.io: 12,500 credentials, two pages of at most 10,000 for Return All. */
+const DATASET = { credentials: 25_000, domains: ['globex.io', 'acme.com'], quirks: { emptyPageEvery: 0, shortPageEvery: 0 } };
+const searchParameters = {
+	resource: 'leakedCredential',
+	operation: 'search',
+	queryType: 'domain',
+	fqdn: 'globex.io',
+	returnAll: false,
+	limit: 12,
+};
+
+describe('Flare API credential in the real engine', () => {
+	let fake: FakeFlare;
+	let harness: Harness;
+
+	beforeAll(async () => {
+		fake = await FakeFlare.start(DATASET);
+		harness = await Harness.create();
+	});
+	afterAll(async () => await fake.stop());
+	beforeEach(() => {
+		fake.reset(DATASET);
+		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: `${fake.url}/`, productSegment: 'firework' });
+	});
+
+	const exchanges = () => fake.requests.filter((request) => request.path === '/tokens/generate');
+	const storedToken = () => String(harness.credentials.get('cred-1').data.accessToken);
+
+	it('exchanges the key once when the token is empty, and sends it raw, without Bearer', async () => {
+		const result = await harness.runNode({ parameters: searchParameters });
+
+		expect(result.status).toBe('success');
+		expect(result.output).toHaveLength(12);
+		expect(exchanges()).toHaveLength(1);
+		expect(exchanges()[0]).toMatchObject({ method: 'POST', auth: 'apiKey', body: undefined, status: 200 });
+		const apiCalls = fake.requests.filter((request) => request.path !== '/tokens/generate');
+		expect(apiCalls.every((request) => request.auth === 'bearer' && request.tokenValid === true)).toBe(true);
+		expect(storedToken()).toMatch(/^ftok_/);
+	});
+
+	it('reuses the stored token in later executions', async () => {
+		await harness.runNode({ parameters: searchParameters });
+		const token = storedToken();
+		fake.clearLog();
+
+		const second = await harness.runNode({ parameters: searchParameters });
+
+		expect(second.status).toBe('success');
+		expect(exchanges()).toHaveLength(0);
+		expect(storedToken()).toBe(token);
+	});
+
+	it('after the server expires the token mid-run: one 401, exactly one new exchange, the walk completes', async () => {
+		await harness.runNode({ parameters: { ...searchParameters, limit: 1 } });
+		const firstToken = storedToken();
+		fake.clearLog();
+		// The second page of the walk arrives after every token has expired.
+		fake.faults.add({ path: '/firework/v4/credentials/global/_search', skip: 1, fault: { expireTokens: true } });
+
+		const result = await harness.runNode({ parameters: { ...searchParameters, returnAll: true } });
+
+		expect(result.status).toBe('success');
+		const expected = fake.dataset.searchAll({ query: { type: 'domain', fqdn: 'globex.io' } });
+		expect(result.output.map((item) => item.json.id)).toEqual(expected.map((record) => record.id));
+		expect(result.output).toHaveLength(12_500);
+		expect(fake.requests.filter((request) => request.status === 401)).toHaveLength(1);
+		expect(exchanges()).toHaveLength(1);
+		expect(storedToken()).not.toBe(firstToken);
+		expect(harness.credentials.get('cred-1').data.accessToken).toBe(storedToken());
+	});
+
+	it('sends the tenant in the token exchange when one is set', async () => {
+		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url, tenantId: 202 });
+
+		const result = await harness.testCredential();
+
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(exchanges()[0].body).toEqual({ tenant_id: 202 });
+		const tested = fake.requests.find((request) => request.path === '/tokens/test');
+		expect(tested).toMatchObject({ status: 200, auth: 'bearer' });
+	});
+
+	it('passes the credential test with a good key, always exchanging a fresh token', async () => {
+		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url, accessToken: 'ftok_stale' });
+
+		const result = await harness.testCredential();
+
+		expect(result.status).toBe('OK');
+		expect(exchanges()).toHaveLength(1);
+		expect(exchanges()[0].body).toBeUndefined();
+		expect(storedToken()).not.toBe('ftok_stale');
+	});
+
+	it('fails the credential test with a bad key, with a clear message and no secret', async () => {
+		harness.addFlareCredential({ apiKey: 'fk_wrong_key_123', baseUrl: fake.url });
+
+		const result = await harness.testCredential();
+
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^The API key was rejected by Flare \(HTTP 401\)/);
+		expect(result.message).not.toContain('fk_wrong_key_123');
+		expect(result.message).not.toContain('invalid api key');
+		expect(fake.requests.map((request) => request.path)).toEqual(['/tokens/generate']);
+	});
+
+	it('fails a node run with a bad key before any API call, naming the problem, not the key', async () => {
+		harness.addFlareCredential({ apiKey: 'fk_wrong_key_456', baseUrl: fake.url });
+
+		const result = await harness.runNode({ parameters: searchParameters });
+
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(/The API key was rejected by Flare/);
+		expect(JSON.stringify(result.run)).not.toContain('fk_wrong_key_456');
+		expect(fake.requests.every((request) => request.path === '/tokens/generate')).toBe(true);
+	});
+});

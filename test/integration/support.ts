@@ -1,0 +1,57 @@
+import { createHash } from 'crypto';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { CredentialRecord, IdentityRecord } from '../contract';
+import type { FakeFlare, LoggedRequest } from '../fake-flare';
+
+/** Requests the node made to the API itself (the token exchange left out). */
+export function apiRequests(fake: FakeFlare): LoggedRequest[] {
+	return fake.requests.filter((request) => !request.path.startsWith('/tokens/'));
+}
+
+/** The masking the README promises, written independently of the node's code. */
+export function masked(value: string): string {
+	const characters = [...value];
+	return characters.length <= 2
+		? '*'.repeat(characters.length)
+		: `${characters[0]}${'*'.repeat(characters.length - 2)}${characters[characters.length - 1]}`;
+}
+
+export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/** What Simplify promises for a credential (README), with the leaked value already transformed. */
+export function simplifiedCredential(record: CredentialRecord, hash: string | undefined, remaining?: number): IDataObject {
+	const item: IDataObject = {
+		id: record.id,
+		identity_name: record.identity_name,
+		hash,
+		hash_type: record.hash_type ?? null,
+		imported_at: record.imported_at,
+		source_id: record.source_id,
+		source_name: record.source?.name ?? null,
+		credential_hash: record.credential_hash ?? null,
+	};
+	if (hash === undefined) delete item.hash;
+	if (record.auth_domains) item.auth_domains = record.auth_domains;
+	if (remaining !== undefined) item.globalSearchesRemaining = remaining;
+	return item;
+}
+
+/** What Simplify promises for identities: one flat item per leaked password. */
+export function simplifiedIdentities(identities: IdentityRecord[], transform: (hash: string) => string = masked) {
+	return identities.flatMap((identity) =>
+		identity.passwords.map((password) => ({
+			identity_name: identity.name,
+			id: password.id,
+			hash: transform(password.hash),
+			hash_type: password.hash_type ?? null,
+			domain: password.domain ?? null,
+			imported_at: password.imported_at,
+			source_id: password.source_id,
+			source_name: password.source?.name ?? null,
+			credential_hash: password.credential_hash ?? null,
+		})),
+	);
+}
+
+export const jsonOf = (items: INodeExecutionData[]) => items.map((item) => item.json);
