@@ -16,8 +16,8 @@ function loadNode() {
 	const file = path.join(__dirname, 'dist/nodes/Flare/Flare.node.js');
 	if (!fs.existsSync(file)) throw new Error('Build the package first (npm run build).');
 	delete require.cache[file];
-	const { Flare } = require(file);
-	return new Flare().description;
+	const { Flare, flareOperations } = require(file);
+	return { description: new Flare().description, operations: flareOperations };
 }
 
 /** Text of the notices shown on an operation's form (beta, deprecation, entitlement). */
@@ -31,25 +31,22 @@ function notesFor(properties, resource, operation) {
 		.map((property) => property.displayName);
 }
 
-function endpointOf(option) {
-	const { method, url } = option.routing?.request ?? {};
-	const pathText = String(url ?? '')
-		.replace(/^=/, '')
-		.replace(/\{\{\s*\$credentials\.productSegment\s*\}\}/g, '{segment}');
-	return `\`${method} ${pathText}\``;
-}
+const ENTITLEMENTS = { ASTP: 'ASTP', 'threat intelligence': 'Threat intelligence' };
 
 function operationsTable() {
-	const { properties } = loadNode();
+	const { description, operations } = loadNode();
+	const { properties } = description;
 	const resources = properties.find((property) => property.name === 'resource').options;
-	const rows = ['| Resource | Operation | Endpoint | Notes |', '|---|---|---|---|'];
+	const rows = ['| Resource | Operation | Endpoint | Needs | Notes |', '|---|---|---|---|---|'];
 	for (const resource of resources) {
-		const operations = properties.find(
+		const operationProperty = properties.find(
 			(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource.value),
 		);
-		for (const option of operations.options) {
+		for (const option of operationProperty.options) {
+			const { method, path: endpoint, entitlement } = operations[resource.value][option.value];
 			const notes = notesFor(properties, resource.value, option.value).join(' ');
-			rows.push(`| ${resource.name} | **${option.name}**: ${option.description} | ${endpointOf(option)} | ${notes} |`);
+			const needs = ENTITLEMENTS[entitlement] ?? '–';
+			rows.push(`| ${resource.name} | **${option.name}**: ${option.description} | \`${method} ${endpoint}\` | ${needs} | ${notes} |`);
 		}
 	}
 	return rows.join('\n');

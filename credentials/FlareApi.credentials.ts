@@ -63,7 +63,8 @@ export class FlareApi implements ICredentialType {
 			type: 'string',
 			default: 'firework',
 			placeholder: 'e.g. firework',
-			description: 'Path segment before /v4/ in the Flare API paths. Keep the default unless Flare tells you otherwise.',
+			description:
+				'Path segment before /v4/ in the Flare API paths. Keep the default unless Flare tells you otherwise.',
 		},
 		{
 			displayName: 'Access Token',

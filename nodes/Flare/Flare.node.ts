@@ -1,13 +1,37 @@
-import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	NodeOperationError,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 
-import { astpUrlDescription } from './resources/astpUrl';
-import { eventDescription } from './resources/event';
-import { identifierDescription } from './resources/identifier';
-import { identityDescription } from './resources/identity';
-import { leakedCredentialDescription } from './resources/leakedCredential';
-import { matchingPolicyDescription } from './resources/matchingPolicy';
-import { sourceDescription } from './resources/source';
-import { threatReportDescription } from './resources/threatReport';
+import { astpUrlDescription, astpUrlOperations } from './resources/astpUrl';
+import { eventDescription, eventOperations } from './resources/event';
+import { identifierDescription, identifierOperations } from './resources/identifier';
+import { identityDescription, identityOperations } from './resources/identity';
+import {
+	leakedCredentialDescription,
+	leakedCredentialOperations,
+} from './resources/leakedCredential';
+import { matchingPolicyDescription, matchingPolicyOperations } from './resources/matchingPolicy';
+import { sourceDescription, sourceOperations } from './resources/source';
+import { threatReportDescription, threatReportOperations } from './resources/threatReport';
+import type { FlareOperation } from './shared/pagination';
+import { runFlareOperation } from './shared/pagination';
+
+/** Every operation of the node, by resource and operation value. */
+export const flareOperations: Record<string, Record<string, FlareOperation>> = {
+	astpUrl: astpUrlOperations,
+	event: eventOperations,
+	identifier: identifierOperations,
+	identity: identityOperations,
+	leakedCredential: leakedCredentialOperations,
+	matchingPolicy: matchingPolicyOperations,
+	source: sourceOperations,
+	threatReport: threatReportOperations,
+};
 
 export class Flare implements INodeType {
 	description: INodeTypeDescription = {
@@ -23,10 +47,6 @@ export class Flare implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'flareApi', required: true }],
-		requestDefaults: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-		},
 		properties: [
 			{
 				displayName: 'Resource',
@@ -34,14 +54,42 @@ export class Flare implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
-					{ name: 'ASTP URL', value: 'astpUrl', description: 'URLs where a leaked credential was seen used' },
-					{ name: 'Event', value: 'event', description: 'Events collected by Flare, such as blog posts' },
-					{ name: 'Identifier', value: 'identifier', description: 'What Flare monitors for you: domains, keywords, identities' },
-					{ name: 'Identity', value: 'identity', description: 'Leaked identities and their passwords' },
-					{ name: 'Leaked Credential', value: 'leakedCredential', description: 'Credentials found in leaks and stealer logs' },
-					{ name: 'Matching Policy', value: 'matchingPolicy', description: 'Keyword lists that refine what identifiers match' },
+					{
+						name: 'ASTP URL',
+						value: 'astpUrl',
+						description: 'URLs where a leaked credential was seen used',
+					},
+					{
+						name: 'Event',
+						value: 'event',
+						description: 'Events collected by Flare, such as blog posts',
+					},
+					{
+						name: 'Identifier',
+						value: 'identifier',
+						description: 'What Flare monitors for you: domains, keywords, identities',
+					},
+					{
+						name: 'Identity',
+						value: 'identity',
+						description: 'Leaked identities and their passwords',
+					},
+					{
+						name: 'Leaked Credential',
+						value: 'leakedCredential',
+						description: 'Credentials found in leaks and stealer logs',
+					},
+					{
+						name: 'Matching Policy',
+						value: 'matchingPolicy',
+						description: 'Keyword lists that refine what identifiers match',
+					},
 					{ name: 'Source', value: 'source', description: 'Where leaked credentials come from' },
-					{ name: 'Threat Report', value: 'threatReport', description: 'Threat intelligence reports' },
+					{
+						name: 'Threat Report',
+						value: 'threatReport',
+						description: 'Threat intelligence reports',
+					},
 				],
 				default: 'leakedCredential',
 			},
@@ -55,4 +103,22 @@ export class Flare implements INodeType {
 			...threatReportDescription,
 		],
 	};
+
+	/**
+	 * Every operation runs through one runner (shared/pagination.ts); each operation's form file
+	 * declares its fields, its endpoint, how its parameters become the request and how records
+	 * become output items.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const resource = this.getNodeParameter('resource', 0) as string;
+		const operation = this.getNodeParameter('operation', 0) as string;
+		const flareOperation = flareOperations[resource]?.[operation];
+		if (!flareOperation) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The operation "${operation}" of "${resource}" is not supported`,
+			);
+		}
+		return await runFlareOperation(this, flareOperation);
+	}
 }

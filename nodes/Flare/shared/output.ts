@@ -18,7 +18,10 @@ function protectHash(record: IDataObject, mode: LeakedValueOutput): void {
 	if (mode === 'omit') {
 		delete record.hash;
 	} else if (typeof value === 'string') {
-		record.hash = mode === 'sha256' ? createHash('sha256').update(value, 'utf8').digest('hex') : maskValue(value);
+		record.hash =
+			mode === 'sha256'
+				? createHash('sha256').update(value, 'utf8').digest('hex')
+				: maskValue(value);
 	}
 }
 
@@ -31,7 +34,8 @@ export function protectLeakedValues(record: IDataObject, mode: LeakedValueOutput
 	return record;
 }
 
-const sourceName = (record: IDataObject) => ((record.source as IDataObject | undefined)?.name ?? null) as string | null;
+const sourceName = (record: IDataObject) =>
+	((record.source as IDataObject | undefined)?.name ?? null) as string | null;
 
 /** The most useful fields of a credential search result, flattened (at most 10). */
 export function simplifyCredential(record: IDataObject): IDataObject {

@@ -1,16 +1,17 @@
 import type {
-	DeclarativeRestApiSettings,
 	IDataObject,
-	IExecutePaginationFunctions,
-	IExecuteSingleFunctions,
+	IExecuteFunctions,
+	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { flareBaseUrl } from '../../../credentials/FlareApi.credentials';
 import { flareApiError, parameterError, type FailureContext } from './errors';
-import { flareRequest, FlareRequestFailed, type RateTier } from './transport';
+import { FlareItem } from './item';
+import { CREDENTIAL_TYPE, flareRequest, FlareRequestFailed, type RateTier } from './transport';
 
 /**
  * How an endpoint pages:
@@ -23,16 +24,44 @@ export interface Paging {
 	maxPageSize: number;
 }
 
-/** Everything the runner needs to know about one operation; routing supplies the request itself. */
+/** The parts of a request an operation fills in from its parameters. */
+export interface FlareRequestParts {
+	/** Values for the `{name}` placeholders of the path, percent-encoded when the URL is built. */
+	pathParameters: Record<string, string | number>;
+	qs?: IDataObject;
+	body?: IDataObject;
+}
+
+/** Everything the runner needs to know about one operation of the Flare node. */
 export interface FlareOperation extends Omit<FailureContext, 'target'> {
+	method: IHttpRequestMethods;
+	/** Path below the base URL; `{segment}` is the credential's product segment, `{name}` a path parameter. */
+	path: string;
 	tier: RateTier;
 	paging?: Paging;
-	/** Validates the parameters and completes the request, before anything is sent. */
-	prepare?: (this: IExecuteSingleFunctions, request: IHttpRequestOptions) => void;
+	/** Validates the item's parameters and fills in the request, before anything is sent. */
+	prepare?: (item: FlareItem, request: FlareRequestParts) => void;
 	/** What a 404 is about, e.g. "Identifier 7001". */
-	target?: (this: IExecuteSingleFunctions) => string;
+	target?: (item: FlareItem) => string;
 	/** Output items (JSON) for the records of one page, or for a single-request answer. */
-	output: (this: IExecuteSingleFunctions, records: IDataObject[], response: IN8nHttpFullResponse) => IDataObject[];
+	output: (
+		item: FlareItem,
+		records: IDataObject[],
+		response: IN8nHttpFullResponse,
+	) => IDataObject[];
+}
+
+/** Builds the URL path: the product segment, and each path parameter encoded so it cannot change the path. */
+export function buildPath(
+	template: string,
+	segment: string,
+	values: Record<string, string | number>,
+): string {
+	return template.replace(/\{(\w+)\}/g, (placeholder, name: string) => {
+		if (name === 'segment') return segment;
+		if (!(name in values)) throw new Error(`No value for the path parameter ${placeholder}`);
+		return encodeURIComponent(String(values[name]));
+	});
 }
 
 /** The records of an answer: a plain array, the `items` of a page, or the object itself. */
@@ -46,18 +75,28 @@ function recordsOf(body: unknown): IDataObject[] {
 }
 
 /** The cursor of the next page, or undefined when the walk is complete. */
-function nextCursor(style: Paging['style'], body: unknown, records: IDataObject[]): string | number | undefined {
+function nextCursor(
+	style: Paging['style'],
+	body: unknown,
+	records: IDataObject[],
+): string | number | undefined {
 	if (style === 'cursor') {
 		const next = (body as IDataObject | undefined)?.next;
 		return typeof next === 'string' && next !== '' ? next : undefined;
 	}
 	if (records.length === 0) return undefined;
 	const last = records[records.length - 1];
-	const ids = ((last.passwords as IDataObject[] | undefined) ?? []).map((password) => Number(password.id));
+	const ids = ((last.passwords as IDataObject[] | undefined) ?? []).map((password) =>
+		Number(password.id),
+	);
 	return ids.length ? Math.max(...ids) : undefined;
 }
 
-function withCursor(request: IHttpRequestOptions, size: number, cursor: string | number | undefined): IHttpRequestOptions {
+function withCursor(
+	request: IHttpRequestOptions,
+	size: number,
+	cursor: string | number | undefined,
+): IHttpRequestOptions {
 	const paging: IDataObject = { size, ...(cursor === undefined ? {} : { from: cursor }) };
 	return request.method === 'GET'
 		? { ...request, qs: { ...request.qs, ...paging } }
@@ -65,34 +104,43 @@ function withCursor(request: IHttpRequestOptions, size: number, cursor: string |
 }
 
 /** Reads Return All and Limit: how many output items to deliver at most. */
-function wantedItems(ctx: IExecuteSingleFunctions): number {
-	if (ctx.getNodeParameter('returnAll', false) as boolean) return Infinity;
-	const limit = ctx.getNodeParameter('limit', 50) as number;
+function wantedItems(item: FlareItem): number {
+	if (item.parameter('returnAll', false)) return Infinity;
+	const limit = item.parameter<number>('limit', 50);
 	if (!Number.isInteger(limit) || limit < 1) {
-		throw parameterError(ctx, 'Limit', 'must be a whole number of at least 1', 'Set Limit to 1 or more, or turn on Return All.');
+		throw parameterError(
+			item,
+			'Limit',
+			'must be a whole number of at least 1',
+			'Set Limit to 1 or more, or turn on Return All.',
+		);
 	}
 	return limit;
 }
 
 /**
- * Walks the pages. The page size is chosen once, min(Limit, maximum), and kept for the whole walk
- * (Flare asks that only `from` changes); no page is fetched once Limit is reached.
+ * Sends the request and walks the pages. The page size is chosen once, min(Limit, maximum), and kept
+ * for the whole walk (Flare asks that only `from` changes); no page is fetched once Limit is reached.
  */
-async function collect(ctx: IExecuteSingleFunctions, operation: FlareOperation, request: IHttpRequestOptions) {
+async function collect(item: FlareItem, operation: FlareOperation, request: IHttpRequestOptions) {
 	const policy = { tier: operation.tier, write: operation.write === true };
 	if (!operation.paging) {
-		const response = await flareRequest(ctx, request, policy);
-		return operation.output.call(ctx, recordsOf(response.body), response);
+		const response = await flareRequest(item.context, request, policy);
+		return operation.output(item, recordsOf(response.body), response);
 	}
 	const { style, maxPageSize } = operation.paging;
-	const wanted = wantedItems(ctx);
+	const wanted = wantedItems(item);
 	const pageSize = Math.min(wanted, maxPageSize);
 	const items: IDataObject[] = [];
 	let cursor: string | number | undefined;
 	for (;;) {
-		const response = await flareRequest(ctx, withCursor(request, pageSize, cursor), policy);
+		const response = await flareRequest(
+			item.context,
+			withCursor(request, pageSize, cursor),
+			policy,
+		);
 		const records = recordsOf(response.body);
-		items.push(...operation.output.call(ctx, records, response));
+		items.push(...operation.output(item, records, response));
 		if (items.length >= wanted) return items.slice(0, wanted);
 		const next = nextCursor(style, response.body, records);
 		if (next === undefined) return items;
@@ -103,35 +151,53 @@ async function collect(ctx: IExecuteSingleFunctions, operation: FlareOperation, 
 	}
 }
 
-function asNodeError(ctx: IExecuteSingleFunctions, operation: FlareOperation, error: unknown) {
+function asNodeError(item: FlareItem, operation: FlareOperation, error: unknown) {
 	if (error instanceof FlareRequestFailed) {
-		return flareApiError(ctx, error.failure, { ...operation, target: operation.target?.call(ctx) });
+		return flareApiError(
+			item.node(),
+			error.failure,
+			{ ...operation, target: operation.target?.(item) },
+			item.index,
+		);
 	}
 	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
-	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: ctx.getItemIndex() });
+	return new NodeOperationError(item.node(), error as Error, { itemIndex: item.index });
 }
 
 /**
- * The one paginator: every operation of the Flare node runs through it (routing builds the request,
- * `send.paginate` hands it over). It validates before sending, pages, shapes the output, pairs each
- * item with its input item, and turns failures into clear errors, or into paired error items when
- * the node continues on fail.
+ * The one paginator and runner of the Flare node. For each input item, in turn: validate the
+ * parameters before anything is sent, send and page, shape the output, pair every output item with
+ * its input item; a failure becomes a clear error, or a paired error item when the node continues on
+ * fail. Items run one after another, which keeps one execution within Flare's rate limits.
  */
-export function runFlareOperation(operation: FlareOperation) {
-	return async function (
-		this: IExecutePaginationFunctions,
-		requestData: DeclarativeRestApiSettings.ResultOptions,
-	): Promise<INodeExecutionData[]> {
-		const pairedItem = { item: this.getItemIndex() };
+export async function runFlareOperation(
+	context: IExecuteFunctions,
+	operation: FlareOperation,
+): Promise<INodeExecutionData[][]> {
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	const segment = String(credentials.productSegment || 'firework').replace(/^\/+|\/+$/g, '');
+	const results: INodeExecutionData[] = [];
+	for (let index = 0; index < context.getInputData().length; index++) {
+		const item = new FlareItem(context, index);
+		const pairedItem = { item: index };
 		try {
-			const request = { ...requestData.options } as IHttpRequestOptions;
-			operation.prepare?.call(this, request);
-			const items = await collect(this, operation, request);
-			return items.map((json) => ({ json, pairedItem }));
+			const parts: FlareRequestParts = { pathParameters: {} };
+			operation.prepare?.(item, parts);
+			const request: IHttpRequestOptions = {
+				method: operation.method,
+				baseURL: flareBaseUrl(credentials),
+				url: buildPath(operation.path, segment, parts.pathParameters),
+				qs: parts.qs,
+				body: parts.body,
+			};
+			const records = await collect(item, operation, request);
+			results.push(...records.map((json) => ({ json, pairedItem })));
 		} catch (error) {
-			const nodeError = asNodeError(this, operation, error);
-			if (!this.continueOnFail()) throw nodeError;
-			return [{ json: { error: nodeError.message, description: nodeError.description ?? null }, error: nodeError, pairedItem }];
+			const nodeError = asNodeError(item, operation, error);
+			if (!context.continueOnFail()) throw nodeError;
+			// n8n shows error items as { error: message } and keeps the whole error beside the item.
+			results.push({ json: { error: nodeError.message }, error: nodeError, pairedItem });
 		}
-	};
+	}
+	return [results];
 }

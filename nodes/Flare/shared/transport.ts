@@ -1,4 +1,9 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, IN8nHttpFullResponse, IPollFunctions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { failureFromError, isNetworkFailure, isQuotaExceeded, type FlareFailure } from './errors';
@@ -14,6 +19,9 @@ export const MAX_RATE_LIMIT_RETRIES = 15;
 export const MAX_TRANSIENT_RETRIES = 4;
 /** First wait before retrying a transient failure; doubles each time. */
 export const TRANSIENT_BASE_WAIT_MS = 500;
+
+/** Time allowed for one answer; a 10,000-credential page is several megabytes. */
+export const REQUEST_TIMEOUT_MS = 120_000;
 
 /** Network errors that happen before a request reaches Flare: even a write may be sent again. */
 const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
@@ -34,12 +42,13 @@ export class FlareRequestFailed extends Error {
 
 type Outcome = { response: IN8nHttpFullResponse } | { failure: FlareFailure };
 
-type FlareContext = IExecuteSingleFunctions | IPollFunctions;
+type FlareContext = IExecuteFunctions | IPollFunctions;
 
 /** One HTTP exchange through n8n's authenticated helper (token exchange and the 401 refresh included). */
 async function sendOnce(ctx: FlareContext, options: IHttpRequestOptions): Promise<Outcome> {
 	try {
 		const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
+			timeout: REQUEST_TIMEOUT_MS,
 			...options,
 			json: true,
 			returnFullResponse: true,
@@ -87,7 +96,11 @@ export async function flareRequest(
 			if ('response' in outcome) return outcome;
 			const { failure } = outcome;
 			failure.attempts = attempts;
-			if (failure.status === 429 && !isQuotaExceeded(failure) && rateLimited < MAX_RATE_LIMIT_RETRIES) {
+			if (
+				failure.status === 429 &&
+				!isQuotaExceeded(failure) &&
+				rateLimited < MAX_RATE_LIMIT_RETRIES
+			) {
 				rateLimited++;
 				gate.block(failure.retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS);
 				if (!queued) return 'queue';
@@ -101,18 +114,9 @@ export async function flareRequest(
 		}
 	};
 
-	let outcome = gate.isOpen() ? await attempt(false) : 'queue';
-	if (outcome === 'queue') outcome = await gate.inTurn(async () => await attempt(true));
-	if ('failure' in (outcome as Outcome)) throw new FlareRequestFailed((outcome as { failure: FlareFailure }).failure);
-	return (outcome as { response: IN8nHttpFullResponse }).response;
-}
-
-/**
- * Puts validated path parameters into the `{name}` placeholders of a routed URL, percent-encoded so
- * that no value can change the path (`/ ? # %` and spaces stay inside their segment).
- */
-export function fillPath(request: IHttpRequestOptions, values: Record<string, string | number>): void {
-	request.url = request.url.replace(/\{(\w+)\}/g, (placeholder, name: string) =>
-		name in values ? encodeURIComponent(String(values[name])) : placeholder,
-	);
+	const first = gate.isOpen() ? await attempt(false) : 'queue';
+	const outcome =
+		first === 'queue' ? ((await gate.inTurn(async () => await attempt(true))) as Outcome) : first;
+	if ('failure' in outcome) throw new FlareRequestFailed(outcome.failure);
+	return outcome.response;
 }

@@ -5,7 +5,10 @@ import type { FlareOperation } from '../../shared/pagination';
 import { hexDigest } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
-	notice('astpUrlNotice', 'Needs the ASTP (Account & Session Takeover Prevention) feature on your Flare account.'),
+	notice(
+		'astpUrlNotice',
+		'Needs the ASTP (Account & Session Takeover Prevention) feature on your Flare account.',
+	),
 	{
 		displayName: 'Credential Hash',
 		name: 'credentialHash',
@@ -13,21 +16,27 @@ const fields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 43804850e72d054f3648660557330630',
-		description: 'The credential_hash of a leaked credential, as returned by Leaked Credential → Search',
+		description:
+			'The credential_hash of a leaked credential, as returned by Leaked Credential → Search',
 	},
 	...returnAllOrLimit,
 ];
 
-export const getAllDescription = updateDisplayOptions({ show: { resource: ['astpUrl'], operation: ['getAll'] } }, fields);
+export const getAllDescription = updateDisplayOptions(
+	{ show: { resource: ['astpUrl'], operation: ['getAll'] } },
+	fields,
+);
 
 export const getAllOperation: FlareOperation = {
 	action: 'get the URLs of a credential',
 	entitlement: 'ASTP',
+	method: 'POST',
+	path: '/astp/urls/by_credential_hash',
 	tier: 'basic',
 	paging: { style: 'cursor', maxPageSize: 5_000 },
 	fields: { credential_hash: 'Credential Hash', size: 'Limit' },
-	prepare(request) {
-		request.body = { credential_hash: hexDigest(this, 'credentialHash', 'Credential Hash') };
+	prepare(item, request) {
+		request.body = { credential_hash: hexDigest(item, 'credentialHash', 'Credential Hash') };
 	},
-	output: (records) => records,
+	output: (_item, records) => records,
 };

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { runFlareOperation } from '../../shared/pagination';
+import type { FlareOperation } from '../../shared/pagination';
 import { getAllDescription, getAllOperation } from './getAll';
 
 export const astpUrlDescription: INodeProperties[] = [
@@ -16,14 +16,11 @@ export const astpUrlDescription: INodeProperties[] = [
 				value: 'getAll',
 				action: 'Get many addresses where a credential was used',
 				description: 'List the URLs where a leaked credential was seen used (ASTP)',
-				routing: {
-					request: { method: 'POST', url: '/astp/urls/by_credential_hash' },
-					send: { paginate: true },
-					operations: { pagination: runFlareOperation(getAllOperation) },
-				},
 			},
 		],
 		default: 'getAll',
 	},
 	...getAllDescription,
 ];
+
+export const astpUrlOperations: Record<string, FlareOperation> = { getAll: getAllOperation };

@@ -17,17 +17,20 @@ const fields: INodeProperties[] = [
 	},
 ];
 
-export const getDescription = updateDisplayOptions({ show: { resource: ['event'], operation: ['get'] } }, fields);
+export const getDescription = updateDisplayOptions(
+	{ show: { resource: ['event'], operation: ['get'] } },
+	fields,
+);
 
 export const getOperation: FlareOperation = {
 	action: 'get the event',
+	method: 'GET',
+	path: '/{segment}/v4/events/',
 	tier: 'basic',
 	fields: { uid: 'Event UID' },
-	target() {
-		return `Event '${String(this.getNodeParameter('uid', ''))}'`;
+	target: (item) => `Event '${String(item.parameter('uid', ''))}'`,
+	prepare(item, request) {
+		request.qs = { uid: requiredText(item, 'uid', 'Event UID') };
 	},
-	prepare(request) {
-		request.qs = { ...request.qs, uid: requiredText(this, 'uid', 'Event UID') };
-	},
-	output: (records) => records,
+	output: (_item, records) => records,
 };

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { runFlareOperation } from '../../shared/pagination';
+import type { FlareOperation } from '../../shared/pagination';
 import { getDescription, getOperation } from './get';
 
 export const eventDescription: INodeProperties[] = [
@@ -16,14 +16,11 @@ export const eventDescription: INodeProperties[] = [
 				value: 'get',
 				action: 'Get an event',
 				description: 'Get one event, such as a blog post, by its UID (beta)',
-				routing: {
-					request: { method: 'GET', url: '=/{{$credentials.productSegment}}/v4/events/' },
-					send: { paginate: true },
-					operations: { pagination: runFlareOperation(getOperation) },
-				},
 			},
 		],
 		default: 'get',
 	},
 	...getDescription,
 ];
+
+export const eventOperations: Record<string, FlareOperation> = { get: getOperation };

@@ -2,11 +2,13 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { notice, updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/pagination';
-import { fillPath } from '../../shared/transport';
 import { positiveInteger } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
-	notice('deleteIdentifierNotice', 'Flare removes the identifier and its related data in the background; this can take up to an hour.'),
+	notice(
+		'deleteIdentifierNotice',
+		'Flare removes the identifier and its related data in the background; this can take up to an hour.',
+	),
 	{
 		displayName: 'Identifier ID',
 		name: 'identifierId',
@@ -18,20 +20,23 @@ const fields: INodeProperties[] = [
 	},
 ];
 
-export const deleteDescription = updateDisplayOptions({ show: { resource: ['identifier'], operation: ['delete'] } }, fields);
+export const deleteDescription = updateDisplayOptions(
+	{ show: { resource: ['identifier'], operation: ['delete'] } },
+	fields,
+);
 
 export const deleteOperation: FlareOperation = {
 	action: 'delete the identifier',
+	method: 'DELETE',
+	path: '/{segment}/v4/identifiers/{identifier_id}',
 	tier: 'basic',
 	write: true,
 	fields: { identifier_id: 'Identifier ID' },
-	target() {
-		return `Identifier ${String(this.getNodeParameter('identifierId', ''))}`;
+	target: (item) => `Identifier ${String(item.parameter('identifierId', ''))}`,
+	prepare(item, request) {
+		request.pathParameters.identifier_id = positiveInteger(item, 'identifierId', 'Identifier ID');
 	},
-	prepare(request) {
-		fillPath(request, { identifier_id: positiveInteger(this, 'identifierId', 'Identifier ID') });
-	},
-	output() {
-		return [{ deleted: true, identifierId: positiveInteger(this, 'identifierId', 'Identifier ID') }];
-	},
+	output: (item) => [
+		{ deleted: true, identifierId: positiveInteger(item, 'identifierId', 'Identifier ID') },
+	],
 };

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { runFlareOperation } from '../../shared/pagination';
+import type { FlareOperation } from '../../shared/pagination';
 import { deleteDescription, deleteOperation } from './delete';
 
 export const identifierDescription: INodeProperties[] = [
@@ -16,14 +16,11 @@ export const identifierDescription: INodeProperties[] = [
 				value: 'delete',
 				action: 'Delete an identifier',
 				description: 'Delete an identifier and its related data; removal can take up to an hour',
-				routing: {
-					request: { method: 'DELETE', url: '=/{{$credentials.productSegment}}/v4/identifiers/{identifier_id}' },
-					send: { paginate: true },
-					operations: { pagination: runFlareOperation(deleteOperation) },
-				},
 			},
 		],
 		default: 'delete',
 	},
 	...deleteDescription,
 ];
+
+export const identifierOperations: Record<string, FlareOperation> = { delete: deleteOperation };

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { updateDisplayOptions } from '../../shared/descriptions';
-import { fillPath } from '../../shared/transport';
 import { wildcardKeyword } from '../../shared/validation';
 import { identityLookup, identityLookupFields } from './lookup';
 
@@ -24,6 +23,11 @@ export const getByKeywordDescription = updateDisplayOptions(
 	fields,
 );
 
-export const getByKeywordOperation = identityLookup('look up identities by keyword', { keyword: 'Keyword' }, function (request) {
-	fillPath(request, { keyword: wildcardKeyword(this, 'keyword', 'Keyword') });
-});
+export const getByKeywordOperation = identityLookup(
+	'look up identities by keyword',
+	'/leaksdb/identities/by_keyword/{keyword}',
+	{ keyword: 'Keyword' },
+	(item, request) => {
+		request.pathParameters.keyword = wildcardKeyword(item, 'keyword', 'Keyword');
+	},
+);

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { updateDisplayOptions } from '../../shared/descriptions';
-import { fillPath } from '../../shared/transport';
 import { requiredText } from '../../shared/validation';
 import { identityLookup, identityLookupFields } from './lookup';
 
@@ -24,6 +23,11 @@ export const getByPasswordDescription = updateDisplayOptions(
 	fields,
 );
 
-export const getByPasswordOperation = identityLookup('look up identities by password', { password: 'Password' }, function (request) {
-	fillPath(request, { password: requiredText(this, 'password', 'Password', true) });
-});
+export const getByPasswordOperation = identityLookup(
+	'look up identities by password',
+	'/leaksdb/identities/by_password/{password}',
+	{ password: 'Password' },
+	(item, request) => {
+		request.pathParameters.password = requiredText(item, 'password', 'Password', true);
+	},
+);

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { runFlareOperation } from '../../shared/pagination';
+import type { FlareOperation } from '../../shared/pagination';
 import { getByKeywordDescription, getByKeywordOperation } from './getByKeyword';
 import { getByPasswordDescription, getByPasswordOperation } from './getByPassword';
 
@@ -16,23 +16,14 @@ export const identityDescription: INodeProperties[] = [
 				name: 'Get by Keyword',
 				value: 'getByKeyword',
 				action: 'Get identities by keyword',
-				description: 'Find leaked identities by name, with an optional * wildcard (deprecated, ASTP)',
-				routing: {
-					request: { method: 'GET', url: '/leaksdb/identities/by_keyword/{keyword}' },
-					send: { paginate: true },
-					operations: { pagination: runFlareOperation(getByKeywordOperation) },
-				},
+				description:
+					'Find leaked identities by name, with an optional * wildcard (deprecated, ASTP)',
 			},
 			{
 				name: 'Get by Password',
 				value: 'getByPassword',
 				action: 'Get identities by password',
 				description: 'Find the identities that leaked a given password (deprecated, ASTP)',
-				routing: {
-					request: { method: 'GET', url: '/leaksdb/identities/by_password/{password}' },
-					send: { paginate: true },
-					operations: { pagination: runFlareOperation(getByPasswordOperation) },
-				},
 			},
 		],
 		default: 'getByKeyword',
@@ -40,3 +31,8 @@ export const identityDescription: INodeProperties[] = [
 	...getByKeywordDescription,
 	...getByPasswordDescription,
 ];
+
+export const identityOperations: Record<string, FlareOperation> = {
+	getByKeyword: getByKeywordOperation,
+	getByPassword: getByPasswordOperation,
+};

@@ -15,20 +15,27 @@ export const identityLookupFields: INodeProperties[] = [
 	leakedValueOutput,
 ];
 
-export function identityLookup(action: string, fields: Record<string, string>, prepare: FlareOperation['prepare']): FlareOperation {
+export function identityLookup(
+	action: string,
+	path: string,
+	fields: Record<string, string>,
+	prepare: FlareOperation['prepare'],
+): FlareOperation {
 	return {
 		action,
 		entitlement: 'ASTP',
+		method: 'GET',
+		path,
 		tier: 'basic',
 		paging: { style: 'idCursor', maxPageSize: 10_000 },
 		fields: { ...fields, size: 'Limit' },
 		prepare,
-		output(records) {
-			const mode = this.getNodeParameter('leakedValueOutput', 'masked') as LeakedValueOutput;
-			const items: IDataObject[] = (this.getNodeParameter('simplify', true) as boolean)
+		output(item, records) {
+			const mode = item.parameter<LeakedValueOutput>('leakedValueOutput', 'masked');
+			const results: IDataObject[] = item.parameter<boolean>('simplify', true)
 				? records.flatMap(simplifyIdentity)
 				: records.map((identity) => JSON.parse(JSON.stringify(identity)) as IDataObject);
-			return items.map((item) => protectLeakedValues(item, mode));
+			return results.map((result) => protectLeakedValues(result, mode));
 		},
 	};
 }

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { runFlareOperation } from '../../shared/pagination';
+import type { FlareOperation } from '../../shared/pagination';
 import { searchDescription, searchOperation } from './search';
 
 const showOnlyForLeakedCredentials = { resource: ['leakedCredential'] };
@@ -17,15 +17,15 @@ export const leakedCredentialDescription: INodeProperties[] = [
 				name: 'Search',
 				value: 'search',
 				action: 'Search leaked credentials',
-				description: 'Search all leaked credentials known to Flare by domain, e-mail, username or password',
-				routing: {
-					request: { method: 'POST', url: '=/{{$credentials.productSegment}}/v4/credentials/global/_search' },
-					send: { paginate: true },
-					operations: { pagination: runFlareOperation(searchOperation) },
-				},
+				description:
+					'Search all leaked credentials known to Flare by domain, e-mail, username or password',
 			},
 		],
 		default: 'search',
 	},
 	...searchDescription,
 ];
+
+export const leakedCredentialOperations: Record<string, FlareOperation> = {
+	search: searchOperation,
+};

@@ -1,15 +1,25 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { leakedValueOutput, notice, returnAllOrLimit, simplify, updateDisplayOptions } from '../../shared/descriptions';
+import {
+	leakedValueOutput,
+	notice,
+	returnAllOrLimit,
+	simplify,
+	updateDisplayOptions,
+} from '../../shared/descriptions';
 import { parameterError } from '../../shared/errors';
-import { protectLeakedValues, simplifyCredential, type LeakedValueOutput } from '../../shared/output';
+import {
+	protectLeakedValues,
+	simplifyCredential,
+	type LeakedValueOutput,
+} from '../../shared/output';
 import type { FlareOperation } from '../../shared/pagination';
 import { dateTime, domainName, emailAddress, requiredText } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
 	notice(
 		'searchQuotaNotice',
-		'Each page of a global search counts toward your organization\'s global search quota and its Search rate limit (1 request per second). Return All therefore asks for the largest pages (10,000).',
+		"Each page of a global search counts toward your organization's global search quota and its Search rate limit (1 request per second). Return All therefore asks for the largest pages (10,000).",
 	),
 	{
 		displayName: 'Search By',
@@ -19,11 +29,27 @@ const fields: INodeProperties[] = [
 		default: 'domain',
 		description: 'What to look for in the leaked credentials',
 		options: [
-			{ name: 'Auth Domain', value: 'auth_domain', description: 'Domain of a service where the credential may have been used to log in' },
-			{ name: 'Domain', value: 'domain', description: 'Domain of the e-mail address of the credential' },
+			{
+				name: 'Auth Domain',
+				value: 'auth_domain',
+				description: 'Domain of a service where the credential may have been used to log in',
+			},
+			{
+				name: 'Domain',
+				value: 'domain',
+				description: 'Domain of the e-mail address of the credential',
+			},
 			{ name: 'Email', value: 'email', description: 'Exactly this e-mail address' },
-			{ name: 'Keyword', value: 'keyword', description: 'Username: the part of the identity before the @' },
-			{ name: 'Secret', value: 'secret', description: 'A password, to find every identity that leaked it' },
+			{
+				name: 'Keyword',
+				value: 'keyword',
+				description: 'Username: the part of the identity before the @',
+			},
+			{
+				name: 'Secret',
+				value: 'secret',
+				description: 'A password, to find every identity that leaked it',
+			},
 		],
 	},
 	{
@@ -97,9 +123,21 @@ const fields: INodeProperties[] = [
 				default: [],
 				description: 'Extra data to add to each credential',
 				options: [
-					{ name: 'Auth Domains', value: 'auth_domains', description: 'Up to 100 hosts where the credential was seen used' },
-					{ name: 'Known Password ID', value: 'known_password_id', description: 'ID of the credential\'s password' },
-					{ name: 'URLs', value: 'urls', description: 'Up to 100 full URLs where the credential was seen used (raw output only)' },
+					{
+						name: 'Auth Domains',
+						value: 'auth_domains',
+						description: 'Up to 100 hosts where the credential was seen used',
+					},
+					{
+						name: 'Known Password ID',
+						value: 'known_password_id',
+						description: "ID of the credential's password",
+					},
+					{
+						name: 'URLs',
+						value: 'urls',
+						description: 'Up to 100 full URLs where the credential was seen used (raw output only)',
+					},
 				],
 			},
 			leakedValueOutput,
@@ -133,6 +171,8 @@ const QUERY_VALUE: Record<string, { name: string; displayName: string; field: st
 
 export const searchOperation: FlareOperation = {
 	action: 'search leaked credentials',
+	method: 'POST',
+	path: '/{segment}/v4/credentials/global/_search',
 	tier: 'search',
 	paging: { style: 'cursor', maxPageSize: 10_000 },
 	fields: {
@@ -146,40 +186,50 @@ export const searchOperation: FlareOperation = {
 		include: 'Include',
 		order: 'Order',
 	},
-	prepare(request) {
-		const type = this.getNodeParameter('queryType', 'domain') as string;
+	prepare(item, request) {
+		const type = item.parameter<string>('queryType', 'domain');
 		const value = QUERY_VALUE[type];
-		if (!value) throw parameterError(this, 'Search By', `has an unknown value: "${type}"`);
+		if (!value) throw parameterError(item, 'Search By', `has an unknown value: "${type}"`);
 		const text =
 			type === 'email'
-				? emailAddress(this, value.name, value.displayName)
+				? emailAddress(item, value.name, value.displayName)
 				: type === 'secret'
-					? requiredText(this, value.name, value.displayName, true)
+					? requiredText(item, value.name, value.displayName, true)
 					: type === 'keyword'
-						? requiredText(this, value.name, value.displayName)
-						: domainName(this, value.name, value.displayName);
-		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const gte = dateTime(this, 'options.importedFrom', 'Imported From');
-		const lte = dateTime(this, 'options.importedTo', 'Imported To');
+						? requiredText(item, value.name, value.displayName)
+						: domainName(item, value.name, value.displayName);
+		const options = item.parameter<IDataObject>('options', {});
+		const gte = dateTime(item, 'options.importedFrom', 'Imported From');
+		const lte = dateTime(item, 'options.importedTo', 'Imported To');
 		if (gte && lte && gte > lte) {
-			throw parameterError(this, 'Imported From', 'is after Imported To', 'Swap the two dates or widen the window.');
+			throw parameterError(
+				item,
+				'Imported From',
+				'is after Imported To',
+				'Swap the two dates or widen the window.',
+			);
 		}
 		const include = (options.include as string[] | undefined) ?? [];
 		request.body = {
 			query: { type, [value.field]: text },
-			...(gte || lte ? { filters: { imported_at: { ...(gte ? { gte } : {}), ...(lte ? { lte } : {}) } } } : {}),
+			...(gte || lte
+				? { filters: { imported_at: { ...(gte ? { gte } : {}), ...(lte ? { lte } : {}) } } }
+				: {}),
 			...(include.length ? { include } : {}),
 			order: (options.order as string | undefined) ?? 'desc',
 		};
 	},
-	output(records, response) {
-		const simplified = this.getNodeParameter('simplify', true) as boolean;
-		const mode = this.getNodeParameter('options.leakedValueOutput', 'masked') as LeakedValueOutput;
+	output(item, records, response) {
+		const simplified = item.parameter<boolean>('simplify', true);
+		const mode = item.parameter<LeakedValueOutput>('options.leakedValueOutput', 'masked');
 		const remaining = Number(response.headers?.['x-flare-global-searches-remaining']);
 		return records.map((record) => {
-			const item = protectLeakedValues(simplified ? simplifyCredential(record) : { ...record }, mode);
-			if (Number.isFinite(remaining)) item.globalSearchesRemaining = remaining;
-			return item;
+			const result = protectLeakedValues(
+				simplified ? simplifyCredential(record) : { ...record },
+				mode,
+			);
+			if (Number.isFinite(remaining)) result.globalSearchesRemaining = remaining;
+			return result;
 		});
 	},
 };

@@ -2,7 +2,6 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { notice, updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/pagination';
-import { fillPath } from '../../shared/transport';
 import { positiveIntegerList, uuid } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
@@ -23,7 +22,8 @@ const fields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 7001, 7002',
-		description: 'IDs of the identifiers to assign the policy to, separated by commas, or an array from an expression',
+		description:
+			'IDs of the identifiers to assign the policy to, separated by commas, or an array from an expression',
 	},
 	{
 		displayName: 'Clean Past Events',
@@ -34,29 +34,38 @@ const fields: INodeProperties[] = [
 	},
 ];
 
-export const assignDescription = updateDisplayOptions({ show: { resource: ['matchingPolicy'], operation: ['assign'] } }, fields);
+export const assignDescription = updateDisplayOptions(
+	{ show: { resource: ['matchingPolicy'], operation: ['assign'] } },
+	fields,
+);
 
 export const assignOperation: FlareOperation = {
 	action: 'assign the matching policy',
+	method: 'POST',
+	path: '/{segment}/v4/matching-policies/{policy_uuid}/assignments',
 	tier: 'basic',
 	write: true,
-	fields: { policy_uuid: 'Policy UUID', identifier_ids: 'Identifier IDs', clean_past_events: 'Clean Past Events' },
-	target() {
-		return `Matching policy ${String(this.getNodeParameter('policyUuid', ''))} or one of the identifiers`;
+	fields: {
+		policy_uuid: 'Policy UUID',
+		identifier_ids: 'Identifier IDs',
+		clean_past_events: 'Clean Past Events',
 	},
-	prepare(request) {
-		const policyUuid = uuid(this, 'policyUuid', 'Policy UUID');
-		const identifierIds = positiveIntegerList(this, 'identifierIds', 'Identifier IDs');
-		fillPath(request, { policy_uuid: policyUuid });
-		request.body = { identifier_ids: identifierIds, clean_past_events: this.getNodeParameter('cleanPastEvents', false) === true };
+	target: (item) =>
+		`Matching policy ${String(item.parameter('policyUuid', ''))} or one of the identifiers`,
+	prepare(item, request) {
+		request.pathParameters.policy_uuid = uuid(item, 'policyUuid', 'Policy UUID');
+		request.body = {
+			identifier_ids: positiveIntegerList(item, 'identifierIds', 'Identifier IDs'),
+			clean_past_events: item.parameter<boolean>('cleanPastEvents', false) === true,
+		};
 	},
-	output() {
+	output(item) {
 		return [
 			{
 				assigned: true,
-				policyUuid: uuid(this, 'policyUuid', 'Policy UUID'),
-				identifierIds: positiveIntegerList(this, 'identifierIds', 'Identifier IDs'),
-				cleanPastEvents: this.getNodeParameter('cleanPastEvents', false) === true,
+				policyUuid: uuid(item, 'policyUuid', 'Policy UUID'),
+				identifierIds: positiveIntegerList(item, 'identifierIds', 'Identifier IDs'),
+				cleanPastEvents: item.parameter<boolean>('cleanPastEvents', false) === true,
 			},
 		];
 	},

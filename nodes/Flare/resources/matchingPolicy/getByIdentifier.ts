@@ -2,7 +2,6 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { notice, updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/pagination';
-import { fillPath } from '../../shared/transport';
 import { positiveInteger } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
@@ -25,13 +24,13 @@ export const getByIdentifierDescription = updateDisplayOptions(
 
 export const getByIdentifierOperation: FlareOperation = {
 	action: 'get the matching policies of an identifier',
+	method: 'GET',
+	path: '/{segment}/v4/matching-policies/by_identifier_id/{identifier_id}',
 	tier: 'basic',
 	fields: { identifier_id: 'Identifier ID' },
-	target() {
-		return `Identifier ${String(this.getNodeParameter('identifierId', ''))}`;
+	target: (item) => `Identifier ${String(item.parameter('identifierId', ''))}`,
+	prepare(item, request) {
+		request.pathParameters.identifier_id = positiveInteger(item, 'identifierId', 'Identifier ID');
 	},
-	prepare(request) {
-		fillPath(request, { identifier_id: positiveInteger(this, 'identifierId', 'Identifier ID') });
-	},
-	output: (records) => records,
+	output: (_item, records) => records,
 };

@@ -2,11 +2,13 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { notice, updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/pagination';
-import { fillPath } from '../../shared/transport';
 import { requiredText } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
-	notice('sourceNotice', 'Needs the ASTP (Account & Session Takeover Prevention) feature on your Flare account.'),
+	notice(
+		'sourceNotice',
+		'Needs the ASTP (Account & Session Takeover Prevention) feature on your Flare account.',
+	),
 	{
 		displayName: 'Source ID',
 		name: 'sourceId',
@@ -18,18 +20,21 @@ const fields: INodeProperties[] = [
 	},
 ];
 
-export const getDescription = updateDisplayOptions({ show: { resource: ['source'], operation: ['get'] } }, fields);
+export const getDescription = updateDisplayOptions(
+	{ show: { resource: ['source'], operation: ['get'] } },
+	fields,
+);
 
 export const getOperation: FlareOperation = {
 	action: 'get a source',
 	entitlement: 'ASTP',
+	method: 'GET',
+	path: '/astp/sources/{source_id}',
 	tier: 'basic',
 	fields: { source_id: 'Source ID' },
-	target() {
-		return `Source '${String(this.getNodeParameter('sourceId', ''))}'`;
+	target: (item) => `Source '${String(item.parameter('sourceId', ''))}'`,
+	prepare(item, request) {
+		request.pathParameters.source_id = requiredText(item, 'sourceId', 'Source ID');
 	},
-	prepare(request) {
-		fillPath(request, { source_id: requiredText(this, 'sourceId', 'Source ID') });
-	},
-	output: (records) => records,
+	output: (_item, records) => records,
 };

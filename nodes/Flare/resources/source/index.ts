@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { runFlareOperation } from '../../shared/pagination';
+import type { FlareOperation } from '../../shared/pagination';
 import { getDescription, getOperation } from './get';
 
 export const sourceDescription: INodeProperties[] = [
@@ -16,14 +16,11 @@ export const sourceDescription: INodeProperties[] = [
 				value: 'get',
 				action: 'Get a source',
 				description: 'Get the description of a leak source (ASTP)',
-				routing: {
-					request: { method: 'GET', url: '/astp/sources/{source_id}' },
-					send: { paginate: true },
-					operations: { pagination: runFlareOperation(getOperation) },
-				},
 			},
 		],
 		default: 'get',
 	},
 	...getDescription,
 ];
+
+export const sourceOperations: Record<string, FlareOperation> = { get: getOperation };

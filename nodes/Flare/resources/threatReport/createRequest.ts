@@ -105,6 +105,8 @@ function keywords(value: unknown): string[] | undefined {
 export const createRequestOperation: FlareOperation = {
 	action: 'create the threat report request',
 	entitlement: 'threat intelligence',
+	method: 'POST',
+	path: '/{segment}/v4/threat_flow/reports/requests',
 	tier: 'basic',
 	write: true,
 	fields: {
@@ -116,20 +118,26 @@ export const createRequestOperation: FlareOperation = {
 		included_keywords: 'Included Keywords',
 		excluded_keywords: 'Excluded Keywords',
 	},
-	prepare(request) {
-		const body: IDataObject = { report_title: requiredText(this, 'reportTitle', 'Report Title') };
-		const timeRangeType = this.getNodeParameter('timeRangeType', 'all') as string;
+	prepare(item, request) {
+		const body: IDataObject = { report_title: requiredText(item, 'reportTitle', 'Report Title') };
+		const timeRangeType = item.parameter<string>('timeRangeType', 'all');
 		body.time_range_type = timeRangeType;
 		if (timeRangeType === 'range') {
-			const from = dateTime(this, 'timeRangeFrom', 'From');
-			const to = dateTime(this, 'timeRangeTo', 'To');
-			if (!from) throw parameterError(this, 'From', 'is required for a custom range');
-			if (!to) throw parameterError(this, 'To', 'is required for a custom range');
-			if (from >= to) throw parameterError(this, 'From', 'must be before To', 'Swap the two dates or widen the range.');
+			const from = dateTime(item, 'timeRangeFrom', 'From');
+			const to = dateTime(item, 'timeRangeTo', 'To');
+			if (!from) throw parameterError(item, 'From', 'is required for a custom range');
+			if (!to) throw parameterError(item, 'To', 'is required for a custom range');
+			if (from >= to)
+				throw parameterError(
+					item,
+					'From',
+					'must be before To',
+					'Swap the two dates or widen the range.',
+				);
 			body.time_range_from = from;
 			body.time_range_to = to;
 		}
-		const additional = this.getNodeParameter('additionalFields', {}) as IDataObject;
+		const additional = item.parameter<IDataObject>('additionalFields', {});
 		const question = String(additional.question ?? '').trim();
 		if (question) body.question = question;
 		const included = keywords(additional.includedKeywords);
@@ -138,5 +146,5 @@ export const createRequestOperation: FlareOperation = {
 		if (excluded) body.excluded_keywords = excluded;
 		request.body = body;
 	},
-	output: (records) => records.map((record) => ({ request_id: record.request_id })),
+	output: (_item, records) => records.map((record) => ({ request_id: record.request_id })),
 };

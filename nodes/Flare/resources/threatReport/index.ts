@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { runFlareOperation } from '../../shared/pagination';
+import type { FlareOperation } from '../../shared/pagination';
 import { createRequestDescription, createRequestOperation } from './createRequest';
 
 export const threatReportDescription: INodeProperties[] = [
@@ -15,15 +15,15 @@ export const threatReportDescription: INodeProperties[] = [
 				name: 'Create Request',
 				value: 'createRequest',
 				action: 'Create a threat report request',
-				description: 'Ask Flare to generate a threat intelligence report (deprecated, threat intelligence)',
-				routing: {
-					request: { method: 'POST', url: '=/{{$credentials.productSegment}}/v4/threat_flow/reports/requests' },
-					send: { paginate: true },
-					operations: { pagination: runFlareOperation(createRequestOperation) },
-				},
+				description:
+					'Ask Flare to generate a threat intelligence report (deprecated, threat intelligence)',
 			},
 		],
 		default: 'createRequest',
 	},
 	...createRequestDescription,
 ];
+
+export const threatReportOperations: Record<string, FlareOperation> = {
+	createRequest: createRequestOperation,
+};

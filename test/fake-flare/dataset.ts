@@ -1,0 +1,721 @@
+/**
+ * The fake Flare dataset and test oracle. Everything is a deterministic function of the seed and a
+ * credential index; nothing is materialised per credential, so a million-record dataset costs nothing.
+ *
+ * Credential index i (id = i + 1):
+ * - domain d = i % D, username u = floor(i / D) % U: identities repeat, one identity has several records;
+ * - password, source and URL count come from seeded hashes of i;
+ * - imported_at never decreases with i, so imported_at bounds become an index range.
+ */
+import { createHash } from 'crypto';
+
+import {
+	type BlogPostEvent,
+	type CredentialQuery,
+	type CredentialRecord,
+	type CredentialUrlRecord,
+	dateTimeToMs,
+	type GlobalSearchBody,
+	GlobalSearchBody as GlobalSearchBodySchema,
+	type GlobalSearchBodyInput,
+	type GlobalSource,
+	type IdentityRecord,
+	type IncludeOption,
+	type LegacySource,
+	type MatchingPolicy,
+	type MatchingPolicyAssignment,
+	type PasswordEntry,
+} from '../contract';
+import {
+	hash32,
+	hex8,
+	isoNaive,
+	isoWithOffset,
+	seededStream,
+	seededUuid,
+	shuffled,
+} from './random';
+import { lowerBound, type Matcher, NOTHING, scan } from './scan';
+import * as words from './words';
+
+export interface DatasetOptions {
+	seed: number;
+	credentials: number;
+	domains: string[];
+	sameInstantGroup: number;
+	startTime: string;
+}
+
+export interface PasswordValue {
+	hash: string;
+	hashType: string | null;
+}
+
+export interface StoredAssignment {
+	policyUuid: string;
+	assigned_at: string;
+	clean_past_events: boolean;
+}
+
+/** Candidates examined per request at most; the real API returns short or empty pages too. */
+export const SCAN_CAP = 200_000;
+
+const GROUP_STEP_MS = 60_000;
+const URLS_OF_BIG_CREDENTIAL = 237;
+const URL_COUNTS = [0, 0, 1, 1, 1, 2, 2, 3, 4, 4];
+const MAX_LISTED = 100;
+const EXPLICIT_RESIDUES_MAX = 4096;
+
+// Salts keep the per-index hashes independent of each other.
+const SALT = {
+	password: 1,
+	source: 2,
+	urlCount: 3,
+	urlHost: 4,
+	urlPath: 5,
+	hashCheck: 6,
+	hashOffset: 7,
+};
+
+/** Odd multiplier of the reversible credential hash, and its inverse modulo 2^32. */
+const HASH_MULTIPLIER = 0x2545f491;
+const HASH_INVERSE = (() => {
+	let inverse = HASH_MULTIPLIER;
+	for (let step = 0; step < 5; step++)
+		inverse = Math.imul(inverse, 2 - Math.imul(HASH_MULTIPLIER, inverse));
+	return inverse >>> 0;
+})();
+
+export class Dataset {
+	readonly seed: number;
+	readonly domainList: string[];
+	/** Number of distinct usernames. */
+	readonly userCount: number;
+
+	/** Live state the server mutates: assignments per identifier and deleted identifiers. */
+	readonly assignments = new Map<number, StoredAssignment[]>();
+	readonly deletedIdentifiers = new Set<number>();
+
+	private readonly generated: number;
+	private readonly appended: Array<{ start: number; count: number; ms: number }> = [];
+	private readonly startMs: number;
+	private readonly group: number;
+	private readonly firstNames: string[];
+	private readonly lastNames: string[];
+	private readonly passwordList: PasswordValue[];
+	private readonly passwordIndex = new Map<string, number>();
+	private readonly globalSources: GlobalSource[];
+	private readonly legacySources: LegacySource[];
+	private readonly policyList: MatchingPolicy[];
+	private readonly identifierList: number[];
+	private readonly eventList: BlogPostEvent[];
+	private readonly hashOffset: number;
+	private lastIso = { ms: Number.NaN, text: '' };
+
+	constructor(options: DatasetOptions) {
+		this.seed = options.seed;
+		this.domainList = options.domains.map((domain) => domain.toLowerCase());
+		if (this.domainList.length === 0) throw new Error('FakeFlare: at least one domain is needed');
+		this.generated = options.credentials;
+		this.group = Math.max(1, options.sameInstantGroup);
+		this.startMs = dateTimeToMs(options.startTime);
+		if (Number.isNaN(this.startMs))
+			throw new Error(`FakeFlare: invalid startTime ${options.startTime}`);
+		this.userCount = Math.max(50, Math.floor(options.credentials / (7 * this.domainList.length)));
+		this.hashOffset = hash32(this.seed, SALT.hashOffset);
+
+		const next = seededStream(this.seed);
+		this.firstNames = shuffled(words.FIRST_NAMES, next);
+		this.lastNames = shuffled(words.LAST_NAMES, next);
+		this.passwordList = buildPasswords(next);
+		this.passwordList.forEach((value, index) => this.passwordIndex.set(value.hash, index));
+		[this.globalSources, this.legacySources] = buildSources(next);
+		this.policyList = buildPolicies(next);
+		this.identifierList = Array.from({ length: 30 }, (_, k) => 7001 + k);
+		for (const id of this.identifierList)
+			this.assignments.set(id, initialAssignments(next, this.policyList));
+		this.eventList = buildEvents(next);
+	}
+
+	/** Number of credentials (generated plus appended). */
+	get size(): number {
+		const last = this.appended[this.appended.length - 1];
+		return last ? last.start + last.count : this.generated;
+	}
+
+	// ---- per-index formulas ----
+
+	domainOf(index: number): string {
+		return this.domainList[index % this.domainList.length];
+	}
+
+	/**
+	 * Username u is `first.last[n]`: first = u % F, q = floor(u / F) % L, last = (q + first) % L (so
+	 * neighbours differ in both names), n = floor(u / (F * L)) when > 0. Reversible by usernameIndex().
+	 */
+	username(u: number): string {
+		const { length: firstCount } = this.firstNames;
+		const { length: lastCount } = this.lastNames;
+		const f = u % firstCount;
+		const q = Math.floor(u / firstCount) % lastCount;
+		const n = Math.floor(u / (firstCount * lastCount));
+		return `${this.firstNames[f]}.${this.lastNames[(q + f) % lastCount]}${n > 0 ? n : ''}`;
+	}
+
+	/** The username index of a (lowercase) username, or -1. */
+	usernameIndex(name: string): number {
+		const match = /^([a-z]+)\.([a-z]+)([1-9]\d*)?$/.exec(name);
+		if (!match) return -1;
+		const { length: firstCount } = this.firstNames;
+		const { length: lastCount } = this.lastNames;
+		const f = this.firstNames.indexOf(match[1]);
+		const l = this.lastNames.indexOf(match[2]);
+		if (f === -1 || l === -1) return -1;
+		const q = (l - f + lastCount) % lastCount;
+		const u = Number(match[3] ?? 0) * firstCount * lastCount + q * firstCount + f;
+		return u < this.userCount ? u : -1;
+	}
+
+	userOf(index: number): number {
+		return Math.floor(index / this.domainList.length) % this.userCount;
+	}
+
+	identityOf(index: number): string {
+		return `${this.username(this.userOf(index))}@${this.domainOf(index)}`;
+	}
+
+	passwordOf(index: number): number {
+		return hash32(this.seed, index, SALT.password) % this.passwordList.length;
+	}
+
+	sourceOf(index: number): number {
+		return hash32(this.seed, index, SALT.source) % this.globalSources.length;
+	}
+
+	importedAtMs(index: number): number {
+		if (index < this.generated)
+			return this.startMs + Math.floor(index / this.group) * GROUP_STEP_MS;
+		const segment = this.appended.find((part) => index < part.start + part.count);
+		return segment ? segment.ms : Number.POSITIVE_INFINITY;
+	}
+
+	/** imported_at as the API formats it; neighbours share it, so the last one is remembered. */
+	importedAtIso(index: number): string {
+		const ms = this.importedAtMs(index);
+		if (ms !== this.lastIso.ms) this.lastIso = { ms, text: isoWithOffset(ms) };
+		return this.lastIso.text;
+	}
+
+	/** 32 hex: 8 reversible to the index, 24 of check digits. */
+	credentialHash(index: number): string {
+		const head = (Math.imul(index, HASH_MULTIPLIER) + this.hashOffset) >>> 0;
+		return hex8(head) + this.hashCheck(index);
+	}
+
+	/** The credential index of a credential hash, or -1 when the hash is unknown. */
+	indexOfCredentialHash(credentialHash: string): number {
+		if (!/^[0-9a-f]{32}$/.test(credentialHash)) return -1;
+		const head = parseInt(credentialHash.slice(0, 8), 16);
+		const index = Math.imul((head - this.hashOffset) >>> 0, HASH_INVERSE) >>> 0;
+		if (index >= this.size || credentialHash.slice(8) !== this.hashCheck(index)) return -1;
+		return index;
+	}
+
+	private hashCheck(index: number): string {
+		const part = (k: number) => hex8(hash32(this.seed, index, SALT.hashCheck, k));
+		return part(0) + part(1) + part(2);
+	}
+
+	urlCount(index: number): number {
+		if ((index + 1) % 50 === 0) return URLS_OF_BIG_CREDENTIAL;
+		return URL_COUNTS[hash32(this.seed, index, SALT.urlCount) % URL_COUNTS.length];
+	}
+
+	/** URL j of credential `index`: hosts rotate, paths advance once per host cycle (distinct up to 288). */
+	urlAt(index: number, j: number): { url: string; host: string } {
+		const hosts = words.AUTH_HOSTS;
+		const paths = words.URL_PATHS;
+		const host = hosts[(hash32(this.seed, index, SALT.urlHost) + j) % hosts.length];
+		const path =
+			paths[(hash32(this.seed, index, SALT.urlPath) + Math.floor(j / hosts.length)) % paths.length];
+		return { url: `https://${host}/${path}`, host };
+	}
+
+	/** Distinct hosts of the credential's URLs, in order of first use. */
+	authHosts(index: number): string[] {
+		const count = Math.min(this.urlCount(index), words.AUTH_HOSTS.length);
+		return Array.from({ length: count }, (_, j) => this.urlAt(index, j).host);
+	}
+
+	// ---- records ----
+
+	/** The credential record at `index`, with the optional fields that `include` asks for. */
+	credential(index: number, include: readonly IncludeOption[] = []): CredentialRecord {
+		const password = this.passwordList[this.passwordOf(index)];
+		const source = this.globalSources[this.sourceOf(index)];
+		const record: CredentialRecord = {
+			id: index + 1,
+			identity_name: this.identityOf(index),
+			domain: this.domainOf(index),
+			hash: password.hash,
+			hash_type: password.hashType,
+			imported_at: this.importedAtIso(index),
+			source_id: source.id,
+			source,
+			credential_hash: this.credentialHash(index),
+		};
+		if (include.includes('known_password_id')) {
+			record.known_password_id =
+				password.hashType === null ? `kp_${1000 + this.passwordOf(index)}` : null;
+		}
+		if (include.includes('auth_domains'))
+			record.auth_domains = this.authHosts(index).slice(0, MAX_LISTED);
+		if (include.includes('urls')) {
+			const count = Math.min(this.urlCount(index), MAX_LISTED);
+			record.urls = Array.from({ length: count }, (_, j) => this.urlAt(index, j).url);
+		}
+		return record;
+	}
+
+	passwordEntry(index: number): PasswordEntry {
+		const password = this.passwordList[this.passwordOf(index)];
+		const source = this.legacySources[this.sourceOf(index)];
+		return {
+			id: index + 1,
+			credential_hash: this.credentialHash(index),
+			domain: this.domainOf(index),
+			extra: {},
+			hash: password.hash,
+			hash_type: password.hashType ?? 'unknown',
+			imported_at: this.importedAtIso(index),
+			source,
+			source_id: source.id,
+			source_params: null,
+		};
+	}
+
+	urlRecord(index: number, j: number): CredentialUrlRecord {
+		const { url, host } = this.urlAt(index, j);
+		return { url, domain: host, credential_hash: this.credentialHash(index) };
+	}
+
+	// ---- queries ----
+
+	/** Index range [lo, hi) of credentials imported within the inclusive bounds. */
+	importedRange(gte?: string | null, lte?: string | null): { lo: number; hi: number } {
+		const size = this.size;
+		const lo = gte ? lowerBound(size, (i) => this.importedAtMs(i) >= dateTimeToMs(gte)) : 0;
+		const hi = lte ? lowerBound(size, (i) => this.importedAtMs(i) > dateTimeToMs(lte)) : size;
+		return { lo, hi: Math.max(lo, hi) };
+	}
+
+	/** Candidates of identities `username(u)@domain(d)` for the given username and domain indices. */
+	private identityMatcher(
+		users: number[] | 'all',
+		domains: number[],
+		test?: (index: number) => boolean,
+	): Matcher {
+		const d = this.domainList.length;
+		if (domains.length === 0 || users.length === 0) return NOTHING;
+		if (users !== 'all' && users.length === this.userCount) users = 'all';
+		if (users === 'all')
+			return { period: d, residues: domains.slice().sort((a, b) => a - b), test };
+		if (users.length * domains.length <= EXPLICIT_RESIDUES_MAX) {
+			const residues = users.flatMap((u) => domains.map((k) => u * d + k)).sort((a, b) => a - b);
+			return { period: this.userCount * d, residues, test };
+		}
+		const userOk = new Uint8Array(this.userCount);
+		for (const u of users) userOk[u] = 1;
+		const domainOk = new Uint8Array(d);
+		for (const k of domains) domainOk[k] = 1;
+		return {
+			period: 1,
+			residues: [0],
+			test: (i) => domainOk[i % d] === 1 && userOk[this.userOf(i)] === 1 && (!test || test(i)),
+		};
+	}
+
+	private domainsWhere(predicate: (domain: string) => boolean): number[] {
+		return this.domainList.flatMap((domain, k) => (predicate(domain) ? [k] : []));
+	}
+
+	private allDomains(): number[] {
+		return this.domainList.map((_, k) => k);
+	}
+
+	private usersWhere(predicate: (name: string) => boolean): number[] {
+		const users: number[] = [];
+		for (let u = 0; u < this.userCount; u++) if (predicate(this.username(u))) users.push(u);
+		return users;
+	}
+
+	/** Candidates for an exact identity name (`user@domain`, case-insensitive). */
+	private emailMatcher(email: string): Matcher {
+		const at = email.lastIndexOf('@');
+		const u = this.usernameIndex(email.slice(0, at).toLowerCase());
+		if (at === -1 || u === -1) return NOTHING;
+		const domain = email.slice(at + 1).toLowerCase();
+		return this.identityMatcher(
+			[u],
+			this.domainsWhere((candidate) => candidate === domain),
+		);
+	}
+
+	/** Candidates for a global-search query. */
+	searchMatcher(query: CredentialQuery): Matcher {
+		switch (query.type) {
+			case 'domain': {
+				const fqdn = query.fqdn.toLowerCase();
+				return this.identityMatcher(
+					'all',
+					this.domainsWhere((domain) => domain === fqdn),
+				);
+			}
+			case 'email':
+				return this.emailMatcher(query.email);
+			case 'keyword': {
+				const u = this.usernameIndex(query.keyword.toLowerCase());
+				return u === -1 ? NOTHING : this.identityMatcher([u], this.allDomains());
+			}
+			case 'secret': {
+				const p = this.passwordIndex.get(query.secret);
+				if (p === undefined) return NOTHING;
+				return { period: 1, residues: [0], test: (i) => this.passwordOf(i) === p };
+			}
+			case 'auth_domain': {
+				const hosts = words.AUTH_HOSTS;
+				const h = hosts.indexOf(query.fqdn.toLowerCase());
+				if (h === -1) return NOTHING;
+				const test = (i: number) => {
+					const count = this.urlCount(i);
+					const offset =
+						(h - (hash32(this.seed, i, SALT.urlHost) % hosts.length) + hosts.length) % hosts.length;
+					return offset < count;
+				};
+				return { period: 1, residues: [0], test };
+			}
+		}
+	}
+
+	/** Candidates for the leaked-identity lookup by password (exact). */
+	passwordMatcher(password: string): Matcher {
+		return this.searchMatcher({ type: 'secret', secret: password });
+	}
+
+	/**
+	 * Candidates for the leaked-identity lookup by keyword (already validated): `abc*` = identity name prefix,
+	 * `*acme.com` = suffix, no wildcard = identity name or username equals. Case-insensitive.
+	 */
+	keywordMatcher(keyword: string): Matcher {
+		const lower = keyword.toLowerCase();
+		if (lower.endsWith('*')) {
+			const prefix = lower.slice(0, -1);
+			const at = prefix.indexOf('@');
+			if (at === -1)
+				return this.identityMatcher(
+					this.usersWhere((name) => name.startsWith(prefix)),
+					this.allDomains(),
+				);
+			const u = this.usernameIndex(prefix.slice(0, at));
+			const rest = prefix.slice(at + 1);
+			return u === -1
+				? NOTHING
+				: this.identityMatcher(
+						[u],
+						this.domainsWhere((domain) => domain.startsWith(rest)),
+					);
+		}
+		if (lower.startsWith('*')) {
+			const suffix = lower.slice(1);
+			const at = suffix.indexOf('@');
+			if (at === -1)
+				return this.identityMatcher(
+					'all',
+					this.domainsWhere((domain) => domain.endsWith(suffix)),
+				);
+			const userEnd = suffix.slice(0, at);
+			const rest = suffix.slice(at + 1);
+			return this.identityMatcher(
+				this.usersWhere((name) => name.endsWith(userEnd)),
+				this.domainsWhere((domain) => domain === rest),
+			);
+		}
+		if (lower.includes('@')) return this.emailMatcher(lower);
+		const u = this.usernameIndex(lower);
+		return u === -1 ? NOTHING : this.identityMatcher([u], this.allDomains());
+	}
+
+	/**
+	 * One page of an identity lookup: the next `size` matching credentials with id > `fromId`, ascending,
+	 * grouped by identity name, groups ordered by their largest id. Never empty while matches remain.
+	 */
+	identityPage(matcher: Matcher, fromId: number, size: number): IdentityRecord[] {
+		const range = { lo: 0, hi: this.size };
+		let found: number[] = [];
+		let start: number | null = fromId;
+		while (found.length === 0 && start !== null) {
+			const result = scan(matcher, range, start, 1, size, SCAN_CAP);
+			found = result.found;
+			start = result.resume;
+		}
+		const groups = new Map<string, PasswordEntry[]>();
+		for (const index of found) {
+			const name = this.identityOf(index);
+			const entries = groups.get(name) ?? [];
+			if (entries.length === 0) groups.set(name, entries);
+			entries.push(this.passwordEntry(index));
+		}
+		return [...groups.entries()]
+			.sort(([, a], [, b]) => a[a.length - 1].id - b[b.length - 1].id)
+			.map(([name, passwords]) => ({ name, links: {}, passwords }));
+	}
+
+	// ---- oracle: complete answers, no paging ----
+
+	/** Every record the global search returns for `body`, in order, with its includes. */
+	searchAll(body: GlobalSearchBodyInput | GlobalSearchBody): CredentialRecord[] {
+		const parsed = GlobalSearchBodySchema.parse({ ...body, from: undefined });
+		const range = this.importedRange(
+			parsed.filters?.imported_at?.gte,
+			parsed.filters?.imported_at?.lte,
+		);
+		const dir = parsed.order === 'asc' ? 1 : -1;
+		const { found } = scan(
+			this.searchMatcher(parsed.query),
+			range,
+			dir === 1 ? range.lo : range.hi - 1,
+			dir,
+			Infinity,
+			Infinity,
+		);
+		return found.map((index) => this.credential(index, parsed.include));
+	}
+
+	/** Every identity record a walk of the by-password lookup returns with page `size`. */
+	identitiesByPassword(password: string, size = 100): IdentityRecord[] {
+		return this.walkIdentities(this.passwordMatcher(password), size);
+	}
+
+	/** Every identity record a walk of the by-keyword lookup returns with page `size`. */
+	identitiesByKeyword(keyword: string, size = 100): IdentityRecord[] {
+		return this.walkIdentities(this.keywordMatcher(keyword), size);
+	}
+
+	private walkIdentities(matcher: Matcher, size: number): IdentityRecord[] {
+		const all: IdentityRecord[] = [];
+		let from = 0;
+		for (;;) {
+			const page = this.identityPage(matcher, from, size);
+			if (page.length === 0) return all;
+			all.push(...page);
+			from = Math.max(...page[page.length - 1].passwords.map((entry) => entry.id));
+		}
+	}
+
+	/** Every URL record of a credential hash (empty for an unknown hash). */
+	urlsFor(credentialHash: string): CredentialUrlRecord[] {
+		const index = this.indexOfCredentialHash(credentialHash);
+		if (index === -1) return [];
+		return Array.from({ length: this.urlCount(index) }, (_, j) => this.urlRecord(index, j));
+	}
+
+	source(id: string): LegacySource | undefined {
+		return this.legacySources.find((source) => source.id === id);
+	}
+
+	sources(): LegacySource[] {
+		return this.legacySources.slice();
+	}
+
+	globalSource(id: string): GlobalSource | undefined {
+		return this.globalSources.find((source) => source.id === id);
+	}
+
+	/** Identifier ids that exist (not deleted). */
+	identifierIds(): number[] {
+		return this.identifierList.filter((id) => !this.deletedIdentifiers.has(id));
+	}
+
+	identifierExists(id: number): boolean {
+		return this.identifierList.includes(id) && !this.deletedIdentifiers.has(id);
+	}
+
+	policies(): MatchingPolicy[] {
+		return this.policyList.slice();
+	}
+
+	policy(uuid: string): MatchingPolicy | undefined {
+		return this.policyList.find((policy) => policy.uuid === uuid.toLowerCase());
+	}
+
+	/** Current assignments of an identifier, as the API lists them. */
+	assignmentsFor(identifierId: number): MatchingPolicyAssignment[] {
+		return (this.assignments.get(identifierId) ?? []).map((stored) => ({
+			matching_policy: this.policy(stored.policyUuid) as MatchingPolicy,
+			assigned_at: stored.assigned_at,
+			clean_past_events: stored.clean_past_events,
+		}));
+	}
+
+	event(uid: string): BlogPostEvent | undefined {
+		return this.eventList.find((event) => event.metadata.uid === uid);
+	}
+
+	events(): BlogPostEvent[] {
+		return this.eventList.slice();
+	}
+
+	passwords(): string[] {
+		return this.passwordList.map((value) => value.hash);
+	}
+
+	/** All usernames (the part before `@`). */
+	usernames(): string[] {
+		return Array.from({ length: this.userCount }, (_, u) => this.username(u));
+	}
+
+	domains(): string[] {
+		return this.domainList.slice();
+	}
+
+	/** Appends `count` credentials imported at `importedAtMs` (not before the last credential). */
+	append(count: number, importedAtMs: number): void {
+		if (count <= 0) return;
+		if (this.size > 0 && importedAtMs < this.importedAtMs(this.size - 1)) {
+			throw new Error('FakeFlare.addCredentials: imported_at must not go backwards in time');
+		}
+		this.appended.push({ start: this.size, count, ms: importedAtMs });
+	}
+}
+
+// ---- seeded builders ----
+
+function buildPasswords(next: () => number): PasswordValue[] {
+	const plain = new Set<string>([...words.COMMON_PASSWORDS, ...words.AWKWARD_PASSWORDS]);
+	const capitalise = (word: string) => word[0].toUpperCase() + word.slice(1);
+	while (plain.size < 190) {
+		const word = words.PASSWORD_WORDS[next() % words.PASSWORD_WORDS.length];
+		const suffix = words.PASSWORD_SUFFIXES[next() % words.PASSWORD_SUFFIXES.length];
+		plain.add((next() % 2 === 0 ? word : capitalise(word)) + suffix);
+	}
+	const list: PasswordValue[] = [...plain].map((hash) => ({ hash, hashType: null }));
+	const digest = (algorithm: string, k: number) =>
+		createHash(algorithm).update(`fake-flare-${next()}-${k}`).digest('hex');
+	for (let k = 0; k < 4; k++) list.push({ hash: digest('md5', k), hashType: 'md5' });
+	for (let k = 0; k < 3; k++) list.push({ hash: digest('sha1', k), hashType: 'sha1' });
+	for (let k = 0; k < 3; k++) {
+		list.push({ hash: `$2y$10$${digest('sha256', k).slice(0, 53)}`, hashType: 'bcrypt' });
+	}
+	return list;
+}
+
+function dateOrNull(next: () => number, fromYear: number): string | null {
+	if (next() % 5 === 0) return null;
+	const ms = Date.UTC(
+		fromYear + (next() % 12),
+		next() % 12,
+		1 + (next() % 28),
+		next() % 24,
+		next() % 60,
+	);
+	return isoWithOffset(ms);
+}
+
+function buildSources(next: () => number): [GlobalSource[], LegacySource[]] {
+	const globals: GlobalSource[] = [];
+	const legacies: LegacySource[] = [];
+	for (const [id, name] of words.SOURCES) {
+		const breached = dateOrNull(next, 2008);
+		const leaked = dateOrNull(next, 2012);
+		const alerts = next() % 4 !== 0;
+		const hashType = ['plaintext', 'unknown', 'md5', 'sha1', 'bcrypt'][next() % 5];
+		globals.push({
+			id,
+			name,
+			description_en: `Credentials leaked in ${name}.`,
+			description_fr: `Identifiants divulgués dans ${name}.`,
+			breached_at: breached,
+			leaked_at: leaked,
+			is_alert_enabled: alerts,
+		});
+		legacies.push({
+			id,
+			name,
+			description: `Credentials leaked in ${name}.`,
+			description_fr: `Identifiants divulgués dans ${name}.`,
+			hash_description: `Passwords stored as ${hashType}.`,
+			hash_type: hashType,
+			breached_at: breached,
+			leaked_at: leaked,
+			is_alerts_enabled: alerts,
+			related_urls: next() % 2 === 0 ? [`https://news.example.org/leaks/${id}`] : [],
+			url: next() % 3 === 0 ? null : `https://leaks.example.org/${id}`,
+		});
+	}
+	return [globals, legacies];
+}
+
+function buildPolicies(next: () => number): MatchingPolicy[] {
+	return words.POLICY_NAMES.map((name) => {
+		const created = Date.UTC(2025, next() % 6, 1 + (next() % 28), next() % 24);
+		const keywords = shuffled(words.POLICY_KEYWORDS, next).slice(0, 2 + (next() % 3));
+		return {
+			uuid: seededUuid(next),
+			name,
+			value: { keywords },
+			created_at: isoWithOffset(created),
+			last_updated_at: isoWithOffset(created + (next() % 90) * 86_400_000),
+		};
+	});
+}
+
+function initialAssignments(next: () => number, policies: MatchingPolicy[]): StoredAssignment[] {
+	const count = next() % 4;
+	return shuffled(policies, next)
+		.slice(0, count)
+		.map((policy) => ({
+			policyUuid: policy.uuid,
+			assigned_at: isoWithOffset(
+				Date.UTC(2025, 6 + (next() % 5), 1 + (next() % 28), next() % 24, next() % 60),
+			),
+			clean_past_events: next() % 2 === 0,
+		}));
+}
+
+function buildEvents(next: () => number): BlogPostEvent[] {
+	const events: BlogPostEvent[] = [];
+	for (let k = 0; k < 25; k++) {
+		const source = words.EVENT_SOURCES[k % words.EVENT_SOURCES.length];
+		const id =
+			k < words.AWKWARD_EVENT_IDS.length
+				? words.AWKWARD_EVENT_IDS[k]
+				: String(4200 + k * 7 + (next() % 7));
+		const uid = `blog_post/${source}/${id}`;
+		const created = Date.UTC(
+			2025,
+			next() % 12,
+			1 + (next() % 28),
+			next() % 24,
+			next() % 60,
+			next() % 60,
+		);
+		const slug = `${source.replace(/[^a-z]+/g, '-')}-post-${k + 1}`;
+		events.push({
+			event_type: 'blog_post',
+			metadata: {
+				estimated_created_at: isoNaive(created),
+				platform_url: `https://app.flare.io/#/events/${encodeURIComponent(uid)}`,
+				matched_at: next() % 3 === 0 ? null : isoWithOffset(created + 3_600_000),
+				severity: words.SEVERITIES[next() % words.SEVERITIES.length],
+				uid,
+			},
+			data: {
+				url: `https://blog.${source.replace(/[^a-z]+/g, '')}.example/${slug}`,
+				content: `Post ${k + 1} on ${source}: leaked data mentioning ${words.POLICY_KEYWORDS[next() % words.POLICY_KEYWORDS.length]}.`,
+				description: `Blog post ${k + 1} from ${source}`,
+				posted_at: isoNaive(created - (next() % 86_400) * 1000),
+			},
+		});
+	}
+	return events;
+}
