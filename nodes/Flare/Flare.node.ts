@@ -53,6 +53,7 @@ export class Flare implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
+				description: 'Kind of Flare data to work with',
 				options: [
 					{
 						name: 'ASTP URL',

@@ -9,6 +9,7 @@ export const astpUrlDescription: INodeProperties[] = [
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
+		description: 'What to do with ASTP URLs',
 		displayOptions: { show: { resource: ['astpUrl'] } },
 		options: [
 			{

@@ -9,6 +9,7 @@ export const eventDescription: INodeProperties[] = [
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
+		description: 'What to do with events',
 		displayOptions: { show: { resource: ['event'] } },
 		options: [
 			{

@@ -9,6 +9,7 @@ export const identifierDescription: INodeProperties[] = [
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
+		description: 'What to do with identifiers',
 		displayOptions: { show: { resource: ['identifier'] } },
 		options: [
 			{

@@ -10,6 +10,7 @@ export const identityDescription: INodeProperties[] = [
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
+		description: 'What to do with identities',
 		displayOptions: { show: { resource: ['identity'] } },
 		options: [
 			{

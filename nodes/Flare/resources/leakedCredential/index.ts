@@ -11,6 +11,7 @@ export const leakedCredentialDescription: INodeProperties[] = [
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
+		description: 'What to do with leaked credentials',
 		displayOptions: { show: showOnlyForLeakedCredentials },
 		options: [
 			{

@@ -101,6 +101,7 @@ const fields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
+		description: 'Filters and output settings of the search',
 		options: [
 			{
 				displayName: 'Imported From',

@@ -10,6 +10,7 @@ export const matchingPolicyDescription: INodeProperties[] = [
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
+		description: 'What to do with matching policies',
 		displayOptions: { show: { resource: ['matchingPolicy'] } },
 		options: [
 			{

@@ -9,6 +9,7 @@ export const sourceDescription: INodeProperties[] = [
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
+		description: 'What to do with sources',
 		displayOptions: { show: { resource: ['source'] } },
 		options: [
 			{

@@ -60,6 +60,7 @@ const fields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
+		description: 'Optional details that focus the report',
 		options: [
 			{
 				displayName: 'Excluded Keywords',

@@ -9,6 +9,7 @@ export const threatReportDescription: INodeProperties[] = [
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
+		description: 'What to do with threat reports',
 		displayOptions: { show: { resource: ['threatReport'] } },
 		options: [
 			{

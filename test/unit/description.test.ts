@@ -1,0 +1,160 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import codex from '../../nodes/Flare/Flare.node.json';
+import { Flare, flareOperations } from '../../nodes/Flare/Flare.node';
+import { fs } from '../support/node';
+
+const { description } = new Flare();
+const properties = description.properties;
+
+/** The parameter names that saved workflows rely on (issue #3), per resource and operation. */
+const CONTRACT: Record<string, Record<string, string[]>> = {
+	leakedCredential: {
+		search: ['queryType', 'fqdn', 'email', 'keyword', 'secret', 'returnAll', 'limit', 'simplify', 'options'],
+	},
+	astpUrl: { getAll: ['credentialHash', 'returnAll', 'limit'] },
+	identity: {
+		getByPassword: ['password', 'returnAll', 'limit', 'simplify', 'leakedValueOutput'],
+		getByKeyword: ['keyword', 'returnAll', 'limit', 'simplify', 'leakedValueOutput'],
+	},
+	source: { get: ['sourceId'] },
+	matchingPolicy: {
+		assign: ['policyUuid', 'identifierIds', 'cleanPastEvents'],
+		getByIdentifier: ['identifierId'],
+	},
+	identifier: { delete: ['identifierId'] },
+	event: { get: ['uid'] },
+	threatReport: {
+		createRequest: ['reportTitle', 'timeRangeType', 'timeRangeFrom', 'timeRangeTo', 'additionalFields'],
+	},
+};
+
+const formOf = (resource: string, operation: string) =>
+	properties.filter(
+		(property) =>
+			property.displayOptions?.show?.resource?.includes(resource) &&
+			property.displayOptions?.show?.operation?.includes(operation),
+	);
+
+const options = (property: INodeProperties) => (property.options ?? []) as INodePropertyOptions[];
+
+function* allProperties(list: INodeProperties[]): Generator<INodeProperties> {
+	for (const property of list) {
+		yield property;
+		if (property.type === 'collection') yield* allProperties(property.options as INodeProperties[]);
+	}
+}
+
+describe('Flare node description', () => {
+	it('is the action node users expect: type, credential, AI tool, themed icons, subtitle, codex', () => {
+		expect(description).toMatchObject({
+			name: 'flare',
+			displayName: 'Flare',
+			usableAsTool: true,
+			credentials: [{ name: 'flareApi', required: true }],
+			subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		});
+		const icon = description.icon as { light: string; dark: string };
+		expect(icon.light).not.toBe(icon.dark);
+		for (const file of [icon.light, icon.dark]) {
+			expect(fs.existsSync(`nodes/Flare/${file.replace('file:', '')}`)).toBe(true);
+		}
+		expect(codex.node).toBe('n8n-nodes-flareio.flare');
+		expect(codex.categories).toEqual(['Development']);
+		expect(codex.alias).toEqual(expect.arrayContaining(['Security', 'Leak', 'Breach', 'Threat Intelligence', 'Credentials']));
+	});
+
+	it('keeps the resource, operation and parameter names of the contract', () => {
+		const resource = properties.find((property) => property.name === 'resource')!;
+		expect(options(resource).map((option) => option.value).sort()).toEqual(Object.keys(CONTRACT).sort());
+		for (const [resourceName, operations] of Object.entries(CONTRACT)) {
+			const operation = properties.find(
+				(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resourceName),
+			)!;
+			expect(options(operation).map((option) => option.value).sort()).toEqual(Object.keys(operations).sort());
+			for (const [operationName, names] of Object.entries(operations)) {
+				const form = formOf(resourceName, operationName).filter((property) => property.type !== 'notice');
+				expect([resourceName, operationName, form.map((property) => property.name)]).toEqual([resourceName, operationName, names]);
+				expect(flareOperations[resourceName][operationName]).toBeDefined();
+			}
+		}
+		const search = formOf('leakedCredential', 'search').find((property) => property.name === 'options')!;
+		expect(options(search).map((option) => option.name)).toEqual(['importedFrom', 'importedTo', 'include', 'leakedValueOutput', 'order']);
+		const report = formOf('threatReport', 'createRequest').find((property) => property.name === 'additionalFields')!;
+		expect(options(report).map((option) => option.name)).toEqual(['excludedKeywords', 'includedKeywords', 'question']);
+	});
+
+	it('describes every field, and gives every free-text field an "e.g." placeholder', () => {
+		for (const property of allProperties(properties)) {
+			if (property.type === 'notice') continue;
+			expect([property.name, typeof property.description]).toEqual([property.name, 'string']);
+			if (property.type === 'string') {
+				expect([property.name, property.placeholder]).toEqual([property.name, expect.stringMatching(/^e\.g\. /)]);
+			}
+		}
+	});
+
+	it('gives every operation an action and a description, and sorts every option list', () => {
+		for (const property of allProperties(properties)) {
+			if (property.type !== 'options' && property.type !== 'multiOptions') continue;
+			const names = options(property).map((option) => option.name);
+			expect([property.name, names]).toEqual([property.name, [...names].sort((a, b) => a.localeCompare(b))]);
+			if (property.name === 'operation') {
+				for (const option of options(property)) {
+					expect(option.action).toMatch(/^[A-Z][a-z]/);
+					expect(option.description).toEqual(expect.any(String));
+				}
+			}
+		}
+	});
+
+	it('masks secret inputs and defaults to masked output', () => {
+		const secrets = [...allProperties(properties)].filter((property) => ['secret', 'password'].includes(property.name));
+		expect(secrets).toHaveLength(2);
+		for (const property of secrets) expect(property.typeOptions?.password).toBe(true);
+		const outputs = [...allProperties(properties)].filter((property) => property.name === 'leakedValueOutput');
+		expect(outputs.length).toBe(3);
+		for (const property of outputs) expect(property.default).toBe('masked');
+	});
+
+	it.each([
+		['matchingPolicy', 'assign', /^Beta:/],
+		['matchingPolicy', 'getByIdentifier', /^Beta:/],
+		['event', 'get', /^Beta:/],
+		['identity', 'getByPassword', /^Deprecated by Flare: replaced by the ASTP credential search.*Needs the ASTP feature/],
+		['identity', 'getByKeyword', /^Deprecated by Flare: replaced by the ASTP credential search.*Needs the ASTP feature/],
+		['threatReport', 'createRequest', /^Deprecated by Flare: .*replaced by POST \/v4\/threat_flow\/intel\/requests.*Needs the threat intelligence feature/],
+		['astpUrl', 'getAll', /^Needs the ASTP/],
+		['source', 'get', /^Needs the ASTP/],
+		['identifier', 'delete', /up to an hour/],
+	])('%s → %s shows a notice matching %s', (resource, operation, text) => {
+		const notices = formOf(resource, operation).filter((property) => property.type === 'notice');
+		expect(notices.map((notice) => notice.displayName)).toEqual([expect.stringMatching(text)]);
+	});
+
+	it('shows the custom range bounds only for a custom range', () => {
+		for (const name of ['timeRangeFrom', 'timeRangeTo']) {
+			const property = properties.find((candidate) => candidate.name === name)!;
+			expect(property.displayOptions?.show?.timeRangeType).toEqual(['range']);
+			expect(property.required).toBe(true);
+		}
+	});
+
+	it('declares, per operation, an endpoint whose placeholders the operation fills, and which ones write', () => {
+		const writes: string[] = [];
+		for (const [resource, operations] of Object.entries(flareOperations)) {
+			for (const [name, operation] of Object.entries(operations)) {
+				const placeholders = [...operation.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+				for (const placeholder of placeholders.filter((value) => value !== 'segment')) {
+					expect([resource, name, operation.prepare?.toString()]).toEqual([
+						resource,
+						name,
+						expect.stringContaining(`pathParameters.${placeholder} =`),
+					]);
+				}
+				if (operation.write) writes.push(`${resource}.${name}`);
+			}
+		}
+		expect(writes.sort()).toEqual(['identifier.delete', 'matchingPolicy.assign', 'threatReport.createRequest']);
+	});
+});
