@@ -4,8 +4,9 @@ import { sleep } from 'n8n-workflow';
  * Per-process pacing for one rate-limit tier of one Flare organisation (keyed by base URL and tier).
  *
  * Flare limits per organisation (Search 1 request/s, Basic 4 requests/s) and answers 429 beyond that.
- * n8n runs the input items of a declarative node concurrently, so without pacing every item would
- * keep colliding. The gate is open until a 429 is seen; from then on the requests of the tier queue
+ * A node runs its items one after another, but several executions, or parallel branches, of one n8n
+ * process share the organisation's budget and would keep colliding. The gate is open until a 429 is
+ * seen; from then on the requests of the tier queue
  * up and go out one at a time, first come first served, each no earlier than the wait that Flare
  * asked for. When the queue drains the gate opens again.
  *
