@@ -11,7 +11,14 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { flareBaseUrl } from '../../../credentials/FlareApi.credentials';
 import { flareApiError, parameterError, type FailureContext } from './errors';
 import { FlareItem } from './item';
-import { CREDENTIAL_TYPE, flareRequest, FlareRequestFailed, type RateTier } from './transport';
+import {
+	CREDENTIAL_TYPE,
+	flareRequest,
+	FlareRequestFailed,
+	type FlareContext,
+	type FlareRequestPolicy,
+	type RateTier,
+} from './transport';
 
 /**
  * How an endpoint pages:
@@ -118,40 +125,73 @@ function wantedItems(item: FlareItem): number {
 	return limit;
 }
 
+/** Where a page walk stopped. */
+export interface PageWalkEnd {
+	/** Cursor of the page after the last one read; undefined when the walk reached its end. */
+	next?: string | number;
+}
+
 /**
- * Sends the request and walks the pages. The page size is chosen once, min(Limit, maximum), and kept
- * for the whole walk (Flare asks that only `from` changes); no page is fetched once Limit is reached.
+ * The one page walker. Sends the request with the page size and a cursor (none for the first page,
+ * or `from` to resume a walk), hands each page's records to `onPage`, and follows the cursors until
+ * the walk ends or `onPage` returns false. Only `from` changes between pages: the page size and every
+ * other parameter stay as given (Flare asks for that). A cursor that does not advance is a server
+ * fault and stops the walk with an error instead of looping.
  */
-async function collect(item: FlareItem, operation: FlareOperation, request: IHttpRequestOptions) {
-	const policy = { tier: operation.tier, write: operation.write === true };
-	if (!operation.paging) {
-		const response = await flareRequest(item.context, request, policy);
-		return operation.output(item, recordsOf(response.body), response);
-	}
-	const { style, maxPageSize } = operation.paging;
-	const wanted = wantedItems(item);
-	const pageSize = Math.min(wanted, maxPageSize);
-	const items: IDataObject[] = [];
-	let cursor: string | number | undefined;
+export async function walkPages(
+	context: FlareContext,
+	request: IHttpRequestOptions,
+	policy: FlareRequestPolicy,
+	walk: { style: Paging['style']; pageSize: number; from?: string | number },
+	onPage: (records: IDataObject[], response: IN8nHttpFullResponse) => boolean,
+): Promise<PageWalkEnd> {
+	let cursor = walk.from;
 	for (;;) {
 		const response = await flareRequest(
-			item.context,
-			withCursor(request, pageSize, cursor),
+			context,
+			withCursor(request, walk.pageSize, cursor),
 			policy,
 		);
 		const records = recordsOf(response.body);
-		items.push(...operation.output(item, records, response));
-		if (items.length >= wanted) return items.slice(0, wanted);
-		const next = nextCursor(style, response.body, records);
-		if (next === undefined) return items;
-		if (cursor !== undefined && (next === cursor || (style === 'idCursor' && next < cursor))) {
+		const more = onPage(records, response);
+		const next = nextCursor(walk.style, response.body, records);
+		if (next === undefined) return {};
+		if (!more) return { next };
+		if (cursor !== undefined && (next === cursor || (walk.style === 'idCursor' && next < cursor))) {
 			throw new FlareRequestFailed({ code: 'REPEATED_CURSOR', status: response.statusCode });
 		}
 		cursor = next;
 	}
 }
 
-function asNodeError(item: FlareItem, operation: FlareOperation, error: unknown) {
+/** How the requests of an operation are retried (transport.ts). */
+export function requestPolicy(operation: FlareOperation): FlareRequestPolicy {
+	return { tier: operation.tier, write: operation.write === true };
+}
+
+/**
+ * Sends the request and walks the pages. The page size is chosen once, min(Limit, maximum), and kept
+ * for the whole walk; no page is fetched once Limit is reached.
+ */
+async function collect(item: FlareItem, operation: FlareOperation, request: IHttpRequestOptions) {
+	const policy = requestPolicy(operation);
+	if (!operation.paging) {
+		const response = await flareRequest(item.context, request, policy);
+		return operation.output(item, recordsOf(response.body), response);
+	}
+	const { style, maxPageSize } = operation.paging;
+	const wanted = wantedItems(item);
+	const items: IDataObject[] = [];
+	const pageSize = Math.min(wanted, maxPageSize);
+	await walkPages(item.context, request, policy, { style, pageSize }, (records, response) => {
+		items.push(...operation.output(item, records, response));
+		return items.length < wanted;
+	});
+	return items.slice(0, wanted);
+}
+
+/** Any failure of an operation as the error n8n shows: what happened and how to fix it. */
+export function asNodeError(item: FlareItem, operation: FlareOperation, error: unknown) {
 	if (error instanceof FlareRequestFailed) {
 		return flareApiError(
 			item.node(),
@@ -164,6 +204,36 @@ function asNodeError(item: FlareItem, operation: FlareOperation, error: unknown)
 	return new NodeOperationError(item.node(), error as Error, { itemIndex: item.index });
 }
 
+/** Where the requests made with the node's Flare credential go. */
+export interface FlareTarget {
+	baseURL: string;
+	/** The credential's product segment, e.g. `firework`. */
+	segment: string;
+}
+
+export async function flareTarget(context: FlareContext): Promise<FlareTarget> {
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	return {
+		baseURL: flareBaseUrl(credentials),
+		segment: String(credentials.productSegment || 'firework').replace(/^\/+|\/+$/g, ''),
+	};
+}
+
+/** The request of an operation, from the parts that its parameters filled in. */
+export function buildRequest(
+	operation: FlareOperation,
+	target: FlareTarget,
+	parts: FlareRequestParts,
+): IHttpRequestOptions {
+	return {
+		method: operation.method,
+		baseURL: target.baseURL,
+		url: buildPath(operation.path, target.segment, parts.pathParameters),
+		qs: parts.qs,
+		body: parts.body,
+	};
+}
+
 /**
  * The one paginator and runner of the Flare node. For each input item, in turn: validate the
  * parameters before anything is sent, send and page, shape the output, pair every output item with
@@ -174,22 +244,15 @@ export async function runFlareOperation(
 	context: IExecuteFunctions,
 	operation: FlareOperation,
 ): Promise<INodeExecutionData[][]> {
-	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
-	const segment = String(credentials.productSegment || 'firework').replace(/^\/+|\/+$/g, '');
+	const target = await flareTarget(context);
 	const results: INodeExecutionData[] = [];
 	for (let index = 0; index < context.getInputData().length; index++) {
-		const item = new FlareItem(context, index);
+		const item = FlareItem.ofInput(context, index);
 		const pairedItem = { item: index };
 		try {
 			const parts: FlareRequestParts = { pathParameters: {} };
 			operation.prepare?.(item, parts);
-			const request: IHttpRequestOptions = {
-				method: operation.method,
-				baseURL: flareBaseUrl(credentials),
-				url: buildPath(operation.path, segment, parts.pathParameters),
-				qs: parts.qs,
-				body: parts.body,
-			};
+			const request = buildRequest(operation, target, parts);
 			const records = await collect(item, operation, request);
 			results.push(...records.map((json) => ({ json, pairedItem })));
 		} catch (error) {

@@ -42,7 +42,8 @@ export class FlareRequestFailed extends Error {
 
 type Outcome = { response: IN8nHttpFullResponse } | { failure: FlareFailure };
 
-type FlareContext = IExecuteFunctions | IPollFunctions;
+/** The contexts that send Flare requests: a node execution or a trigger's poll. */
+export type FlareContext = IExecuteFunctions | IPollFunctions;
 
 /** One HTTP exchange through n8n's authenticated helper (token exchange and the 401 refresh included). */
 async function sendOnce(ctx: FlareContext, options: IHttpRequestOptions): Promise<Outcome> {

@@ -8,6 +8,7 @@ import {
 	updateDisplayOptions,
 } from '../../shared/descriptions';
 import { parameterError } from '../../shared/errors';
+import type { FlareItem } from '../../shared/item';
 import {
 	protectLeakedValues,
 	simplifyCredential,
@@ -16,11 +17,8 @@ import {
 import type { FlareOperation } from '../../shared/pagination';
 import { dateTime, domainName, emailAddress, requiredText } from '../../shared/validation';
 
-const fields: INodeProperties[] = [
-	notice(
-		'searchQuotaNotice',
-		"Each page of a global search counts toward your organization's global search quota and its Search rate limit (1 request per second). Return All therefore asks for the largest pages (10,000).",
-	),
+/** What to look for: the query form shared by Search and the Flare Trigger. */
+export const queryFields: INodeProperties[] = [
 	{
 		displayName: 'Search By',
 		name: 'queryType',
@@ -93,6 +91,14 @@ const fields: INodeProperties[] = [
 		description: 'Password to look for. It is sent to Flare as typed.',
 		displayOptions: { show: { queryType: ['secret'] } },
 	},
+];
+
+const fields: INodeProperties[] = [
+	notice(
+		'searchQuotaNotice',
+		"Each page of a global search counts toward your organization's global search quota and its Search rate limit (1 request per second). Return All therefore asks for the largest pages (10,000).",
+	),
+	...queryFields,
 	...returnAllOrLimit,
 	simplify,
 	{
@@ -170,6 +176,25 @@ const QUERY_VALUE: Record<string, { name: string; displayName: string; field: st
 	secret: { name: 'secret', displayName: 'Secret', field: 'secret' },
 };
 
+/**
+ * The `query` of a global credential search, from Search By and its value, checked before anything is
+ * sent (shared by Search and the Flare Trigger).
+ */
+export function searchQuery(item: FlareItem): IDataObject {
+	const type = item.parameter<string>('queryType', 'domain');
+	const value = QUERY_VALUE[type];
+	if (!value) throw parameterError(item, 'Search By', `has an unknown value: "${type}"`);
+	const text =
+		type === 'email'
+			? emailAddress(item, value.name, value.displayName)
+			: type === 'secret'
+				? requiredText(item, value.name, value.displayName, true)
+				: type === 'keyword'
+					? requiredText(item, value.name, value.displayName)
+					: domainName(item, value.name, value.displayName);
+	return { type, [value.field]: text };
+}
+
 export const searchOperation: FlareOperation = {
 	action: 'search leaked credentials',
 	method: 'POST',
@@ -188,17 +213,7 @@ export const searchOperation: FlareOperation = {
 		order: 'Order',
 	},
 	prepare(item, request) {
-		const type = item.parameter<string>('queryType', 'domain');
-		const value = QUERY_VALUE[type];
-		if (!value) throw parameterError(item, 'Search By', `has an unknown value: "${type}"`);
-		const text =
-			type === 'email'
-				? emailAddress(item, value.name, value.displayName)
-				: type === 'secret'
-					? requiredText(item, value.name, value.displayName, true)
-					: type === 'keyword'
-						? requiredText(item, value.name, value.displayName)
-						: domainName(item, value.name, value.displayName);
+		const query = searchQuery(item);
 		const options = item.parameter<IDataObject>('options', {});
 		const gte = dateTime(item, 'options.importedFrom', 'Imported From');
 		const lte = dateTime(item, 'options.importedTo', 'Imported To');
@@ -212,7 +227,7 @@ export const searchOperation: FlareOperation = {
 		}
 		const include = (options.include as string[] | undefined) ?? [];
 		request.body = {
-			query: { type, [value.field]: text },
+			query,
 			...(gte || lte
 				? { filters: { imported_at: { ...(gte ? { gte } : {}), ...(lte ? { lte } : {}) } } }
 				: {}),

@@ -1,0 +1,141 @@
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+import { ExecutionLifecycleHooks, PollContext } from 'n8n-core';
+
+import { CREDENTIAL_TYPE, type Harness, PACKAGE_NAME } from './engine';
+
+/** n8n's default poll time budget (PollContext). */
+export const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
+
+export interface TriggerSpec {
+	parameters: IDataObject;
+	name?: string;
+	credentialId?: string;
+	/** What `getPollBudgetMs()` answers in active polls; n8n's default unless given. */
+	budgetMs?: number;
+}
+
+export interface PollResult {
+	/** The items of the poll: emitted (active poll) or returned (manual); null when the poll returned null. */
+	items: INodeExecutionData[] | null;
+	/** The error of a failed poll, which n8n reports with `__emitError` while the workflow stays active. */
+	error?: Error & { description?: string | null };
+}
+
+const plain = (data: unknown): IDataObject => JSON.parse(JSON.stringify(data ?? {})) as IDataObject;
+
+/**
+ * A workflow with the Flare Trigger (loaded from dist/ by the harness), polled the way n8n polls it,
+ * with n8n-core's real PollContext:
+ * - `poll()` is an active poll ('trigger' mode). Like n8n's active-workflow manager, it keeps one
+ *   Workflow object whose static data lives in memory from poll to poll, and saves the static data
+ *   (here: to `saved`) when a poll emits, if it changed. A failed poll is reported, not thrown.
+ * - `poll('manual')` is the editor's "fetch test event" (WorkflowExecute.executePollNode): a
+ *   PollContext in 'manual' mode over the same workflow; n8n never saves static data after it.
+ * - `restart()` reloads the workflow from the saved static data, as n8n does after a restart.
+ */
+export class TriggerWorkflow {
+	/** The static data as n8n last saved it to the database. */
+	saved: IDataObject = {};
+	/** Answer of `getPollBudgetMs()` for the next active polls. */
+	budgetMs: number;
+
+	private workflow!: Workflow;
+	private node!: INode;
+	private readonly name: string;
+
+	constructor(
+		private readonly harness: Harness,
+		private readonly spec: TriggerSpec,
+	) {
+		this.name = spec.name ?? 'Flare Trigger';
+		this.budgetMs = spec.budgetMs ?? DEFAULT_POLL_BUDGET_MS;
+		this.restart();
+	}
+
+	/** Rebuilds the workflow from the saved static data; unsaved changes are lost, as in n8n. */
+	restart(): void {
+		this.node = {
+			id: 'flare-trigger',
+			name: this.name,
+			type: `${PACKAGE_NAME}.flareTrigger`,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: plain(this.spec.parameters),
+			credentials: { [CREDENTIAL_TYPE]: { id: this.spec.credentialId ?? 'cred-1', name: 'Flare' } },
+		} as INode;
+		this.workflow = new Workflow({
+			id: 'harness-trigger-workflow',
+			name: 'Harness trigger',
+			nodes: [this.node],
+			connections: {},
+			active: true,
+			nodeTypes: this.harness.nodeTypes(),
+			staticData: plain(this.saved),
+			settings: { executionOrder: 'v1' },
+		});
+	}
+
+	/** The trigger node's static data as it is in memory now (a plain copy). */
+	get state(): IDataObject {
+		return plain(this.workflow.staticData[`node:${this.name}`]);
+	}
+
+	/** Whether the in-memory static data has changes that n8n has not saved yet. */
+	get unsaved(): boolean {
+		return this.workflow.staticData.__dataChanged === true;
+	}
+
+	async poll(mode: 'trigger' | 'manual' = 'trigger'): Promise<PollResult> {
+		const hooks = new ExecutionLifecycleHooks(mode, 'harness-poll', {
+			id: this.workflow.id,
+			name: this.workflow.name,
+			nodes: [this.node],
+			connections: {},
+			active: true,
+			activeVersionId: null,
+			isArchived: false,
+			createdAt: new Date(),
+			updatedAt: new Date(),
+			settings: {},
+		} as never);
+		const additionalData = this.harness.additionalData(hooks);
+		let emitted: INodeExecutionData[][] | undefined;
+		const context =
+			mode === 'manual'
+				? new PollContext(this.workflow, this.node, additionalData, 'manual', 'manual')
+				: new PollContext(
+						this.workflow,
+						this.node,
+						additionalData,
+						'trigger',
+						'activate',
+						(data) => {
+							emitted = data;
+							this.saveStaticData();
+						},
+						undefined,
+						undefined,
+						undefined,
+						undefined,
+						() => this.budgetMs,
+					);
+		const nodeType = this.workflow.nodeTypes.getByNameAndVersion(this.node.type, this.node.typeVersion);
+		try {
+			const data = await nodeType.poll!.call(context);
+			if (mode === 'manual') return { items: data?.[0] ?? null };
+			// PollTriggerExecutor: a poll that returns data emits it; n8n saves the static data on emit.
+			if (data !== null) context.__emit(data);
+			return { items: emitted?.[0] ?? null };
+		} catch (error) {
+			return { items: null, error: error as PollResult['error'] };
+		}
+	}
+
+	/** WorkflowStaticDataService.saveStaticData: saves when the static data changed. */
+	private saveStaticData(): void {
+		if (this.workflow.staticData.__dataChanged !== true) return;
+		this.saved = plain(this.workflow.staticData);
+		this.workflow.staticData.__dataChanged = false;
+	}
+}
