@@ -18,6 +18,7 @@ import {
 import { matchingPolicyDescription, matchingPolicyOperations } from './resources/matchingPolicy';
 import { sourceDescription, sourceOperations } from './resources/source';
 import { threatReportDescription, threatReportOperations } from './resources/threatReport';
+import { requestOptions } from './shared/descriptions';
 import type { FlareOperation } from './shared/pagination';
 import { runFlareOperation } from './shared/pagination';
 
@@ -102,6 +103,7 @@ export class Flare implements INodeType {
 			...matchingPolicyDescription,
 			...sourceDescription,
 			...threatReportDescription,
+			requestOptions,
 		],
 	};
 

@@ -33,6 +33,7 @@ describe('Validation, errors, retries and rate limits', () => {
 			[searchDomain('exa mple.com'), `'Domain' is not a domain name: "exa mple.com" [item 0]`],
 			[{ resource: 'leakedCredential', operation: 'search', queryType: 'email', email: 'jane.example.com' }, `'Email' is not an e-mail address: "jane.example.com" [item 0]`],
 			[searchDomain('example.com', { limit: 0 }), `'Limit' must be a whole number of at least 1 [item 0]`],
+			[searchDomain('example.com', { requestOptions: { timeout: -5 } }), `'Timeout' must be a whole number of milliseconds, at least 1 [item 0]`],
 			[searchDomain('example.com', { options: { importedFrom: '2025-02-01T00:00:00Z', importedTo: '2025-01-01T00:00:00Z' } }), `'Imported From' is after Imported To [item 0]`],
 			[searchDomain('example.com', { options: { importedFrom: 'yesterday-ish' } }), `'Imported From' is not a date and time: "yesterday-ish" [item 0]`],
 			[{ resource: 'astpUrl', operation: 'getAll', credentialHash: 'not-hex!' }, `'Credential Hash' must be a hexadecimal digest [item 0]`],
@@ -152,6 +153,19 @@ describe('Validation, errors, retries and rate limits', () => {
 			const expected = fake.dataset.searchAll({ query: { type: 'domain', fqdn: 'acme.com' } });
 			expect(result.output.map((item) => item.json.id)).toEqual(expected.map((record) => record.id));
 			expect(apiRequests(fake).filter((request) => request.status !== 200)).toHaveLength(2);
+		});
+
+		it('a read slower than the Timeout is abandoned and retried', async () => {
+			fake.faults.add({ path: SEARCH_PATH, fault: { delayMs: 1_500 } });
+
+			const result = await harness.runNode({ parameters: searchDomain('example.com', { limit: 2, requestOptions: { timeout: 300 } }) });
+
+			expect(result.status).toBe('success');
+			expect(result.output).toHaveLength(2);
+			expect(apiRequests(fake).map((request) => request.body)).toEqual([
+				{ query: { type: 'domain', fqdn: 'example.com' }, order: 'desc', size: 2 },
+				{ query: { type: 'domain', fqdn: 'example.com' }, order: 'desc', size: 2 },
+			]);
 		});
 
 		it('a 429 in mid-walk waits Retry-After and retries that page only', async () => {

@@ -75,3 +75,24 @@ export const leakedValueOutput: INodeProperties = {
 export function notice(name: string, displayName: string): INodeProperties {
 	return { displayName, name, type: 'notice', default: '' };
 }
+
+/** Request settings shared by every operation, named as in n8n's own HTTP-based nodes. */
+export const requestOptions: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	description: 'Settings of the HTTP requests sent to Flare',
+	options: [
+		{
+			displayName: 'Timeout',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 120000,
+			description:
+				'Time in milliseconds to wait for each answer from Flare. A read that times out is retried; a write is not, since Flare may have applied it.',
+		},
+	],
+};

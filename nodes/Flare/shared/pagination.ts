@@ -15,6 +15,7 @@ import {
 	CREDENTIAL_TYPE,
 	flareRequest,
 	FlareRequestFailed,
+	REQUEST_TIMEOUT_MS,
 	type FlareContext,
 	type FlareRequestPolicy,
 	type RateTier,
@@ -123,6 +124,15 @@ function wantedItems(item: FlareItem): number {
 		);
 	}
 	return limit;
+}
+
+/** The Timeout of Request Options, checked like every other parameter. */
+export function requestTimeout(item: FlareItem): number {
+	const timeout = item.parameter<number>('requestOptions.timeout', REQUEST_TIMEOUT_MS);
+	if (!Number.isInteger(timeout) || timeout < 1) {
+		throw parameterError(item, 'Timeout', 'must be a whole number of milliseconds, at least 1');
+	}
+	return timeout;
 }
 
 /** Where a page walk stopped. */
@@ -253,6 +263,7 @@ export async function runFlareOperation(
 			const parts: FlareRequestParts = { pathParameters: {} };
 			operation.prepare?.(item, parts);
 			const request = buildRequest(operation, target, parts);
+			request.timeout = requestTimeout(item);
 			const records = await collect(item, operation, request);
 			results.push(...records.map((json) => ({ json, pairedItem })));
 		} catch (error) {
