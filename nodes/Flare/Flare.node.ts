@@ -7,6 +7,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { listSearch } from './methods/listSearch';
 import { astpUrlDescription, astpUrlOperations } from './resources/astpUrl';
 import { eventDescription, eventOperations } from './resources/event';
 import { identifierDescription, identifierOperations } from './resources/identifier';
@@ -106,6 +107,9 @@ export class Flare implements INodeType {
 			requestOptions,
 		],
 	};
+
+	/** Pickers of the resource locators' "From List" mode (methods/listSearch.ts). */
+	methods = { listSearch };
 
 	/**
 	 * Every operation runs through one runner (shared/pagination.ts); each operation's form file

@@ -13,7 +13,7 @@ import {
 	searchOperation,
 	searchQuery,
 } from '../Flare/resources/leakedCredential/search';
-import { leakedValueOutput, notice, simplify } from '../Flare/shared/descriptions';
+import { leakedValueOutput, notice, requestOptions, simplify } from '../Flare/shared/descriptions';
 import { parameterError } from '../Flare/shared/errors';
 import { FlareItem } from '../Flare/shared/item';
 import {
@@ -21,6 +21,7 @@ import {
 	buildRequest,
 	flareTarget,
 	requestPolicy,
+	requestTimeout,
 	walkPages,
 	type FlareTarget,
 } from '../Flare/shared/pagination';
@@ -53,8 +54,10 @@ const BACKFILL_MS: Record<string, number> = {
 type SearchWalk = { items: IDataObject[]; state: TriggerState };
 
 /** The search request for `query`, without the page size and cursor (added by the page walker). */
-function searchRequest(target: FlareTarget, body: IDataObject) {
-	return buildRequest(searchOperation, target, { pathParameters: {}, body });
+function searchRequest(item: FlareItem, target: FlareTarget, body: IDataObject) {
+	const request = buildRequest(searchOperation, target, { pathParameters: {}, body });
+	request.timeout = requestTimeout(item);
+	return request;
 }
 
 /** Manual "fetch test event": the newest few matches, newest first. Reads and writes no state. */
@@ -67,7 +70,7 @@ async function newestMatches(
 	const items: IDataObject[] = [];
 	await walkPages(
 		context,
-		searchRequest(target, { query, order: 'desc' }),
+		searchRequest(item, target, { query, order: 'desc' }),
 		requestPolicy(searchOperation),
 		{ style: 'cursor', pageSize: SAMPLE_SIZE },
 		(records, response) => {
@@ -112,7 +115,11 @@ async function walkNewCredentials(
 	let slowestPage = 0;
 	const end = await walkPages(
 		context,
-		searchRequest(target, { query, filters: { imported_at: { gte: walk.gte } }, order: 'asc' }),
+		searchRequest(item, target, {
+			query,
+			filters: { imported_at: { gte: walk.gte } },
+			order: 'asc',
+		}),
 		requestPolicy(searchOperation),
 		{ style: 'cursor', pageSize: POLL_PAGE_SIZE, from: walk.from },
 		(records, response) => {
@@ -248,6 +255,7 @@ export class FlareTrigger implements INodeType {
 					leakedValueOutput,
 				],
 			},
+			requestOptions,
 		],
 	};
 
@@ -261,6 +269,7 @@ export class FlareTrigger implements INodeType {
 		const item = FlareItem.ofPoll(this);
 		try {
 			const query = searchQuery(item);
+			requestTimeout(item); // checked now, so that a bad value fails the first activation too
 			const target = await flareTarget(this);
 			if (this.getMode() === 'manual') return await newestMatches(this, item, target, query);
 			return await newCredentials(this, item, target, query, startedAt);

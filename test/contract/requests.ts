@@ -171,3 +171,40 @@ export const KeywordParam = z
 
 /** Path parameter `password`. */
 export const PasswordParam = NonEmpty;
+
+// ---- list endpoints (api-facts.md Part H) and the report-request status (Part F3) ----
+// Query strings arrive as text, so numbers are coerced; unknown query parameters are ignored, as
+// FastAPI does.
+
+/** A query-string boolean (`true`/`false`). */
+const QueryBoolean = z.enum(['true', 'false']).transform((value) => value === 'true');
+
+/** Query of GET /{segment}/v4/identifiers/ (H2). */
+export const IdentifierListQuery = z.object({
+	from: z.string().optional(),
+	size: z.coerce.number().int().min(1).max(100).default(20),
+	order_by: z.enum(['id', 'name', 'type']).default('id'),
+	is_disabled: QueryBoolean.optional(),
+});
+export type IdentifierListQuery = z.infer<typeof IdentifierListQuery>;
+
+/** Query of GET /{segment}/v4/matching-policies (H2, beta). */
+export const MatchingPolicyListQuery = z.object({
+	from: z.string().optional(),
+	size: z.coerce.number().int().min(1).max(25).default(25),
+	order: z.enum(['asc', 'desc']).default('asc'),
+});
+export type MatchingPolicyListQuery = z.infer<typeof MatchingPolicyListQuery>;
+
+/**
+ * Query of GET /astp/v2/sources (H4). The docs give the maximum (10000) but no default: the fake
+ * uses 100.
+ */
+export const SourceListQuery = z.object({
+	from: z.string().optional(),
+	size: z.coerce.number().int().min(1).max(10000).default(100),
+});
+export type SourceListQuery = z.infer<typeof SourceListQuery>;
+
+/** Path parameter of GET /{segment}/v4/threat_flow/reports/requests/{request_info_id} (F3). */
+export const ReportRequestIdParam = Uuid;

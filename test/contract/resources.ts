@@ -147,3 +147,96 @@ export function pageOf<T extends z.ZodTypeAny>(item: T) {
 	return z.object({ items: z.array(item), next: z.string().nullable() });
 }
 export type Page<T> = { items: T[]; next: string | null };
+
+// ---- list endpoints (api-facts.md Part H) and the report-request status (Part F3) ----
+
+/** What an identifier watches, discriminated on `type` (the kinds the fake serves). */
+export const IdentifierData = z.discriminatedUnion('type', [
+	z.object({ type: z.literal('domain'), fqdn: z.string() }),
+	z.object({ type: z.literal('keyword'), keyword: z.string() }),
+	z.object({
+		type: z.literal('identity'),
+		attributes: z
+			.array(z.object({ type: z.literal('email'), email: z.string() }))
+			.min(1)
+			.max(15),
+	}),
+	z.object({ type: z.literal('ip'), ip: z.string() }),
+	z.object({ type: z.literal('bin'), bin: z.string() }),
+]);
+export type IdentifierData = z.infer<typeof IdentifierData>;
+
+/** `PublicIdentifierResponse` (H2): an item of List Identifiers. */
+export const PublicIdentifier = z.object({
+	id: z.number().int(),
+	name: z.string(),
+	tenant_id: z.number().int(),
+	data: IdentifierData,
+	categories: z.array(z.string()),
+	emerging_categories: z.array(z.string()),
+	severities: z.array(z.string()),
+	group_id: z.number().int().nullable(),
+	enrichments: z
+		.object({
+			domain_reachable_at: DateTimeWithOffset.nullable(),
+			domain_resolves_at: DateTimeWithOffset.nullable(),
+			usage_count: z.number().int().nullable(),
+			event_count: z.number().int().nullable(),
+			authorization_status: z.enum(['pending', 'rejected', 'authorized']).nullable(),
+		})
+		.nullable(),
+	is_disabled: z.boolean(),
+	updated_at: DateTimeWithOffset,
+});
+export type PublicIdentifier = z.infer<typeof PublicIdentifier>;
+
+/** `{items, next}` page of List Identifiers. */
+export const IdentifierPage = pageOf(PublicIdentifier);
+
+/** `{items, next}` page of List Matching Policies; items are `MatchingPolicyPayload`, with `uuid`. */
+export const MatchingPolicyPage = pageOf(MatchingPolicy);
+
+/** Page of GET /astp/v2/sources (H4): legacy sources in order of addition, plus two unused fields. */
+export const SourcePage = z.object({
+	cursors: z.array(z.unknown()),
+	items: z.array(LegacySource),
+	next: z.string().nullable(),
+	total_count: z.null(),
+});
+export type SourcePage = z.infer<typeof SourcePage>;
+
+/** `ApiReport` (F3): the report of a completed request. */
+export const ApiReport = z.object({
+	id: z.number().int(),
+	format_type: z.enum(['simple_summary', 'expanded_summary', 'finished_intel_standard']).optional(),
+	title: z.string(),
+	subtitle: z.string().nullable(),
+	summary: z.string(),
+	content: z.string(),
+	tags: z.array(z.string()),
+	highlights: z.array(z.string()),
+	related_activity_uids: z.array(z.string()),
+	created_at: DateTimeWithOffset,
+	tenant_id: z.number().int().nullable(),
+});
+export type ApiReport = z.infer<typeof ApiReport>;
+
+/**
+ * `ReportRequestInfoResponse` (F3): the status of a report request. Our rule: `report` is the report
+ * exactly when the status is `completed`, and null otherwise.
+ */
+export const ReportRequestStatus = z
+	.object({
+		status: z.enum(['processing', 'completed', 'error']),
+		report: ApiReport.nullable().optional(),
+	})
+	.superRefine((value, ctx) => {
+		if ((value.status === 'completed') !== Boolean(value.report)) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['report'],
+				message: 'report is set exactly when the status is completed',
+			});
+		}
+	});
+export type ReportRequestStatus = z.infer<typeof ReportRequestStatus>;

@@ -20,11 +20,13 @@ import {
 	type GlobalSearchBodyInput,
 	type GlobalSource,
 	type IdentityRecord,
+	type IdentifierData,
 	type IncludeOption,
 	type LegacySource,
 	type MatchingPolicy,
 	type MatchingPolicyAssignment,
 	type PasswordEntry,
+	type PublicIdentifier,
 } from '../contract';
 import {
 	hash32,
@@ -44,7 +46,14 @@ export interface DatasetOptions {
 	domains: string[];
 	sameInstantGroup: number;
 	startTime: string;
+	/** Identifiers (ids 7001 on), matching policies and sources: at least the defaults, 30, 8 and 20. */
+	identifiers?: number;
+	policies?: number;
+	sources?: number;
 }
+
+/** The default list sizes; longer lists append generated entries and leave these unchanged. */
+export const DEFAULT_LIST_SIZES = { identifiers: 30, policies: 8, sources: 20 };
 
 export interface PasswordValue {
 	hash: string;
@@ -75,6 +84,7 @@ const SALT = {
 	urlPath: 5,
 	hashCheck: 6,
 	hashOffset: 7,
+	identifier: 8,
 };
 
 /** Odd multiplier of the reversible credential hash, and its inverse modulo 2^32. */
@@ -108,6 +118,8 @@ export class Dataset {
 	private readonly legacySources: LegacySource[];
 	private readonly policyList: MatchingPolicy[];
 	private readonly identifierList: number[];
+	/** Sources that credentials come from: the default ones (extra sources are only listed). */
+	private readonly credentialSources: number;
 	private readonly eventList: BlogPostEvent[];
 	private readonly hashOffset: number;
 	private lastIso = { ms: Number.NaN, text: '' };
@@ -131,10 +143,40 @@ export class Dataset {
 		this.passwordList.forEach((value, index) => this.passwordIndex.set(value.hash, index));
 		[this.globalSources, this.legacySources] = buildSources(next);
 		this.policyList = buildPolicies(next);
-		this.identifierList = Array.from({ length: 30 }, (_, k) => 7001 + k);
+		this.identifierList = Array.from(
+			{ length: DEFAULT_LIST_SIZES.identifiers },
+			(_, k) => 7001 + k,
+		);
 		for (const id of this.identifierList)
 			this.assignments.set(id, initialAssignments(next, this.policyList));
 		this.eventList = buildEvents(next);
+		this.credentialSources = this.globalSources.length;
+
+		// Longer lists come from a stream of their own: the default dataset stays exactly as it is.
+		const more = seededStream(hash32(this.seed, 0x115e));
+		const wanted = { ...DEFAULT_LIST_SIZES };
+		for (const key of Object.keys(wanted) as Array<keyof typeof wanted>) {
+			const count = options[key];
+			if (count === undefined) continue;
+			if (!Number.isInteger(count) || count < DEFAULT_LIST_SIZES[key]) {
+				throw new Error(
+					`FakeFlare: ${key} must be a whole number of at least ${DEFAULT_LIST_SIZES[key]}`,
+				);
+			}
+			wanted[key] = count;
+		}
+		for (let k = this.globalSources.length; k < wanted.sources; k++) {
+			const [global, legacy] = extraSource(more, k);
+			this.globalSources.push(global);
+			this.legacySources.push(legacy);
+		}
+		for (let k = this.policyList.length; k < wanted.policies; k++) {
+			this.policyList.push(extraPolicy(more, k));
+		}
+		for (let k = this.identifierList.length; k < wanted.identifiers; k++) {
+			this.identifierList.push(7001 + k);
+			this.assignments.set(7001 + k, []);
+		}
 	}
 
 	/** Number of credentials (generated plus appended). */
@@ -189,7 +231,7 @@ export class Dataset {
 	}
 
 	sourceOf(index: number): number {
-		return hash32(this.seed, index, SALT.source) % this.globalSources.length;
+		return hash32(this.seed, index, SALT.source) % this.credentialSources;
 	}
 
 	importedAtMs(index: number): number {
@@ -540,6 +582,93 @@ export class Dataset {
 		return this.identifierList.includes(id) && !this.deletedIdentifiers.has(id);
 	}
 
+	/**
+	 * The identifier record of `id` (PublicIdentifierResponse), as tenant `tenantId` sees it: kinds
+	 * rotate (domain, keyword, identity, IP, card BIN), names are what a user would type.
+	 */
+	identifier(id: number, tenantId: number): PublicIdentifier {
+		const k = id - 7001;
+		const h = (salt: number) => hash32(this.seed, k, SALT.identifier, salt);
+		const domain = this.domainList[k % this.domainList.length];
+		let data: IdentifierData;
+		let name: string;
+		switch (k % 5) {
+			case 0: {
+				const sub = Math.floor(k / 5);
+				const fqdn =
+					sub === 0
+						? domain
+						: `${words.SUBDOMAINS[sub % words.SUBDOMAINS.length]}${sub > words.SUBDOMAINS.length ? sub : ''}.${domain}`;
+				data = { type: 'domain', fqdn };
+				name = fqdn;
+				break;
+			}
+			case 1: {
+				const keyword = words.POLICY_KEYWORDS[h(1) % words.POLICY_KEYWORDS.length];
+				data = { type: 'keyword', keyword };
+				name = `${keyword[0].toUpperCase()}${keyword.slice(1)} mentions`;
+				break;
+			}
+			case 2: {
+				const first = this.firstNames[h(2) % this.firstNames.length];
+				const last = this.lastNames[h(3) % this.lastNames.length];
+				data = {
+					type: 'identity',
+					attributes: [{ type: 'email', email: `${first}.${last}@${domain}` }],
+				};
+				name = `${first[0].toUpperCase()}${first.slice(1)} ${last[0].toUpperCase()}${last.slice(1)}`;
+				break;
+			}
+			case 3: {
+				const ip = `203.0.113.${(k % 254) + 1}`;
+				data = { type: 'ip', ip };
+				name = `Office IP ${ip}`;
+				break;
+			}
+			default: {
+				const bin = String(400000 + (h(4) % 100000));
+				data = { type: 'bin', bin };
+				name = `Card BIN ${bin}`;
+			}
+		}
+		const updated = Date.UTC(2025, h(5) % 12, 1 + (h(6) % 28), h(7) % 24, h(8) % 60);
+		return {
+			id,
+			name,
+			tenant_id: tenantId,
+			data,
+			categories: IDENTIFIER_CATEGORIES.filter(
+				(_, c) => ((h(9) >>> c) & 1) === 1 || c === k % IDENTIFIER_CATEGORIES.length,
+			),
+			emerging_categories: [],
+			severities: ['medium', 'high', 'critical'].slice(h(10) % 3),
+			group_id: k % 4 === 0 ? null : 100 + (k % 3),
+			enrichments:
+				data.type === 'domain'
+					? {
+							domain_reachable_at: isoWithOffset(updated),
+							domain_resolves_at: isoWithOffset(updated),
+							usage_count: h(11) % 500,
+							event_count: h(12) % 5000,
+							authorization_status: 'authorized',
+						}
+					: null,
+			is_disabled: k % 9 === 8,
+			updated_at: isoWithOffset(updated),
+		};
+	}
+
+	/**
+	 * The identifiers List Identifiers returns (deleted ones left out), in the order asked for: by id,
+	 * by name (case-insensitive, then id) or by type (then id).
+	 */
+	identifiers(tenantId: number, orderBy: 'id' | 'name' | 'type' = 'id'): PublicIdentifier[] {
+		const records = this.identifierIds().map((id) => this.identifier(id, tenantId));
+		const key = (record: PublicIdentifier) =>
+			orderBy === 'name' ? record.name.toLowerCase() : orderBy === 'type' ? record.data.type : '';
+		return records.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id - b.id));
+	}
+
 	policies(): MatchingPolicy[] {
 		return this.policyList.slice();
 	}
@@ -589,6 +718,16 @@ export class Dataset {
 }
 
 // ---- seeded builders ----
+
+/** Categories (SearchType values) an identifier may watch. */
+const IDENTIFIER_CATEGORIES = [
+	'leak',
+	'stealer_log',
+	'forum_post',
+	'paste',
+	'blog_post',
+	'listing',
+];
 
 function buildPasswords(next: () => number): PasswordValue[] {
 	const plain = new Set<string>([...words.COMMON_PASSWORDS, ...words.AWKWARD_PASSWORDS]);
@@ -718,4 +857,49 @@ function buildEvents(next: () => number): BlogPostEvent[] {
 		});
 	}
 	return events;
+}
+
+/** Source number k (from 0) beyond the default ones: listed by List Sources, never in credentials. */
+function extraSource(next: () => number, k: number): [GlobalSource, LegacySource] {
+	const id = `extra-source-${k + 1}`;
+	const name = `${words.EXTRA_SOURCE_KINDS[next() % words.EXTRA_SOURCE_KINDS.length]} ${k + 1}`;
+	const breached = dateOrNull(next, 2015);
+	const leaked = dateOrNull(next, 2016);
+	const alerts = next() % 4 !== 0;
+	return [
+		{
+			id,
+			name,
+			description_en: `Credentials leaked in ${name}.`,
+			description_fr: `Identifiants divulgués dans ${name}.`,
+			breached_at: breached,
+			leaked_at: leaked,
+			is_alert_enabled: alerts,
+		},
+		{
+			id,
+			name,
+			description: `Credentials leaked in ${name}.`,
+			description_fr: `Identifiants divulgués dans ${name}.`,
+			hash_description: 'Passwords stored as plaintext.',
+			hash_type: 'plaintext',
+			breached_at: breached,
+			leaked_at: leaked,
+			is_alerts_enabled: alerts,
+			related_urls: [],
+			url: null,
+		},
+	];
+}
+
+/** Policy number k (from 0) beyond the default ones. */
+function extraPolicy(next: () => number, k: number): MatchingPolicy {
+	const created = Date.UTC(2025, 6 + (next() % 5), 1 + (next() % 28), next() % 24);
+	return {
+		uuid: seededUuid(next),
+		name: `Watchlist ${k + 1}`,
+		value: { keywords: shuffled(words.POLICY_KEYWORDS, next).slice(0, 2 + (next() % 3)) },
+		created_at: isoWithOffset(created),
+		last_updated_at: isoWithOffset(created),
+	};
 }

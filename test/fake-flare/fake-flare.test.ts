@@ -6,21 +6,26 @@ import { sleep } from 'n8n-workflow';
 import { z } from 'zod';
 
 import {
+	ApiReport,
 	BlogPostEvent,
 	CredentialRecord,
 	CredentialUrlRecord,
 	ErrorEnvelope,
 	type GlobalSearchBodyInput,
+	IdentifierPage,
 	IdentityRecord,
 	LegacySource,
 	MatchingPolicyAssignment,
+	MatchingPolicyPage,
 	pageOf,
 	ReportRequestResponse,
+	ReportRequestStatus,
+	SourcePage,
 	TokenResponse,
 	TokenTestResponse,
 	ValidationErrorEnvelope,
 } from '../contract';
-import { FakeFlare, type KeyRole } from './index';
+import { FakeFlare, type KeyRole, threatReportFor } from './index';
 
 let fake: FakeFlare;
 
@@ -1313,5 +1318,310 @@ describe('a million credentials', () => {
 			).json,
 		);
 		expect(next.items.every((item) => item.id <= 800_000 && item.hash === secret)).toBe(true);
+	});
+});
+
+// ---- list endpoints (the pickers) and the report-request status ----
+
+/** Walks a GET list endpoint to the end with `query`; returns the pages (items and next). */
+async function walkList<P extends { items: unknown[]; next: string | null }>(
+	token: string,
+	path: string,
+	query: Record<string, string | number>,
+	schema: z.ZodType<P, z.ZodTypeDef, unknown>,
+): Promise<P[]> {
+	const pages: P[] = [];
+	let from: string | null = null;
+	do {
+		const entries: Array<[string, string]> = Object.entries({
+			...query,
+			...(from ? { from } : {}),
+		}).map(([key, value]) => [key, String(value)]);
+		const result = await call('GET', `${path}?${new URLSearchParams(entries)}`, { token });
+		expect(result.status).toBe(200);
+		const page = schema.parse(result.json);
+		pages.push(page);
+		from = page.next;
+	} while (from !== null && pages.length < 200);
+	expect(from).toBeNull();
+	return pages;
+}
+
+describe('list identifiers', () => {
+	const path = () => `/${seg()}/v4/identifiers/`;
+
+	it('default page of 20 identifiers in id order, with the token tenant and the contract shape', async () => {
+		const token = await tokenFor('full', 202);
+		const result = await call('GET', path(), { token });
+		expect(result.status).toBe(200);
+		const page = IdentifierPage.parse(result.json);
+		expect(page.items).toEqual(fake.dataset.identifiers(202).slice(0, 20));
+		expect(page.items.map((item) => item.id)).toEqual(
+			Array.from({ length: 20 }, (_, k) => 7001 + k),
+		);
+		expect(page.items.every((item) => item.tenant_id === 202)).toBe(true);
+		expect(page.next).not.toBeNull();
+		expect(new Set(page.items.map((item) => item.data.type))).toEqual(
+			new Set(['domain', 'keyword', 'identity', 'ip', 'bin']),
+		);
+		expect(page.items[0]).toMatchObject({
+			id: 7001,
+			name: 'example.com',
+			data: { type: 'domain', fqdn: 'example.com' },
+		});
+	});
+
+	it('walks every identifier with empty and short pages, by name when asked, without deleted ones', async () => {
+		const token = await tokenFor();
+		const byId = await walkList(token, path(), { size: 7 }, IdentifierPage);
+		expect(byId.flatMap((page) => page.items)).toEqual(fake.dataset.identifiers(101));
+		const sizes = byId.map((page) => page.items.length);
+		expect(sizes).toContain(0);
+		expect(sizes.some((size) => size > 0 && size < 7)).toBe(true);
+
+		expect((await call('DELETE', `/${seg()}/v4/identifiers/7003`, { token })).status).toBe(202);
+		const byName = (
+			await walkList(token, path(), { size: 100, order_by: 'name' }, IdentifierPage)
+		).flatMap((page) => page.items);
+		expect(byName).toEqual(fake.dataset.identifiers(101, 'name'));
+		expect(byName).toHaveLength(29);
+		expect(byName.map((item) => item.id)).not.toContain(7003);
+		const names = byName.map((item) => item.name.toLowerCase());
+		expect(names).toEqual([...names].sort());
+	});
+
+	it('filters on is_disabled, lists more identifiers on request, and validates size, order_by and the cursor', async () => {
+		const token = await tokenFor();
+		const disabled = IdentifierPage.parse(
+			(await call('GET', `${path()}?is_disabled=true&size=100`, { token })).json,
+		);
+		expect(disabled.items.map((item) => item.id)).toEqual([7009, 7018, 7027]);
+		expect(disabled.items.every((item) => item.is_disabled)).toBe(true);
+
+		expectInvalid(
+			await call('GET', `${path()}?size=101`, { token }),
+			['query', 'size'],
+			'less_than_equal',
+		);
+		expectInvalid(
+			await call('GET', `${path()}?size=0`, { token }),
+			['query', 'size'],
+			'greater_than_equal',
+		);
+		expectInvalid(
+			await call('GET', `${path()}?order_by=created`, { token }),
+			['query', 'order_by'],
+			'enum',
+		);
+		const first = IdentifierPage.parse((await call('GET', `${path()}?size=5`, { token })).json);
+		expectInvalid(
+			await call('GET', `${path()}?size=6&from=${first.next}`, { token }),
+			['query', 'from'],
+			'value_error',
+		);
+		expectInvalid(
+			await call('GET', `${path()}?from=garbage`, { token }),
+			['query', 'from'],
+			'value_error',
+		);
+		expectError(await call('GET', `/${seg()}/v4/identifiers`, { token }), 404, 'NOT_FOUND');
+
+		fake.reset({ identifiers: 250 });
+		const more = await walkList(await tokenFor(), path(), { size: 100 }, IdentifierPage);
+		expect(more.flatMap((page) => page.items).map((item) => item.id)).toEqual(
+			Array.from({ length: 250 }, (_, k) => 7001 + k),
+		);
+		expect(fake.dataset.identifierExists(7250)).toBe(true);
+		expect(() => fake.reset({ identifiers: 10 })).toThrow(/at least 30/);
+	});
+});
+
+describe('list matching policies', () => {
+	const path = () => `/${seg()}/v4/matching-policies`;
+
+	it('answers every policy in one default page of up to 25, and walks small pages to the same list', async () => {
+		const token = await tokenFor();
+		const page = MatchingPolicyPage.parse((await call('GET', path(), { token })).json);
+		expect(page).toEqual({ items: fake.dataset.policies(), next: null });
+		expect(page.items).toHaveLength(8);
+		const walked = await walkList(token, path(), { size: 3 }, MatchingPolicyPage);
+		expect(walked.flatMap((p) => p.items)).toEqual(fake.dataset.policies());
+		const desc = MatchingPolicyPage.parse(
+			(await call('GET', `${path()}?order=desc`, { token })).json,
+		);
+		expect(desc.items).toEqual(fake.dataset.policies().reverse());
+	});
+
+	it('caps size at 25 and lists more policies on request', async () => {
+		const token = await tokenFor();
+		expectInvalid(
+			await call('GET', `${path()}?size=26`, { token }),
+			['query', 'size'],
+			'less_than_equal',
+		);
+		expectInvalid(await call('GET', `${path()}?order=up`, { token }), ['query', 'order'], 'enum');
+		const defaults = fake.dataset.policies();
+		fake.reset({ policies: 60 });
+		expect(fake.dataset.policies().slice(0, 8)).toEqual(defaults);
+		const walked = await walkList(await tokenFor(), path(), { size: 25 }, MatchingPolicyPage);
+		expect(walked.flatMap((p) => p.items)).toEqual(fake.dataset.policies());
+		expect(walked[0].items.map((policy) => policy.name).slice(7, 10)).toEqual([
+			'Exclude noise',
+			'Watchlist 9',
+			'Watchlist 10',
+		]);
+		// 60 policies: 25, 25, then the last 10 (quirks apply only while more pages follow).
+		expect(walked.map((p) => p.items.length)).toEqual([25, 25, 10]);
+	});
+});
+
+describe('list sources', () => {
+	const path = '/astp/v2/sources';
+
+	it('answers legacy sources in order of addition, in the v2 envelope, 100 by default', async () => {
+		const token = await tokenFor();
+		const result = await call('GET', path, { token });
+		expect(result.status).toBe(200);
+		const page = SourcePage.parse(result.json);
+		expect(result.json).toEqual({
+			cursors: [],
+			items: fake.dataset.sources(),
+			next: null,
+			total_count: null,
+		});
+		expect(page.items.map((source) => source.id).slice(0, 3)).toEqual([
+			'collection-1',
+			'collection-2',
+			'combolist-acme',
+		]);
+		const walked = await walkList(token, path, { size: 6 }, SourcePage);
+		expect(walked.flatMap((p) => p.items)).toEqual(fake.dataset.sources());
+		expect(walked.every((p) => SourcePage.safeParse(p).success)).toBe(true);
+	});
+
+	it('needs ASTP, caps size at 10000, and lists extra sources on request without changing credentials', async () => {
+		expectError(
+			await call('GET', path, { token: await tokenFor('noAstp') }),
+			403,
+			'FORBIDDEN',
+			/ASTP/,
+		);
+		const token = await tokenFor();
+		expectInvalid(
+			await call('GET', `${path}?size=10001`, { token }),
+			['query', 'size'],
+			'less_than_equal',
+		);
+		expectInvalid(await call('GET', `${path}?size=abc`, { token }), ['query', 'size']);
+		const credentials = fake.dataset.searchAll({ query: { type: 'domain', fqdn: 'acme.com' } });
+		fake.reset({ sources: 1200 });
+		expect(fake.dataset.searchAll({ query: { type: 'domain', fqdn: 'acme.com' } })).toEqual(
+			credentials,
+		);
+		const walked = await walkList(await tokenFor(), path, { size: 1000 }, SourcePage);
+		const listed = walked.flatMap((p) => p.items);
+		expect(listed).toHaveLength(1200);
+		expect(listed).toEqual(fake.dataset.sources());
+		expect(listed[1199]).toMatchObject({ id: 'extra-source-1200' });
+		const extra = await call('GET', `/astp/sources/extra-source-21`, { token: await tokenFor() });
+		expect(LegacySource.parse(extra.json)).toEqual(listed[20]);
+	});
+});
+
+describe('report request status', () => {
+	const create = (
+		token: string,
+		body: unknown = { report_title: 'XSS in banks', included_keywords: ['ransomware'] },
+	) => call('POST', `/${seg()}/v4/threat_flow/reports/requests`, { token, body });
+	const status = (token: string, id: string) =>
+		call('GET', `/${seg()}/v4/threat_flow/reports/requests/${id}`, { token });
+
+	it('is processing for the first read, then completed with the deterministic report', async () => {
+		const token = await tokenFor();
+		const { request_id } = ReportRequestResponse.parse((await create(token)).json);
+		const first = await status(token, request_id);
+		expect(first.status).toBe(200);
+		expect(ReportRequestStatus.parse(first.json)).toEqual({ status: 'processing', report: null });
+		const second = await status(token, request_id);
+		const stored = fake.state.reportRequests[0];
+		expect(second.json).toEqual({ status: 'completed', report: stored.report });
+		expect(ReportRequestStatus.parse(second.json).report).toEqual(stored.report);
+		expect((await status(token, request_id.toUpperCase())).json).toEqual(second.json);
+		expect(stored.status_reads).toBe(3);
+
+		const created = fake.requests.find(
+			(entry) => entry.method === 'POST' && entry.path.endsWith('/requests'),
+		)!;
+		const report = ApiReport.parse(stored.report);
+		expect(report).toEqual(
+			threatReportFor(
+				1,
+				{ report_title: 'XSS in banks', included_keywords: ['ransomware'] },
+				101,
+				created.at,
+				fake.dataset.events(),
+			),
+		);
+		expect(report).toMatchObject({
+			id: 880001,
+			title: 'XSS in banks',
+			subtitle: null,
+			tags: ['ransomware'],
+			tenant_id: 101,
+		});
+		const mentioning = fake.dataset
+			.events()
+			.filter((event) => event.data.content.includes('ransomware'));
+		expect(report.related_activity_uids).toEqual(
+			(mentioning.length ? mentioning : fake.dataset.events().slice(0, 3)).map(
+				(event) => event.metadata.uid,
+			),
+		);
+	});
+
+	it('honours reportProcessingPolls, and failReport ends in error without a report', async () => {
+		fake.reset({ reportProcessingPolls: 3 });
+		const token = await tokenFor();
+		const { request_id } = ReportRequestResponse.parse(
+			(await create(token, { report_title: 'R' })).json,
+		);
+		const failed = ReportRequestResponse.parse(
+			(await create(token, { report_title: 'F' })).json,
+		).request_id;
+		fake.failReport(failed);
+		const statuses: string[] = [];
+		for (let k = 0; k < 4; k++)
+			statuses.push(ReportRequestStatus.parse((await status(token, request_id)).json).status);
+		expect(statuses).toEqual(['processing', 'processing', 'processing', 'completed']);
+		for (let k = 0; k < 3; k++) await status(token, failed);
+		expect((await status(token, failed)).json).toEqual({ status: 'error', report: null });
+		expect(fake.state.reportRequests[1].report.id).toBe(880002);
+
+		fake.reset({ reportProcessingPolls: 0 });
+		const token2 = await tokenFor();
+		const { request_id: now } = ReportRequestResponse.parse((await create(token2)).json);
+		expect(ReportRequestStatus.parse((await status(token2, now)).json).status).toBe('completed');
+		expect(() => fake.failReport('nope')).toThrow(/no report request/);
+	});
+
+	it('unknown, malformed and other-tenant ids; the threat intelligence entitlement', async () => {
+		const token = await tokenFor();
+		const { request_id } = ReportRequestResponse.parse((await create(token)).json);
+		expectError(
+			await status(token, '00000000-0000-4000-8000-000000000000'),
+			404,
+			'NOT_FOUND',
+			/not found/,
+		);
+		expectInvalid(await status(token, 'not-a-uuid'), ['path', 'request_info_id'], 'uuid_parsing');
+		expectError(await status(await tokenFor('full', 202), request_id), 404, 'NOT_FOUND');
+		expectError(
+			await status(await tokenFor('noThreatIntel'), request_id),
+			403,
+			'FORBIDDEN',
+			/threat intelligence/,
+		);
+		expect(fake.state.reportRequests[0].status_reads).toBe(0);
+		expect((await status(await tokenFor('noAstp'), request_id)).status).toBe(200);
 	});
 });

@@ -7,7 +7,9 @@ export {
 	type KeyRole,
 	type LoggedRequest,
 	type ResolvedFakeFlareOptions,
+	type StoredReportRequest,
+	threatReportFor,
 	type Tier,
 } from './server';
-export { Dataset, SCAN_CAP, type StoredAssignment } from './dataset';
+export { Dataset, DEFAULT_LIST_SIZES, SCAN_CAP, type StoredAssignment } from './dataset';
 export { Faults, type Fault, type FaultRule } from './faults';

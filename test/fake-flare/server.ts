@@ -1,5 +1,6 @@
 /**
- * The fake Flare API: a real HTTP server on 127.0.0.1 that serves the 12 endpoints of the spec over a
+ * The fake Flare API: a real HTTP server on 127.0.0.1 that serves the 12 endpoints of the spec, plus the
+ * list endpoints the pickers use and the report-request status (api-facts.md Parts H and F3), over a
  * seeded, generated dataset, with tokens, entitlements, rate limits, quota, paging quirks and fault
  * injection. Behaviour follows service-interface.md as refined by contract-decisions.md.
  */
@@ -8,17 +9,24 @@ import { sleep } from 'n8n-workflow';
 import { z, type ZodTypeAny } from 'zod';
 
 import {
+	type ApiReport,
+	type BlogPostEvent,
 	dateTimeToMs,
 	type ErrorLocation,
 	EventQuery,
 	GlobalSearchBody,
 	IdentifierIdParam,
+	IdentifierListQuery,
 	IdentityLookupQuery,
 	KeywordParam,
+	MatchingPolicyListQuery,
 	PasswordParam,
 	PolicyAssignmentBody,
 	PolicyUuidParam,
 	ReportRequestBody,
+	type ReportRequestBodyInput,
+	ReportRequestIdParam,
+	SourceListQuery,
 	TokenGenerateBody,
 	UrlsByHashBody,
 	type ValidationErrorItem,
@@ -57,6 +65,14 @@ export interface FakeFlareOptions {
 	quirks?: { emptyPageEvery?: number; shortPageEvery?: number };
 	sameInstantGroup?: number;
 	startTime?: string;
+	/** Identifiers listed (ids 7001 on; at least 30, the default). */
+	identifiers?: number;
+	/** Matching policies listed (at least 8, the default). */
+	policies?: number;
+	/** Sources listed (at least 20, the default); credentials come from the first 20 only. */
+	sources?: number;
+	/** Status reads of a report request that answer `processing` before it completes (default 1). */
+	reportProcessingPolls?: number;
 }
 
 export interface ResolvedFakeFlareOptions {
@@ -74,6 +90,10 @@ export interface ResolvedFakeFlareOptions {
 	quirks: Quirks;
 	sameInstantGroup: number;
 	startTime: string;
+	identifiers?: number;
+	policies?: number;
+	sources?: number;
+	reportProcessingPolls: number;
 }
 
 export interface LoggedRequest {
@@ -93,10 +113,25 @@ export interface LoggedRequest {
 	at: number;
 }
 
+/** A report request as the fake keeps it. */
+export interface StoredReportRequest {
+	request_id: string;
+	/** The body the request was created with. */
+	body: unknown;
+	/** Tenant of the token that created it: other tenants get 404. */
+	tenant_id: number;
+	/** Status reads so far. */
+	status_reads: number;
+	/** The outcome once processing is over: the report, or `error` after {@link FakeFlare.failReport}. */
+	outcome: 'completed' | 'error';
+	/** The report the request completes with (deterministic: see {@link threatReportFor}). */
+	report: ApiReport;
+}
+
 export interface FakeState {
 	assignments: Map<number, StoredAssignment[]>;
 	deletedIdentifiers: Set<number>;
-	reportRequests: Array<{ request_id: string; body: unknown }>;
+	reportRequests: StoredReportRequest[];
 	writes: Array<{ method: string; path: string; body: unknown }>;
 }
 
@@ -121,6 +156,7 @@ const DEFAULTS: ResolvedFakeFlareOptions = {
 	quirks: { emptyPageEvery: 4, shortPageEvery: 3 },
 	sameInstantGroup: 3,
 	startTime: '2024-01-01T00:00:00+00:00',
+	reportProcessingPolls: 1,
 };
 
 /** Who each demo key belongs to, as /tokens/test reports it. */
@@ -166,7 +202,11 @@ type RouteName =
 	| 'source'
 	| 'deleteIdentifier'
 	| 'event'
-	| 'reportRequest';
+	| 'reportRequest'
+	| 'listIdentifiers'
+	| 'listPolicies'
+	| 'listSources'
+	| 'reportStatus';
 
 interface Route {
 	name: RouteName;
@@ -287,6 +327,16 @@ function buildRoutes(segment: string): Route[] {
 			'reportRequest',
 			'POST',
 			`/${seg}/v4/threat_flow/reports/requests`,
+			'basic',
+			'threatIntel',
+		),
+		route('listIdentifiers', 'GET', `/${seg}/v4/identifiers/`, 'basic'),
+		route('listPolicies', 'GET', `/${seg}/v4/matching-policies`, 'basic'),
+		route('listSources', 'GET', '/astp/v2/sources', 'basic', 'astp'),
+		route(
+			'reportStatus',
+			'GET',
+			`/${seg}/v4/threat_flow/reports/requests/${param}`,
 			'basic',
 			'threatIntel',
 		),
@@ -444,7 +494,17 @@ export class FakeFlare {
 	reset(options: FakeFlareOptions = {}): void {
 		this.currentOptions = resolveOptions(this.startOptions, options);
 		const { seed, credentials, domains, sameInstantGroup, startTime } = this.currentOptions;
-		this.currentDataset = new Dataset({ seed, credentials, domains, sameInstantGroup, startTime });
+		const { identifiers, policies, sources } = this.currentOptions;
+		this.currentDataset = new Dataset({
+			seed,
+			credentials,
+			domains,
+			sameInstantGroup,
+			startTime,
+			identifiers,
+			policies,
+			sources,
+		});
 		this.routes = buildRoutes(this.currentOptions.productSegment);
 		this.tokens = new Map();
 		this.log = [];
@@ -457,6 +517,13 @@ export class FakeFlare {
 
 	clearLog(): void {
 		this.log = [];
+	}
+
+	/** The report request `requestId` ends in status `error` (no report) once its processing polls are over. */
+	failReport(requestId: string): void {
+		const stored = this.reportRequests.find((entry) => entry.request_id === requestId);
+		if (!stored) throw new Error(`FakeFlare.failReport: no report request ${requestId}`);
+		stored.outcome = 'error';
 	}
 
 	/** Every token issued so far answers 401 from now on. */
@@ -630,6 +697,14 @@ export class FakeFlare {
 				return this.event(ctx);
 			case 'reportRequest':
 				return this.reportRequest(ctx);
+			case 'listIdentifiers':
+				return this.listIdentifiers(ctx);
+			case 'listPolicies':
+				return this.listPolicies(ctx);
+			case 'listSources':
+				return this.listSources(ctx);
+			case 'reportStatus':
+				return this.reportStatus(ctx);
 		}
 	}
 
@@ -716,10 +791,10 @@ export class FakeFlare {
 	}
 
 	/** The cursor in `from`, checked against the other parameters of the request. */
-	private cursorFor(from: string, expected: string): Cursor {
+	private cursorFor(from: string, expected: string, location: ErrorLocation = 'body'): Cursor {
 		const cursor = decodeCursor(from);
 		const fail = (msg: string) =>
-			new Halt(invalidReply([{ loc: ['body', 'from'], msg, type: 'value_error', input: from }]));
+			new Halt(invalidReply([{ loc: [location, 'from'], msg, type: 'value_error', input: from }]));
 		if (!cursor) throw fail('Invalid cursor');
 		if (cursor.f !== expected) {
 			throw fail(
@@ -865,12 +940,137 @@ export class FakeFlare {
 
 	private reportRequest(ctx: RequestContext): Reply {
 		const rawBody = jsonBody(ctx);
-		parseWith(ReportRequestBody, rawBody, 'body');
+		const body = parseWith(ReportRequestBody, rawBody, 'body');
 		const requestId = randomUUID();
-		this.reportRequests.push({ request_id: requestId, body: rawBody });
+		const tenantId = ctx.token!.tenantId;
+		this.reportRequests.push({
+			request_id: requestId,
+			body: rawBody,
+			tenant_id: tenantId,
+			status_reads: 0,
+			outcome: 'completed',
+			report: threatReportFor(
+				this.reportRequests.length + 1,
+				body,
+				tenantId,
+				ctx.entry.at,
+				this.currentDataset.events(),
+			),
+		});
 		this.writes.push({ method: ctx.method, path: ctx.rawPath, body: rawBody });
 		return jsonReply(200, { request_id: requestId });
 	}
+
+	/**
+	 * Status of a report request: `processing` for its first `reportProcessingPolls` reads, then
+	 * `completed` with its report (or `error` without one). Unknown ids, and requests of another
+	 * tenant, are 404.
+	 */
+	private reportStatus(ctx: RequestContext): Reply {
+		const id = pathParam('request_info_id', ctx.params[0], ReportRequestIdParam).toLowerCase();
+		const stored = this.reportRequests.find(
+			(entry) => entry.request_id === id && entry.tenant_id === ctx.token!.tenantId,
+		);
+		if (!stored) return errorReply(404, 'NOT_FOUND', `report request ${id} not found`);
+		stored.status_reads++;
+		if (stored.status_reads <= this.currentOptions.reportProcessingPolls) {
+			return jsonReply(200, { status: 'processing', report: null });
+		}
+		if (stored.outcome === 'error') return jsonReply(200, { status: 'error', report: null });
+		return jsonReply(200, { status: 'completed', report: stored.report });
+	}
+
+	/**
+	 * One page of a list with the from/next cursor scheme and the paging quirks; the cursor is bound to
+	 * every other query parameter (`scope` + `params`).
+	 */
+	private listPage<T>(
+		scope: string,
+		query: { from?: string; size: number },
+		records: T[],
+	): { items: T[]; next: string | null } {
+		const { from, ...params } = query;
+		const print = fingerprint(scope, params);
+		const cursor = from ? this.cursorFor(from, print, 'query') : undefined;
+		const start = Math.min(cursor?.p ?? 0, records.length);
+		const pageNumber = cursor?.n ?? 1;
+		const found: number[] = [];
+		for (let j = start; j < records.length && found.length <= query.size; j++) found.push(j);
+		const page = shapePage(
+			{ start, pageNumber, found, resume: null, size: query.size },
+			this.currentOptions.quirks,
+		);
+		return {
+			items: page.positions.map((j) => records[j]),
+			next:
+				page.nextPosition === null
+					? null
+					: encodeCursor({ p: page.nextPosition, n: pageNumber + 1, f: print }),
+		};
+	}
+
+	private listIdentifiers(ctx: RequestContext): Reply {
+		const query = parseWith(IdentifierListQuery, ctx.query, 'query');
+		let records = this.currentDataset.identifiers(ctx.token!.tenantId, query.order_by);
+		if (query.is_disabled !== undefined)
+			records = records.filter((record) => record.is_disabled === query.is_disabled);
+		return jsonReply(200, this.listPage('identifiers', query, records));
+	}
+
+	private listPolicies(ctx: RequestContext): Reply {
+		const query = parseWith(MatchingPolicyListQuery, ctx.query, 'query');
+		const policies = this.currentDataset.policies();
+		if (query.order === 'desc') policies.reverse();
+		return jsonReply(200, this.listPage('policies', query, policies));
+	}
+
+	private listSources(ctx: RequestContext): Reply {
+		const query = parseWith(SourceListQuery, ctx.query, 'query');
+		const page = this.listPage('sources', query, this.currentDataset.sources());
+		return jsonReply(200, { cursors: [], items: page.items, next: page.next, total_count: null });
+	}
+}
+
+/**
+ * The report a report request completes with: a deterministic function of its sequence number since
+ * the last reset (1 = first), its body, its tenant, when it was created and the events of the dataset.
+ * Related events are those whose content names an included keyword (none excluded), else the first 3.
+ */
+export function threatReportFor(
+	sequence: number,
+	body: ReportRequestBody | ReportRequestBodyInput,
+	tenantId: number,
+	createdAtMs: number,
+	events: BlogPostEvent[],
+): ApiReport {
+	const included = (body.included_keywords ?? []).map((keyword) => keyword.toLowerCase());
+	const excluded = (body.excluded_keywords ?? []).map((keyword) => keyword.toLowerCase());
+	const mentions = (event: BlogPostEvent, keywords: string[]) =>
+		keywords.some((keyword) => event.data.content.toLowerCase().includes(keyword));
+	const matching = included.length
+		? events.filter((event) => mentions(event, included) && !mentions(event, excluded))
+		: [];
+	const related = (matching.length ? matching : events.slice(0, 3)).map(
+		(event) => event.metadata.uid,
+	);
+	const range = body.time_range_type ?? 'all';
+	const topic = included.length ? included.join(', ') : 'your organization';
+	return {
+		id: 880000 + sequence,
+		format_type: 'simple_summary',
+		title: body.report_title,
+		subtitle: body.question ?? null,
+		summary: `Flare found ${related.length} related events about ${topic} (time range: ${range}).`,
+		content: [`# ${body.report_title}`, '', ...related.map((uid) => `- Event ${uid}`)].join('\n'),
+		tags: body.included_keywords ?? [],
+		highlights: [
+			`${related.length} related events`,
+			excluded.length ? `Excluded: ${excluded.join(', ')}` : 'No exclusions',
+		],
+		related_activity_uids: related,
+		created_at: isoWithOffset(Math.floor(createdAtMs / 1000) * 1000),
+		tenant_id: tenantId,
+	};
 }
 
 // ---- helpers of the pipeline ----
@@ -913,7 +1113,11 @@ function repeatCursor(reply: Reply, ctx: RequestContext): Reply {
 	const body = reply.body as { next?: unknown } | undefined;
 	if (reply.status !== 200 || !body || typeof body !== 'object' || !('next' in body)) return reply;
 	const parsed = tryJson(ctx.rawBody);
-	const from = parsed.ok ? ((parsed.value as { from?: unknown } | null)?.from ?? null) : null;
+	const from =
+		ctx.method === 'GET'
+			? (ctx.query.from ?? null)
+			: parsed.ok
+				? ((parsed.value as { from?: unknown } | null)?.from ?? null)
+				: null;
 	return { ...reply, body: { ...body, next: from } };
 }
-

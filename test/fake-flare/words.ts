@@ -108,3 +108,9 @@ export const EVENT_SOURCES = [
 export const AWKWARD_EVENT_IDS = ['9 1?x', '42%done', '7+7', 'a#b=c'];
 
 export const SEVERITIES = list('info info info low medium high critical');
+
+/** Subdomains of the domain identifiers. */
+export const SUBDOMAINS = list('vpn mail sso shop intranet portal api dev');
+
+/** Kinds of the generated extra sources (when a test asks for more sources than the default). */
+export const EXTRA_SOURCE_KINDS = list('Combolist Paste Stealer Breach Dump');

@@ -14,6 +14,8 @@ import type {
 import { ICredentialsHelper, NodeHelpers, isExpression } from 'n8n-workflow';
 import { Credentials } from 'n8n-core';
 
+import { registerSecret } from './collect';
+
 export interface StoredCredential {
 	id: string;
 	name: string;
@@ -42,6 +44,8 @@ export class CredentialStore {
 	}
 
 	update(id: string, data: ICredentialDataDecryptedObject): void {
+		registerSecret(data.accessToken);
+		registerSecret(data.apiKey);
 		const record = this.get(id);
 		this.records.set(id, { ...record, data: { ...data } });
 		this.updates.push({ id, keys: Object.keys(data) });

@@ -30,10 +30,20 @@ import {
 } from 'n8n-core';
 
 import { path } from '../support/node';
+import { collectRun, registerSecret } from './collect';
 import { CredentialStore, HarnessCredentialsHelper } from './credentials';
 
 export const PACKAGE_NAME = 'n8n-nodes-flareio';
 export const CREDENTIAL_TYPE = 'flareApi';
+
+/** Number of items that the nodes of a run output. */
+function outputItems(run: IRun): number {
+	let count = 0;
+	for (const tasks of Object.values(run.data.resultData.runData)) {
+		for (const task of tasks) for (const items of task.data?.main ?? []) count += items?.length ?? 0;
+	}
+	return count;
+}
 
 /** Source of input items for the node under test, so that items are paired to a real upstream node. */
 class HarnessItems implements INodeType {
@@ -132,6 +142,7 @@ export class Harness {
 
 	/** Stores a `flareApi` credential (id `cred-1` unless given) pointing at `baseUrl`. */
 	addFlareCredential(data: IDataObject, id = 'cred-1'): string {
+		registerSecret(data.apiKey);
 		this.credentials.put({ id, name: `Flare ${id}`, type: CREDENTIAL_TYPE, data: { accessToken: '', ...data } });
 		return id;
 	}
@@ -247,6 +258,7 @@ export class Harness {
 		const run = await new WorkflowExecute(this.additionalData(hooks), mode, runData).processRunExecutionData(
 			workflow,
 		);
+		collectRun('run', run, outputItems(run));
 		return {
 			run,
 			status: run.status,
@@ -321,6 +333,7 @@ export class Harness {
 			}).runNode();
 			return { status: 'OK', message: 'Connection successful!' };
 		} catch (error) {
+			collectRun('credentialTest', error, 0);
 			const cause = (error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }).cause;
 			if (cause?.response) {
 				return { status: 'Error', message: cause.response.statusText || `Received HTTP status code: ${cause.response.status}` };

@@ -2,6 +2,7 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 import { ExecutionLifecycleHooks, PollContext } from 'n8n-core';
 
+import { collectRun } from './collect';
 import { CREDENTIAL_TYPE, type Harness, PACKAGE_NAME } from './engine';
 
 /** n8n's default poll time budget (PollContext). */
@@ -87,6 +88,12 @@ export class TriggerWorkflow {
 	}
 
 	async poll(mode: 'trigger' | 'manual' = 'trigger'): Promise<PollResult> {
+		const result = await this.pollOnce(mode);
+		collectRun('poll', { result, state: this.state, saved: this.saved }, result.items?.length ?? 0);
+		return result;
+	}
+
+	private async pollOnce(mode: 'trigger' | 'manual'): Promise<PollResult> {
 		const hooks = new ExecutionLifecycleHooks(mode, 'harness-poll', {
 			id: this.workflow.id,
 			name: this.workflow.name,

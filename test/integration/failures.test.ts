@@ -39,11 +39,11 @@ describe('Validation, errors, retries and rate limits', () => {
 			[{ resource: 'astpUrl', operation: 'getAll', credentialHash: 'not-hex!' }, `'Credential Hash' must be a hexadecimal digest [item 0]`],
 			[{ resource: 'identity', operation: 'getByKeyword', keyword: 'jo*hn' }, `'Keyword' has a misplaced wildcard: "jo*hn" [item 0]`],
 			[{ resource: 'identity', operation: 'getByKeyword', keyword: '*john*' }, `'Keyword' has a misplaced wildcard: "*john*" [item 0]`],
-			[{ resource: 'source', operation: 'get', sourceId: '={{ "  " }}' }, `'Source ID' is required [item 0]`],
-			[{ resource: 'matchingPolicy', operation: 'assign', policyUuid: 'not-a-uuid', identifierIds: '1' }, `'Policy UUID' is not a UUID: "not-a-uuid" [item 0]`],
+			[{ resource: 'source', operation: 'get', sourceId: '={{ "  " }}' }, `'Source' is required [item 0]`],
+			[{ resource: 'matchingPolicy', operation: 'assign', policyUuid: 'not-a-uuid', identifierIds: '1' }, `'Matching Policy' is not a UUID: "not-a-uuid" [item 0]`],
 			[{ resource: 'matchingPolicy', operation: 'assign', policyUuid: '1f0e4f2a-8c1d-4b6e-9a53-3c2d7e8f9a10', identifierIds: '7001, x' }, `'Identifier IDs' must be a positive whole number, not "x" [item 0]`],
-			[{ resource: 'matchingPolicy', operation: 'getByIdentifier', identifierId: '12.5' }, `'Identifier ID' must be a positive whole number, not "12.5" [item 0]`],
-			[{ resource: 'identifier', operation: 'delete', identifierId: '../1' }, `'Identifier ID' must be a positive whole number, not "../1" [item 0]`],
+			[{ resource: 'matchingPolicy', operation: 'getByIdentifier', identifierId: '12.5' }, `'Identifier' must be a positive whole number, not "12.5" [item 0]`],
+			[{ resource: 'identifier', operation: 'delete', identifierId: '../1' }, `'Identifier' must be a positive whole number, not "../1" [item 0]`],
 			[{ resource: 'event', operation: 'get', uid: '={{ "" }}' }, `'Event UID' is required [item 0]`],
 			[{ resource: 'threatReport', operation: 'createRequest', reportTitle: '={{ " " }}' }, `'Report Title' is required [item 0]`],
 			[{ resource: 'threatReport', operation: 'createRequest', reportTitle: 'R', timeRangeType: 'range', timeRangeFrom: '2025-02-01T00:00:00Z', timeRangeTo: '2025-01-01T00:00:00Z' }, `'From' must be before To [item 0]`],
@@ -255,21 +255,28 @@ describe('Validation, errors, retries and rate limits', () => {
 	});
 
 	it('twenty input items against a low Search-tier rate all succeed, each paired to its input', async () => {
-		fake.reset({ credentials: 500, rateLimits: { search: 10 }, retryAfter: 'precise' });
+		// A fake of its own (a new address): what earlier tests taught the per-process rate gate about
+		// this file's fake (its pace after their 429s) does not apply, as in a fresh n8n.
+		const limited = await FakeFlare.start({ credentials: 500, rateLimits: { search: 10 }, retryAfter: 'precise' });
+		harness.addFlareCredential({ apiKey: limited.apiKeys.full, baseUrl: limited.url });
 		const domains = ['example.com', 'acme.com', 'globex.io', 'initech.net', 'umbrella.org'];
 		const items = Array.from({ length: 20 }, (_, index) => ({ domain: domains[index % 5] }));
 
-		const result = await harness.runNode({ parameters: searchDomain('={{ $json.domain }}', { limit: 3 }) }, { items });
+		try {
+			const result = await harness.runNode({ parameters: searchDomain('={{ $json.domain }}', { limit: 3 }) }, { items });
 
-		expect(result.status).toBe('success');
-		expect(result.output).toHaveLength(60);
-		result.output.forEach((item, index) => {
-			const input = Math.floor(index / 3);
-			expect(item.pairedItem).toEqual({ item: input });
-			expect(String(item.json.identity_name).endsWith(`@${items[input].domain}`)).toBe(true);
-		});
-		const searches = apiRequests(fake);
-		expect(searches.filter((request) => request.status === 200)).toHaveLength(20);
-		expect(searches.some((request) => request.status === 429)).toBe(true);
+			expect(result.status).toBe('success');
+			expect(result.output).toHaveLength(60);
+			result.output.forEach((item, index) => {
+				const input = Math.floor(index / 3);
+				expect(item.pairedItem).toEqual({ item: input });
+				expect(String(item.json.identity_name).endsWith(`@${items[input].domain}`)).toBe(true);
+			});
+			const searches = apiRequests(limited);
+			expect(searches.filter((request) => request.status === 200)).toHaveLength(20);
+			expect(searches.some((request) => request.status === 429)).toBe(true);
+		} finally {
+			await limited.stop();
+		}
 	});
 });

@@ -1,10 +1,11 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyMode, INodePropertyOptions, INodePropertyRegexValidation } from 'n8n-workflow';
 
 import codex from '../../nodes/Flare/Flare.node.json';
 import { Flare, flareOperations } from '../../nodes/Flare/Flare.node';
 import { fs } from '../support/node';
 
-const { description } = new Flare();
+const flare = new Flare();
+const { description } = flare;
 const properties = description.properties;
 
 /** The parameter names that saved workflows rely on (issue #3), per resource and operation. */
@@ -26,6 +27,7 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 	event: { get: ['uid'] },
 	threatReport: {
 		createRequest: ['reportTitle', 'timeRangeType', 'timeRangeFrom', 'timeRangeTo', 'additionalFields'],
+		getRequestStatus: ['requestId'],
 	},
 };
 
@@ -91,6 +93,11 @@ describe('Flare node description', () => {
 			if (property.type === 'string') {
 				expect([property.name, property.placeholder]).toEqual([property.name, expect.stringMatching(/^e\.g\. /)]);
 			}
+			for (const mode of property.modes ?? []) {
+				if (mode.type === 'string') {
+					expect([property.name, mode.name, mode.placeholder]).toEqual([property.name, mode.name, expect.stringMatching(/^e\.g\. /)]);
+				}
+			}
 		}
 	});
 
@@ -127,6 +134,7 @@ describe('Flare node description', () => {
 		['astpUrl', 'getAll', /^Needs the ASTP/],
 		['source', 'get', /^Needs the ASTP/],
 		['identifier', 'delete', /up to an hour/],
+		['threatReport', 'getRequestStatus', /^Needs the threat intelligence feature\..*Wait node/],
 	])('%s → %s shows a notice matching %s', (resource, operation, text) => {
 		const notices = formOf(resource, operation).filter((property) => property.type === 'notice');
 		expect(notices.map((notice) => notice.displayName)).toEqual([expect.stringMatching(text)]);
@@ -156,5 +164,61 @@ describe('Flare node description', () => {
 			}
 		}
 		expect(writes.sort()).toEqual(['identifier.delete', 'matchingPolicy.assign', 'threatReport.createRequest']);
+	});
+
+	describe('resource locators', () => {
+		const locators = [...allProperties(properties)].filter((property) => property.type === 'resourceLocator');
+		const listSearch = (flare.methods?.listSearch ?? {}) as Record<string, unknown>;
+		const regexOf = (mode: INodePropertyMode) => {
+			const validations = (mode.validation ?? []) as INodePropertyRegexValidation[];
+			expect(validations.map((validation) => validation.type)).toEqual(['regex']);
+			// n8n anchors the regex at both ends (validateResourceLocatorParameter).
+			return new RegExp(`^${validations[0].properties.regex}$`);
+		};
+
+		it('pick identifiers, matching policies, sources and report requests, under their contract names', () => {
+			expect(
+				locators.map((property) => [property.name, property.displayName, property.displayOptions?.show?.operation]),
+			).toEqual([
+				['identifierId', 'Identifier', ['delete']],
+				['policyUuid', 'Matching Policy', ['assign']],
+				['identifierId', 'Identifier', ['getByIdentifier']],
+				['sourceId', 'Source', ['get']],
+				['requestId', 'Report Request', ['getRequestStatus']],
+			]);
+			expect(Object.keys(listSearch).sort()).toEqual(['searchIdentifiers', 'searchMatchingPolicies', 'searchSources']);
+		});
+
+		it.each([
+			['identifierId', 'searchIdentifiers', ['7001', ' 7001 ', '123456789012345'], ['', 'abc', '12.5', '../1', '7001a']],
+			['policyUuid', 'searchMatchingPolicies', ['1f0e4f2a-8c1d-4b6e-9a53-3c2d7e8f9a10', '1F0E4F2A-8C1D-4B6E-9A53-3C2D7E8F9A10'], ['', 'not-a-uuid', '1f0e4f2a8c1d4b6e9a533c2d7e8f9a10']],
+			['sourceId', 'searchSources', ['collection-1', 'a b'], ['', '   ']],
+		])('%s: "From List" (default, searchable, %s) or "By ID" (validated)', (name, method, valid, invalid) => {
+			for (const property of locators.filter((candidate) => candidate.name === name)) {
+				expect(property.required).toBe(true);
+				expect(property.default).toEqual({ mode: 'list', value: '' });
+				const [list, byId] = property.modes!;
+				expect(property.modes!.map((mode) => [mode.displayName, mode.name, mode.type])).toEqual([
+					['From List', 'list', 'list'],
+					['By ID', 'id', 'string'],
+				]);
+				expect(list.typeOptions).toEqual({ searchListMethod: method, searchable: true });
+				expect(typeof listSearch[method]).toBe('function');
+				expect(list.placeholder).toMatch(/^Select an? [a-z ]+\.\.\.$/);
+				const regex = regexOf(byId);
+				for (const value of valid) expect([value, regex.test(value)]).toEqual([value, true]);
+				for (const value of invalid) expect([value, regex.test(value)]).toEqual([value, false]);
+			}
+		});
+
+		it('requestId is "By ID" only, validated as a UUID, and says that Flare cannot list report requests', () => {
+			const [property] = locators.filter((candidate) => candidate.name === 'requestId');
+			expect(property.default).toEqual({ mode: 'id', value: '' });
+			expect(property.modes!.map((mode) => [mode.displayName, mode.name, mode.type])).toEqual([['By ID', 'id', 'string']]);
+			expect(property.description).toMatch(/no endpoint that lists report requests/);
+			const regex = regexOf(property.modes![0]);
+			expect(regex.test('3fa85f64-5717-4562-b3fc-2c963f66afa6')).toBe(true);
+			expect(regex.test('3fa85f64')).toBe(false);
+		});
 	});
 });

@@ -1,9 +1,6 @@
-import { sleep } from 'n8n-workflow';
-
 import { describeBody, failureFromError, retryAfterMs } from '../../nodes/Flare/shared/errors';
 import { maskValue, protectLeakedValues } from '../../nodes/Flare/shared/output';
 import { buildPath } from '../../nodes/Flare/shared/pagination';
-import { RateGate } from '../../nodes/Flare/shared/rateGate';
 
 describe('error bodies are read in the decided order', () => {
 	it.each([
@@ -57,27 +54,5 @@ describe('paths', () => {
 			'/leaksdb/identities/by_password/..%2Fa%20b%3F%23%25%2B%2F%C3%A9',
 		);
 		expect(() => buildPath('/astp/sources/{source_id}', 'x', {})).toThrow('No value for the path parameter {source_id}');
-	});
-});
-
-describe('RateGate', () => {
-	it('lets requests through directly until a 429, then queues them in arrival order after the wait', async () => {
-		const gate = new RateGate();
-		expect(gate.isOpen()).toBe(true);
-		gate.block(150);
-		expect(gate.isOpen()).toBe(false);
-		const order: string[] = [];
-		const started = Date.now();
-		const run = (name: string, work: number) =>
-			gate.inTurn(async () => {
-				await gate.waitUntilOpen();
-				order.push(`${name}@${Date.now() - started >= 140 ? 'after' : 'before'}`);
-				await sleep(work);
-			});
-
-		await Promise.all([run('a', 30), run('b', 0), run('c', 0)]);
-
-		expect(order).toEqual(['a@after', 'b@after', 'c@after']);
-		expect(gate.isOpen()).toBe(true);
 	});
 });

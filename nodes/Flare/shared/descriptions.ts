@@ -1,4 +1,4 @@
-import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties, INodePropertyRegexValidation } from 'n8n-workflow';
 
 /**
  * Adds `displayOptions` to properties, merging with each property's own conditions (so that, for
@@ -96,3 +96,122 @@ export const requestOptions: INodeProperties = {
 		},
 	],
 };
+
+/** What a resource locator picks, and how its "By ID" mode checks what is typed. */
+export interface ResourceLocatorSpec {
+	/** The thing picked, e.g. "Identifier". */
+	displayName: string;
+	name: string;
+	description: string;
+	/** `methods.listSearch` function of the "From List" mode; without it the locator is "By ID" only. */
+	searchListMethod?: string;
+	/** Placeholder of the "From List" mode, e.g. "Select an identifier...". */
+	listPlaceholder?: string;
+	/** Placeholder of the "By ID" mode, starting with "e.g.". */
+	idPlaceholder: string;
+	/** Regex the whole ID must match (n8n anchors it at both ends). */
+	idRegex: string;
+	idErrorMessage: string;
+}
+
+/**
+ * A resource locator with "From List" (the default, searchable, paged by Flare's cursor) and "By ID"
+ * (validated while typing). Nodes read it with `FlareItem.locator()`, which also accepts the plain
+ * value that workflows saved before the parameter became a locator.
+ */
+export function resourceLocator(spec: ResourceLocatorSpec): INodeProperties {
+	const validation: INodePropertyRegexValidation = {
+		type: 'regex',
+		properties: { regex: spec.idRegex, errorMessage: spec.idErrorMessage },
+	};
+	const locator: INodeProperties = {
+		displayName: spec.displayName,
+		name: spec.name,
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'list', value: '' },
+		description: spec.description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: spec.listPlaceholder,
+				typeOptions: { searchListMethod: spec.searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: spec.idPlaceholder,
+				validation: [validation],
+			},
+		],
+	};
+	if (!spec.searchListMethod) {
+		// Nothing to list: "By ID" is the only mode.
+		locator.modes = locator.modes!.filter((mode) => mode.name === 'id');
+		locator.default = { mode: 'id', value: '' };
+	}
+	return locator;
+}
+
+/** A UUID, spaces around it tolerated (they are trimmed before sending). */
+const UUID_REGEX =
+	'\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\s*';
+
+/** Identifier picker: its name and numeric ID in the list, or the numeric ID typed. */
+export function identifierLocator(description: string): INodeProperties {
+	return resourceLocator({
+		displayName: 'Identifier',
+		name: 'identifierId',
+		description,
+		searchListMethod: 'searchIdentifiers',
+		listPlaceholder: 'Select an identifier...',
+		idPlaceholder: 'e.g. 7001',
+		idRegex: '\\s*[0-9]{1,15}\\s*',
+		idErrorMessage: 'Enter the numeric ID of an identifier, e.g. 7001',
+	});
+}
+
+/** Matching policy picker: its name in the list, or its UUID typed. */
+export function matchingPolicyLocator(description: string): INodeProperties {
+	return resourceLocator({
+		displayName: 'Matching Policy',
+		name: 'policyUuid',
+		description,
+		searchListMethod: 'searchMatchingPolicies',
+		listPlaceholder: 'Select a matching policy...',
+		idPlaceholder: 'e.g. 1f0e4f2a-8c1d-4b6e-9a53-3c2d7e8f9a10',
+		idRegex: UUID_REGEX,
+		idErrorMessage:
+			'Enter the UUID of a matching policy, e.g. 1f0e4f2a-8c1d-4b6e-9a53-3c2d7e8f9a10',
+	});
+}
+
+/** Leak source picker: its name in the list, or its ID typed. */
+export function sourceLocator(description: string): INodeProperties {
+	return resourceLocator({
+		displayName: 'Source',
+		name: 'sourceId',
+		description,
+		searchListMethod: 'searchSources',
+		listPlaceholder: 'Select a source...',
+		idPlaceholder: 'e.g. collection-1',
+		idRegex: '.*\\S.*',
+		idErrorMessage: 'Enter the ID of a source, e.g. collection-1',
+	});
+}
+
+/** Report request "picker": By ID only, since Flare has no endpoint that lists report requests. */
+export function reportRequestLocator(description: string): INodeProperties {
+	return resourceLocator({
+		displayName: 'Report Request',
+		name: 'requestId',
+		description,
+		idPlaceholder: 'e.g. 3fa85f64-5717-4562-b3fc-2c963f66afa6',
+		idRegex: UUID_REGEX,
+		idErrorMessage:
+			'Enter the request_id that Create Request returned, e.g. 3fa85f64-5717-4562-b3fc-2c963f66afa6',
+	});
+}

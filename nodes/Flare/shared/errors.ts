@@ -110,6 +110,35 @@ export function failureFromError(error: unknown): FlareFailure {
 	return failure;
 }
 
+/**
+ * Removes secrets from text that Flare, or a proxy in front of it, sent back (some echo the request
+ * headers in their errors): the given values (the API key, the access token), and any bearer token
+ * or Authorization header value.
+ */
+export function redactSecrets(text: string, secrets: readonly unknown[] = []): string {
+	let result = text;
+	for (const secret of secrets) {
+		if (typeof secret === 'string' && secret.length >= 8)
+			result = result.split(secret).join('[redacted]');
+	}
+	return result
+		.replace(/\b(Bearer\s+)[^\s"',;]+/gi, '$1[redacted]')
+		.replace(/(Authorization["']?\s*[:=]\s*["']?)(?!Bearer\b)[^\s"',;]+/gi, '$1[redacted]');
+}
+
+/** The failure with every text that came from the server passed through {@link redactSecrets}. */
+export function redactFailure(failure: FlareFailure, secrets: readonly unknown[]): FlareFailure {
+	if (failure.message !== undefined) failure.message = redactSecrets(failure.message, secrets);
+	if (failure.code !== undefined) failure.code = redactSecrets(failure.code, secrets);
+	if (failure.details) {
+		failure.details = failure.details.map((detail) => ({
+			...detail,
+			msg: redactSecrets(detail.msg, secrets),
+		}));
+	}
+	return failure;
+}
+
 export function isQuotaExceeded(failure: FlareFailure): boolean {
 	return failure.status === 429 && failure.code === 'QUOTA_EXCEEDED';
 }

@@ -132,7 +132,68 @@ export function requestTimeout(item: FlareItem): number {
 	if (!Number.isInteger(timeout) || timeout < 1) {
 		throw parameterError(item, 'Timeout', 'must be a whole number of milliseconds, at least 1');
 	}
+	// Node.js timers cannot wait longer: a larger value would silently become 1 ms.
+	if (timeout > MAX_TIMEOUT_MS) {
+		throw parameterError(
+			item,
+			'Timeout',
+			`must be at most ${MAX_TIMEOUT_MS} milliseconds (about 24 days)`,
+		);
+	}
 	return timeout;
+}
+
+/** The longest wait Node.js timers support. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/**
+ * Longest text a path segment or a query value may take once percent-encoded. Servers and proxies
+ * refuse much longer request lines (HTTP 414 or 431); this leaves room for the rest of the URL.
+ */
+export const MAX_URL_VALUE_LENGTH = 2_048;
+
+/**
+ * Checks the values that go into the URL, before anything is sent: each path parameter stays one
+ * segment (`.` and `..` would move the request elsewhere, since URLs resolve them), and no value is
+ * too long to send or impossible to encode. Errors name the parameter (via the operation's fields).
+ */
+export function checkUrlValues(
+	item: FlareItem,
+	operation: FlareOperation,
+	parts: FlareRequestParts,
+): void {
+	const check = (key: string, value: unknown, inPath: boolean) => {
+		const displayName = operation.fields?.[key] ?? key;
+		const text = String(value);
+		if (inPath && (text === '.' || text === '..')) {
+			throw parameterError(
+				item,
+				displayName,
+				`cannot be "${text}": it would change the address of the request`,
+			);
+		}
+		let encoded: string;
+		try {
+			encoded = encodeURIComponent(text);
+		} catch {
+			throw parameterError(
+				item,
+				displayName,
+				'contains characters that cannot be sent (an incomplete Unicode surrogate pair)',
+			);
+		}
+		if (encoded.length > MAX_URL_VALUE_LENGTH) {
+			throw parameterError(
+				item,
+				displayName,
+				`is too long to send: ${encoded.length} characters once encoded for the URL, at most ${MAX_URL_VALUE_LENGTH}`,
+			);
+		}
+	};
+	for (const [key, value] of Object.entries(parts.pathParameters)) check(key, value, true);
+	for (const [key, value] of Object.entries(parts.qs ?? {})) {
+		if (typeof value === 'string') check(key, value, false);
+	}
 }
 
 /** Where a page walk stopped. */
@@ -194,10 +255,12 @@ async function collect(item: FlareItem, operation: FlareOperation, request: IHtt
 	const items: IDataObject[] = [];
 	const pageSize = Math.min(wanted, maxPageSize);
 	await walkPages(item.context, request, policy, { style, pageSize }, (records, response) => {
-		items.push(...operation.output(item, records, response));
+		// One at a time: spreading a large array into push() overflows the call stack.
+		for (const record of operation.output(item, records, response)) items.push(record);
 		return items.length < wanted;
 	});
-	return items.slice(0, wanted);
+	if (items.length > wanted) items.length = wanted;
+	return items;
 }
 
 /** Any failure of an operation as the error n8n shows: what happened and how to fix it. */
@@ -262,10 +325,11 @@ export async function runFlareOperation(
 		try {
 			const parts: FlareRequestParts = { pathParameters: {} };
 			operation.prepare?.(item, parts);
+			checkUrlValues(item, operation, parts);
 			const request = buildRequest(operation, target, parts);
 			request.timeout = requestTimeout(item);
 			const records = await collect(item, operation, request);
-			results.push(...records.map((json) => ({ json, pairedItem })));
+			for (const json of records) results.push({ json, pairedItem });
 		} catch (error) {
 			const nodeError = asNodeError(item, operation, error);
 			if (!context.continueOnFail()) throw nodeError;

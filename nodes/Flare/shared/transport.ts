@@ -2,11 +2,18 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
+	ILoadOptionsFunctions,
 	IPollFunctions,
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { failureFromError, isNetworkFailure, isQuotaExceeded, type FlareFailure } from './errors';
+import {
+	failureFromError,
+	isNetworkFailure,
+	isQuotaExceeded,
+	redactFailure,
+	type FlareFailure,
+} from './errors';
 import { rateGate } from './rateGate';
 
 export const CREDENTIAL_TYPE = 'flareApi';
@@ -42,8 +49,8 @@ export class FlareRequestFailed extends Error {
 
 type Outcome = { response: IN8nHttpFullResponse } | { failure: FlareFailure };
 
-/** The contexts that send Flare requests: a node execution or a trigger's poll. */
-export type FlareContext = IExecuteFunctions | IPollFunctions;
+/** The contexts that send Flare requests: a node execution, a trigger's poll or a list search. */
+export type FlareContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
 /** One HTTP exchange through n8n's authenticated helper (token exchange and the 401 refresh included). */
 async function sendOnce(ctx: FlareContext, options: IHttpRequestOptions): Promise<Outcome> {
@@ -59,7 +66,17 @@ async function sendOnce(ctx: FlareContext, options: IHttpRequestOptions): Promis
 		}
 		return { response };
 	} catch (error) {
-		return { failure: failureFromError(error) };
+		return { failure: redactFailure(failureFromError(error), await credentialSecrets(ctx)) };
+	}
+}
+
+/** The API key and the current access token, so that an answer echoing them cannot pass them on. */
+async function credentialSecrets(ctx: FlareContext): Promise<unknown[]> {
+	try {
+		const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+		return [credentials.apiKey, credentials.accessToken];
+	} catch {
+		return [];
 	}
 }
 
@@ -71,53 +88,51 @@ function isRetryableRead(failure: FlareFailure): boolean {
 	);
 }
 
+/** Documented spacing of each tier (Search 1 request/s, Basic 4 requests/s), for the pacing's guess. */
+const TIER_INTERVAL_MS: Record<RateTier, number> = { search: 1000, basic: 250 };
+
 /**
  * Sends one request with the decided retry rules (contract-decisions.md): a 429 rate limit waits
  * Retry-After (else 10 s) and retries, for reads and writes alike; a quota 429 fails at once; reads
  * retry 5xx, connection errors, time-outs and malformed answers with growing waits; writes retry a
- * connection error only when the request never left. The tier's {@link rateGate} paces concurrent
- * requests after a 429.
+ * connection error only when the request never left. Once the tier has answered a 429, its
+ * {@link rateGate} paces every request of the tier at the spacing it learned.
  */
 export async function flareRequest(
 	ctx: FlareContext,
 	options: IHttpRequestOptions,
 	policy: FlareRequestPolicy,
 ): Promise<IN8nHttpFullResponse> {
-	const gate = rateGate(String(options.baseURL ?? ''), policy.tier);
+	const gate = rateGate(String(options.baseURL ?? ''), policy.tier, {
+		expectedIntervalMs: TIER_INTERVAL_MS[policy.tier],
+	});
 	let attempts = 0;
 	let rateLimited = 0;
 	let transient = 0;
-
-	/** Sends until done; returns 'queue' when a 429 hit outside the queue, so the retry waits its turn. */
-	const attempt = async (queued: boolean): Promise<Outcome | 'queue'> => {
-		for (;;) {
-			if (queued) await gate.waitUntilOpen();
-			attempts++;
-			const outcome = await sendOnce(ctx, options);
-			if ('response' in outcome) return outcome;
-			const { failure } = outcome;
-			failure.attempts = attempts;
-			if (
-				failure.status === 429 &&
-				!isQuotaExceeded(failure) &&
-				rateLimited < MAX_RATE_LIMIT_RETRIES
-			) {
-				rateLimited++;
-				gate.block(failure.retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS);
-				if (!queued) return 'queue';
-				continue;
-			}
-			const retryable = policy.write
-				? isNetworkFailure(failure) && NOT_SENT_CODES.includes(failure.code ?? '')
-				: isRetryableRead(failure);
-			if (!retryable || transient >= MAX_TRANSIENT_RETRIES) return outcome;
-			await sleep(TRANSIENT_BASE_WAIT_MS * 2 ** transient++);
+	for (;;) {
+		const sentAt = await gate.acquire();
+		attempts++;
+		const outcome = await sendOnce(ctx, options);
+		if ('response' in outcome) {
+			gate.accepted(sentAt);
+			return outcome.response;
 		}
-	};
-
-	const first = gate.isOpen() ? await attempt(false) : 'queue';
-	const outcome =
-		first === 'queue' ? ((await gate.inTurn(async () => await attempt(true))) as Outcome) : first;
-	if ('failure' in outcome) throw new FlareRequestFailed(outcome.failure);
-	return outcome.response;
+		const { failure } = outcome;
+		failure.attempts = attempts;
+		if (
+			failure.status === 429 &&
+			!isQuotaExceeded(failure) &&
+			rateLimited < MAX_RATE_LIMIT_RETRIES
+		) {
+			rateLimited++;
+			// The gate holds this request (and the tier) until the wait is over.
+			gate.rejected(sentAt, failure.retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS, failure.retryAfterMs);
+			continue;
+		}
+		const retryable = policy.write
+			? isNetworkFailure(failure) && NOT_SENT_CODES.includes(failure.code ?? '')
+			: isRetryableRead(failure);
+		if (!retryable || transient >= MAX_TRANSIENT_RETRIES) throw new FlareRequestFailed(failure);
+		await sleep(TRANSIENT_BASE_WAIT_MS * 2 ** transient++);
+	}
 }

@@ -158,7 +158,9 @@ export function dateTime(item: FlareItem, name: string, displayName: string): st
 			? String((value as { toISO(): string }).toISO())
 			: String(value);
 	const time = Date.parse(text);
-	if (Number.isNaN(time)) {
+	// ISO 8601 (and Flare) know the years 0000 to 9999 only; JavaScript dates go much further.
+	const iso = Number.isNaN(time) ? '' : new Date(time).toISOString();
+	if (!/^\d{4}-/.test(iso)) {
 		throw parameterError(
 			item,
 			displayName,
@@ -166,5 +168,102 @@ export function dateTime(item: FlareItem, name: string, displayName: string): st
 			'Use ISO 8601, e.g. 2025-01-31T00:00:00Z.',
 		);
 	}
-	return new Date(time).toISOString();
+	return iso;
+}
+
+/** One of the listed values of an options parameter (an expression may produce anything). */
+export function optionValue<T extends string>(
+	item: FlareItem,
+	name: string,
+	displayName: string,
+	allowed: readonly T[],
+	fallback: T,
+): T {
+	const value = item.parameter<unknown>(name, fallback);
+	if (!allowed.includes(value as T)) {
+		throw parameterError(
+			item,
+			displayName,
+			`has an unknown value: ${JSON.stringify(value) ?? String(value)}`,
+			`Use one of: ${allowed.join(', ')}.`,
+		);
+	}
+	return value as T;
+}
+
+/** Listed values of a multi-options parameter: an array, each value once (none when empty). */
+export function optionValues<T extends string>(
+	item: FlareItem,
+	name: string,
+	displayName: string,
+	allowed: readonly T[],
+): T[] {
+	const value = item.parameter<unknown>(name, []);
+	const list = value === '' || value === null || value === undefined ? [] : value;
+	const unknown = Array.isArray(list)
+		? list.filter((entry) => !allowed.includes(entry as T))
+		: [list];
+	if (unknown.length > 0) {
+		throw parameterError(
+			item,
+			displayName,
+			`has an unknown value: ${JSON.stringify(unknown[0]) ?? String(unknown[0])}`,
+			`Use a list of: ${allowed.join(', ')}.`,
+		);
+	}
+	return [...new Set(list as T[])];
+}
+
+// ---- resource locators ----
+// A locator's value is read with `FlareItem.locator()`: the same for "From List" and "By ID", and for
+// the plain string or number that workflows saved before the parameter became a locator.
+
+/** Non-empty text from a value, trimmed; the checks of {@link requiredText}. */
+function textValue(item: FlareItem, value: unknown, displayName: string): string {
+	if (
+		value === null ||
+		value === undefined ||
+		typeof value === 'object' ||
+		typeof value === 'boolean'
+	) {
+		throw parameterError(item, displayName, 'must be text', `Enter a value for '${displayName}'.`);
+	}
+	const text = String(value).trim();
+	if (text === '')
+		throw parameterError(item, displayName, 'is required', `Enter a value for '${displayName}'.`);
+	return text;
+}
+
+/** The value of a resource locator as non-empty, trimmed text (e.g. a source ID). */
+export function locatorText(item: FlareItem, name: string, displayName: string): string {
+	return textValue(item, item.locator(name), displayName);
+}
+
+/** The value of a resource locator as a positive whole number (e.g. an identifier ID). */
+export function locatorInteger(item: FlareItem, name: string, displayName: string): number {
+	return toPositiveInteger(item, item.locator(name), displayName);
+}
+
+/** The value of a resource locator as a lowercase UUID (e.g. a matching policy). */
+export function locatorUuid(
+	item: FlareItem,
+	name: string,
+	displayName: string,
+	hint = 'Use the UUID shown in Flare, e.g. 1f0e4f2a-8c1d-4b6e-9a53-3c2d7e8f9a10.',
+): string {
+	const value = locatorText(item, name, displayName);
+	if (!UUID.test(value)) {
+		throw parameterError(item, displayName, `is not a UUID: "${value}"`, hint);
+	}
+	return value.toLowerCase();
+}
+
+/** A locator's value for messages (e.g. "Identifier 7001 was not found"), never failing. */
+export function locatorLabel(item: FlareItem, name: string): string {
+	try {
+		const value = item.locator(name);
+		return typeof value === 'object' && value !== null ? '' : String(value ?? '').trim();
+	} catch {
+		return '';
+	}
 }

@@ -1,23 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { notice, updateDisplayOptions } from '../../shared/descriptions';
+import { identifierLocator, notice, updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/pagination';
-import { positiveInteger } from '../../shared/validation';
+import { locatorInteger, locatorLabel } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
 	notice(
 		'deleteIdentifierNotice',
 		'Flare removes the identifier and its related data in the background; this can take up to an hour.',
 	),
-	{
-		displayName: 'Identifier ID',
-		name: 'identifierId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 7001',
-		description: 'Numeric ID of the identifier to delete',
-	},
+	identifierLocator('Identifier to delete: pick it by name, or enter its numeric ID'),
 ];
 
 export const deleteDescription = updateDisplayOptions(
@@ -31,12 +23,12 @@ export const deleteOperation: FlareOperation = {
 	path: '/{segment}/v4/identifiers/{identifier_id}',
 	tier: 'basic',
 	write: true,
-	fields: { identifier_id: 'Identifier ID' },
-	target: (item) => `Identifier ${String(item.parameter('identifierId', ''))}`,
+	fields: { identifier_id: 'Identifier' },
+	target: (item) => `Identifier ${locatorLabel(item, 'identifierId')}`,
 	prepare(item, request) {
-		request.pathParameters.identifier_id = positiveInteger(item, 'identifierId', 'Identifier ID');
+		request.pathParameters.identifier_id = locatorInteger(item, 'identifierId', 'Identifier');
 	},
 	output: (item) => [
-		{ deleted: true, identifierId: positiveInteger(item, 'identifierId', 'Identifier ID') },
+		{ deleted: true, identifierId: locatorInteger(item, 'identifierId', 'Identifier') },
 	],
 };

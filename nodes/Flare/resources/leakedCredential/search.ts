@@ -15,7 +15,14 @@ import {
 	type LeakedValueOutput,
 } from '../../shared/output';
 import type { FlareOperation } from '../../shared/pagination';
-import { dateTime, domainName, emailAddress, requiredText } from '../../shared/validation';
+import {
+	dateTime,
+	domainName,
+	emailAddress,
+	optionValue,
+	optionValues,
+	requiredText,
+} from '../../shared/validation';
 
 /** What to look for: the query form shared by Search and the Flare Trigger. */
 export const queryFields: INodeProperties[] = [
@@ -168,6 +175,8 @@ export const searchDescription = updateDisplayOptions(
 	fields,
 );
 
+const INCLUDE = ['auth_domains', 'known_password_id', 'urls'] as const;
+
 const QUERY_VALUE: Record<string, { name: string; displayName: string; field: string }> = {
 	domain: { name: 'fqdn', displayName: 'Domain', field: 'fqdn' },
 	auth_domain: { name: 'fqdn', displayName: 'Domain', field: 'fqdn' },
@@ -214,7 +223,6 @@ export const searchOperation: FlareOperation = {
 	},
 	prepare(item, request) {
 		const query = searchQuery(item);
-		const options = item.parameter<IDataObject>('options', {});
 		const gte = dateTime(item, 'options.importedFrom', 'Imported From');
 		const lte = dateTime(item, 'options.importedTo', 'Imported To');
 		if (gte && lte && gte > lte) {
@@ -225,14 +233,14 @@ export const searchOperation: FlareOperation = {
 				'Swap the two dates or widen the window.',
 			);
 		}
-		const include = (options.include as string[] | undefined) ?? [];
+		const include = optionValues(item, 'options.include', 'Include', INCLUDE);
 		request.body = {
 			query,
 			...(gte || lte
 				? { filters: { imported_at: { ...(gte ? { gte } : {}), ...(lte ? { lte } : {}) } } }
 				: {}),
 			...(include.length ? { include } : {}),
-			order: (options.order as string | undefined) ?? 'desc',
+			order: optionValue(item, 'options.order', 'Order', ['desc', 'asc'], 'desc'),
 		};
 	},
 	output(item, records, response) {

@@ -1,20 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { notice, updateDisplayOptions } from '../../shared/descriptions';
+import { matchingPolicyLocator, notice, updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/pagination';
-import { positiveIntegerList, uuid } from '../../shared/validation';
+import { locatorLabel, locatorUuid, positiveIntegerList } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
 	notice('assignBetaNotice', 'Beta: Flare may change this endpoint without notice.'),
-	{
-		displayName: 'Policy UUID',
-		name: 'policyUuid',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 1f0e4f2a-8c1d-4b6e-9a53-3c2d7e8f9a10',
-		description: 'UUID of the matching policy to assign',
-	},
+	matchingPolicyLocator('Matching policy to assign: pick it by name, or enter its UUID'),
 	{
 		displayName: 'Identifier IDs',
 		name: 'identifierIds',
@@ -46,14 +38,13 @@ export const assignOperation: FlareOperation = {
 	tier: 'basic',
 	write: true,
 	fields: {
-		policy_uuid: 'Policy UUID',
+		policy_uuid: 'Matching Policy',
 		identifier_ids: 'Identifier IDs',
 		clean_past_events: 'Clean Past Events',
 	},
-	target: (item) =>
-		`Matching policy ${String(item.parameter('policyUuid', ''))} or one of the identifiers`,
+	target: (item) => `Matching policy ${locatorLabel(item, 'policyUuid')} or one of the identifiers`,
 	prepare(item, request) {
-		request.pathParameters.policy_uuid = uuid(item, 'policyUuid', 'Policy UUID');
+		request.pathParameters.policy_uuid = locatorUuid(item, 'policyUuid', 'Matching Policy');
 		request.body = {
 			identifier_ids: positiveIntegerList(item, 'identifierIds', 'Identifier IDs'),
 			clean_past_events: item.parameter<boolean>('cleanPastEvents', false) === true,
@@ -63,7 +54,7 @@ export const assignOperation: FlareOperation = {
 		return [
 			{
 				assigned: true,
-				policyUuid: uuid(item, 'policyUuid', 'Policy UUID'),
+				policyUuid: locatorUuid(item, 'policyUuid', 'Matching Policy'),
 				identifierIds: positiveIntegerList(item, 'identifierIds', 'Identifier IDs'),
 				cleanPastEvents: item.parameter<boolean>('cleanPastEvents', false) === true,
 			},

@@ -1,20 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { notice, updateDisplayOptions } from '../../shared/descriptions';
+import { identifierLocator, notice, updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/pagination';
-import { positiveInteger } from '../../shared/validation';
+import { locatorInteger, locatorLabel } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
 	notice('getByIdentifierBetaNotice', 'Beta: Flare may change this endpoint without notice.'),
-	{
-		displayName: 'Identifier ID',
-		name: 'identifierId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 7001',
-		description: 'Numeric ID of the identifier whose matching policies to list',
-	},
+	identifierLocator(
+		'Identifier whose matching policies to list: pick it by name, or enter its numeric ID',
+	),
 ];
 
 export const getByIdentifierDescription = updateDisplayOptions(
@@ -27,10 +21,10 @@ export const getByIdentifierOperation: FlareOperation = {
 	method: 'GET',
 	path: '/{segment}/v4/matching-policies/by_identifier_id/{identifier_id}',
 	tier: 'basic',
-	fields: { identifier_id: 'Identifier ID' },
-	target: (item) => `Identifier ${String(item.parameter('identifierId', ''))}`,
+	fields: { identifier_id: 'Identifier' },
+	target: (item) => `Identifier ${locatorLabel(item, 'identifierId')}`,
 	prepare(item, request) {
-		request.pathParameters.identifier_id = positiveInteger(item, 'identifierId', 'Identifier ID');
+		request.pathParameters.identifier_id = locatorInteger(item, 'identifierId', 'Identifier');
 	},
 	output: (_item, records) => records,
 };

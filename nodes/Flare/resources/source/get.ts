@@ -1,23 +1,17 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { notice, updateDisplayOptions } from '../../shared/descriptions';
+import { notice, sourceLocator, updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/pagination';
-import { requiredText } from '../../shared/validation';
+import { locatorLabel, locatorText } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
 	notice(
 		'sourceNotice',
 		'Needs the ASTP (Account & Session Takeover Prevention) feature on your Flare account.',
 	),
-	{
-		displayName: 'Source ID',
-		name: 'sourceId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. collection-1',
-		description: 'ID of the leak source, as in the source_id field of a leaked credential',
-	},
+	sourceLocator(
+		'Leak source to describe: pick it by name, or enter its ID as in the source_id field of a leaked credential',
+	),
 ];
 
 export const getDescription = updateDisplayOptions(
@@ -31,10 +25,10 @@ export const getOperation: FlareOperation = {
 	method: 'GET',
 	path: '/astp/sources/{source_id}',
 	tier: 'basic',
-	fields: { source_id: 'Source ID' },
-	target: (item) => `Source '${String(item.parameter('sourceId', ''))}'`,
+	fields: { source_id: 'Source' },
+	target: (item) => `Source '${locatorLabel(item, 'sourceId')}'`,
 	prepare(item, request) {
-		request.pathParameters.source_id = requiredText(item, 'sourceId', 'Source ID');
+		request.pathParameters.source_id = locatorText(item, 'sourceId', 'Source');
 	},
 	output: (_item, records) => records,
 };

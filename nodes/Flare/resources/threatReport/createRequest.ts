@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { notice, updateDisplayOptions } from '../../shared/descriptions';
 import { parameterError } from '../../shared/errors';
 import type { FlareOperation } from '../../shared/pagination';
-import { dateTime, requiredText } from '../../shared/validation';
+import { dateTime, optionValue, requiredText } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
 	notice(
@@ -95,6 +95,17 @@ export const createRequestDescription = updateDisplayOptions(
 	fields,
 );
 
+const TIME_RANGES = [
+	'all',
+	'range',
+	'last_2d',
+	'last_24h',
+	'last_3m',
+	'last_6m',
+	'last_7d',
+	'last_1m',
+];
+
 /** Comma-separated text or an array (from an expression) → trimmed, non-empty keywords. */
 function keywords(value: unknown): string[] | undefined {
 	const list = (Array.isArray(value) ? value : String(value ?? '').split(','))
@@ -121,7 +132,7 @@ export const createRequestOperation: FlareOperation = {
 	},
 	prepare(item, request) {
 		const body: IDataObject = { report_title: requiredText(item, 'reportTitle', 'Report Title') };
-		const timeRangeType = item.parameter<string>('timeRangeType', 'all');
+		const timeRangeType = optionValue(item, 'timeRangeType', 'Time Range', TIME_RANGES, 'all');
 		body.time_range_type = timeRangeType;
 		if (timeRangeType === 'range') {
 			const from = dateTime(item, 'timeRangeFrom', 'From');

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { FlareOperation } from '../../shared/pagination';
 import { createRequestDescription, createRequestOperation } from './createRequest';
+import { getRequestStatusDescription, getRequestStatusOperation } from './getRequestStatus';
 
 export const threatReportDescription: INodeProperties[] = [
 	{
@@ -19,12 +20,21 @@ export const threatReportDescription: INodeProperties[] = [
 				description:
 					'Ask Flare to generate a threat intelligence report (deprecated, threat intelligence)',
 			},
+			{
+				name: 'Get Request Status',
+				value: 'getRequestStatus',
+				action: 'Get the status of a threat report request',
+				description:
+					'Check whether a requested report is ready, and get the report once completed (threat intelligence)',
+			},
 		],
 		default: 'createRequest',
 	},
 	...createRequestDescription,
+	...getRequestStatusDescription,
 ];
 
 export const threatReportOperations: Record<string, FlareOperation> = {
 	createRequest: createRequestOperation,
+	getRequestStatus: getRequestStatusOperation,
 };

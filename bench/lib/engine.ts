@@ -1,0 +1,107 @@
+/**
+ * Our node in n8n-core's real WorkflowExecute, through the test harness (test/harness/engine.ts): the
+ * package loaded from dist/ by n8n's own loader, the harness's credentials helper (token exchange,
+ * 401 refresh, token persisted between executions).
+ *
+ * `Harness.runWorkflow` also scans every run for secrets, which serialises the whole run: fine for
+ * tests, but it would be measured here (and 1,000,000 items do not fit in one string). This runner is
+ * the same minus that scan.
+ */
+import 'reflect-metadata';
+import type { IDataObject, INode, IRun } from 'n8n-workflow';
+import { NodeConnectionTypes, Workflow, createRunExecutionData } from 'n8n-workflow';
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+
+import { CREDENTIAL_TYPE, Harness, PACKAGE_NAME } from '../../test/harness/engine';
+
+export { Harness };
+
+export interface EngineRun {
+	run: IRun;
+	/** Items our node output (main output). */
+	items: number;
+	/** The error that stopped the run, or the first error item's message. */
+	error?: string;
+	/** Items that came out as error items (continue on fail). */
+	errorItems: number;
+}
+
+/** Runs `Items → Flare` once: `items` are the Flare node's input items. */
+export async function runFlareNode(
+	harness: Harness,
+	parameters: IDataObject,
+	options: { items?: IDataObject[]; credentialId?: string; continueOnFail?: boolean } = {},
+): Promise<EngineRun> {
+	const nodes: INode[] = [
+		{
+			id: 'items',
+			name: 'Items',
+			type: 'harness.items',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { items: JSON.stringify(options.items ?? [{}]) },
+		},
+		{
+			id: 'flare',
+			name: 'Flare',
+			type: `${PACKAGE_NAME}.flare`,
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: parameters as INode['parameters'],
+			onError: options.continueOnFail ? 'continueRegularOutput' : undefined,
+			credentials: { [CREDENTIAL_TYPE]: { id: options.credentialId ?? 'cred-1', name: 'Flare' } },
+		},
+	];
+	const connections = {
+		Items: { main: [[{ node: 'Flare', type: NodeConnectionTypes.Main, index: 0 }]] },
+	};
+	const workflow = new Workflow({
+		id: 'bench-workflow',
+		name: 'Bench',
+		nodes,
+		connections,
+		active: false,
+		nodeTypes: harness.nodeTypes(),
+		settings: { executionOrder: 'v1' },
+	});
+	const hooks = new ExecutionLifecycleHooks('manual', 'bench', {
+		id: 'bench-workflow',
+		name: 'Bench',
+		nodes,
+		connections,
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		settings: {},
+	} as never);
+	const runData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [{ node: nodes[0], data: { main: [[{ json: {} }]] }, source: null }],
+		},
+	});
+	const run = await new WorkflowExecute(
+		harness.additionalData(hooks),
+		'manual',
+		runData,
+	).processRunExecutionData(workflow);
+	const task = run.data.resultData.runData.Flare?.[0];
+	const output = task?.data?.main?.[0] ?? [];
+	const errorItems = output.filter((item) => item.error !== undefined || 'error' in item.json);
+	return {
+		run,
+		items: output.length - errorItems.length,
+		errorItems: errorItems.length,
+		error:
+			run.data.resultData.error?.message ??
+			(errorItems[0] ? String(errorItems[0].json.error) : undefined),
+	};
+}
+
+/** A harness with one Flare credential (`cred-1`) for the fake at `baseUrl`. */
+export async function harnessFor(baseUrl: string, apiKey: string): Promise<Harness> {
+	const harness = await Harness.create();
+	harness.addFlareCredential({ apiKey, baseUrl, productSegment: 'firework' });
+	return harness;
+}

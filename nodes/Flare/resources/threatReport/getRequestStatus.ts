@@ -1,0 +1,41 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { notice, reportRequestLocator, updateDisplayOptions } from '../../shared/descriptions';
+import type { FlareOperation } from '../../shared/pagination';
+import { locatorLabel, locatorUuid } from '../../shared/validation';
+
+const fields: INodeProperties[] = [
+	notice(
+		'getRequestStatusNotice',
+		'Needs the threat intelligence feature. Flare answers processing until the report is ready, then completed with the report (or error). To wait for it, loop this operation through a Wait node.',
+	),
+	reportRequestLocator(
+		'The request_id that Create Request returned. Flare has no endpoint that lists report requests, so enter it or map it from the Create Request output.',
+	),
+];
+
+export const getRequestStatusDescription = updateDisplayOptions(
+	{ show: { resource: ['threatReport'], operation: ['getRequestStatus'] } },
+	fields,
+);
+
+export const getRequestStatusOperation: FlareOperation = {
+	action: 'get the status of the threat report request',
+	entitlement: 'threat intelligence',
+	method: 'GET',
+	path: '/{segment}/v4/threat_flow/reports/requests/{request_id}',
+	tier: 'basic',
+	// Flare's OpenAPI names the path parameter request_info_id.
+	fields: { request_id: 'Request ID', request_info_id: 'Request ID' },
+	target: (item) => `Threat report request ${locatorLabel(item, 'requestId')}`,
+	prepare(item, request) {
+		request.pathParameters.request_id = locatorUuid(
+			item,
+			'requestId',
+			'Request ID',
+			'Use the request_id that Create Request returned, e.g. 3fa85f64-5717-4562-b3fc-2c963f66afa6.',
+		);
+	},
+	// The status object as Flare returns it: { status, report }, report set once completed.
+	output: (_item, records) => records,
+};

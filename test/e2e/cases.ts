@@ -1,0 +1,684 @@
+/**
+ * What the end-to-end suite runs and expects: every workflow in workflows/, executed by a real n8n
+ * against the fake Flare API, checked against the fake's dataset (the oracle) and request log.
+ */
+import type { IdentityRecord } from '../contract';
+import type { FakeFlare, FakeFlareOptions, LoggedRequest } from '../fake-flare';
+import { masked, simplifiedIdentities } from '../integration/support';
+import { check, checkEqual, failedNode, type RunView } from './report';
+
+/** The dataset every workflow of the suite is written for (seed 1); the values below come from it. */
+export const SUITE_DATASET: FakeFlareOptions = {
+	// 22,000 credentials per domain: a Return All search walks 4 pages of up to 10,000 credentials,
+	// and the fake answers the second one empty and the third one short, as Flare may.
+	credentials: 110_000,
+	quirks: { emptyPageEvery: 2, shortPageEvery: 3 },
+};
+
+const SEARCH_PATH = '/firework/v4/credentials/global/_search';
+
+export interface StepContext {
+	fake: FakeFlare;
+	/** Requests the fake received during this execution, token requests included. */
+	requests: LoggedRequest[];
+	/** The same without the token requests. */
+	api: LoggedRequest[];
+	/** How n8n ended: the exit code of `n8n execute`. */
+	exitCode: number;
+}
+
+export interface Step {
+	/** Prepares the fake before the execution. */
+	before?: (fake: FakeFlare) => void;
+	/** Expected run status; default success. */
+	status?: 'success' | 'error';
+	check: (run: RunView, context: StepContext) => void;
+}
+
+export interface E2eCase {
+	/** Workflow file, relative to workflows/. */
+	file: string;
+	/** What the case shows, for the log. */
+	about: string;
+	/** Executions of the same workflow, in turn. */
+	steps: Step[];
+	/** The case checks token exchanges itself (otherwise: none after the first execution of a run). */
+	managesTokens?: boolean;
+}
+
+const tokenRequests = (requests: LoggedRequest[]) =>
+	requests.filter((request) => request.method === 'POST' && request.path === '/tokens/generate');
+
+const one = (step: Step): Step[] => [step];
+
+const pick = (record: Record<string, unknown>, keys: string[]) =>
+	Object.fromEntries(keys.map((key) => [key, record[key]]));
+
+/** The simplified search item the README promises, password masked. */
+function simplifiedCredential(record: Record<string, unknown>): Record<string, unknown> {
+	return {
+		id: record.id,
+		identity_name: record.identity_name,
+		hash: masked(String(record.hash)),
+		hash_type: record.hash_type ?? null,
+		imported_at: record.imported_at,
+		source_id: record.source_id,
+		source_name: (record.source as { name?: string } | undefined)?.name ?? null,
+		credential_hash: record.credential_hash ?? null,
+	};
+}
+
+function searchItems(run: RunView, node: string) {
+	return run.json(node).map((item) => {
+		const copy = { ...item };
+		delete copy.globalSearchesRemaining;
+		return copy;
+	});
+}
+
+export const CASES: E2eCase[] = [
+	{
+		file: 'behaviours/token-reuse.json',
+		about: 'one token exchange, the stored token reused, one new exchange after expiry',
+		managesTokens: true,
+		steps: [
+			{
+				check(run, { fake, requests }) {
+					checkEqual(
+						tokenRequests(requests).length,
+						1,
+						'Get the source',
+						'token requests, first execution',
+					);
+					checkEqual(
+						run.json('Get the source'),
+						[fake.dataset.source('combolist-acme')],
+						'Get the source',
+						'output',
+					);
+				},
+			},
+			{
+				check(run, { requests }) {
+					checkEqual(
+						tokenRequests(requests).length,
+						0,
+						'Get the source',
+						'token requests, second execution (the stored token must be reused)',
+					);
+					check(
+						requests.every((request) => request.auth === 'bearer' && request.tokenValid === true),
+						'Get the source',
+						'every request of the second execution carries the stored, valid token',
+					);
+					checkEqual(run.items('Get the source').length, 1, 'Get the source', 'items');
+				},
+			},
+			{
+				before: (fake) => fake.expireAllTokens(),
+				check(run, { requests }) {
+					checkEqual(
+						tokenRequests(requests).length,
+						1,
+						'Get the source',
+						'token requests after the token expired',
+					);
+					checkEqual(
+						requests.map((request) => `${request.method} ${request.path} ${request.status}`),
+						[
+							'GET /astp/sources/combolist-acme 401',
+							'POST /tokens/generate 200',
+							'GET /astp/sources/combolist-acme 200',
+						],
+						'Get the source',
+						'requests after the token expired',
+					);
+					checkEqual(run.items('Get the source').length, 1, 'Get the source', 'items');
+				},
+			},
+		],
+	},
+	// ---- one workflow per operation ----
+	{
+		file: 'operations/astp-url-get-many.json',
+		about: 'ASTP URL → Get Many, Return All',
+		steps: one({
+			check(run, { fake, api }) {
+				const node = 'Get URLs where the credential was used';
+				const expected = fake.dataset.urlsFor('7af7532e2cc520f6d71925d0262db52c');
+				check(expected.length > 0, node, 'the dataset has URLs for this credential hash');
+				checkEqual(run.json(node), expected, node, 'output');
+				checkEqual(
+					api.map((request) => request.body),
+					[{ credential_hash: '7af7532e2cc520f6d71925d0262db52c', size: 5000 }],
+					node,
+					'request bodies',
+				);
+			},
+		}),
+	},
+	{
+		file: 'operations/event-get.json',
+		about: 'Event → Get, UID with characters to encode',
+		steps: one({
+			check(run, { fake, api }) {
+				const node = 'Get the event';
+				checkEqual(
+					run.json(node),
+					[fake.dataset.event('blog_post/hack&talk/4230')],
+					node,
+					'output',
+				);
+				checkEqual(
+					api.map((request) => request.query),
+					[{ uid: 'blog_post/hack&talk/4230' }],
+					node,
+					'query',
+				);
+			},
+		}),
+	},
+	{
+		file: 'operations/identifier-delete.json',
+		about: 'Identifier → Delete',
+		steps: one({
+			check(run, { fake, api }) {
+				const node = 'Delete identifier 7030';
+				checkEqual(run.json(node), [{ deleted: true, identifierId: 7030 }], node, 'output');
+				checkEqual(
+					api.map((request) => `${request.method} ${request.path} ${request.status}`),
+					['DELETE /firework/v4/identifiers/7030 202'],
+					node,
+					'requests',
+				);
+				check(
+					fake.state.deletedIdentifiers.has(7030),
+					node,
+					'identifier 7030 is deleted in the fake',
+				);
+			},
+		}),
+	},
+	{
+		file: 'operations/identity-get-by-keyword.json',
+		about: 'Identity → Get by Keyword, wildcard, Limit 20',
+		steps: one({
+			check(run, { fake }) {
+				const node = 'Get identities by keyword';
+				// The walk the node makes: pages of Limit (20) identities until 20 passwords are out.
+				const identities: IdentityRecord[] = fake.dataset.identitiesByKeyword('elena.green*', 20);
+				const expected = simplifiedIdentities(identities).slice(0, 20);
+				checkEqual(expected.length, 20, node, 'the dataset has 20 passwords for elena.green*');
+				checkEqual(run.json(node), expected, node, 'output (simplified, masked)');
+			},
+		}),
+	},
+	{
+		file: 'operations/identity-get-by-password.json',
+		about: 'Identity → Get by Password, Limit 10',
+		steps: one({
+			check(run, { fake, api }) {
+				const node = 'Get identities by password';
+				const expected = simplifiedIdentities(
+					fake.dataset.identitiesByPassword('hunter2', 10),
+				).slice(0, 10);
+				checkEqual(expected.length, 10, node, 'the dataset has 10 results for hunter2');
+				checkEqual(run.json(node), expected, node, 'output (simplified, masked)');
+				checkEqual(
+					api.map((request) => request.path),
+					['/leaksdb/identities/by_password/hunter2'],
+					node,
+					'request paths',
+				);
+			},
+		}),
+	},
+	{
+		file: 'operations/leaked-credential-search.json',
+		about: 'Leaked Credential → Search, Limit 5, masked',
+		steps: one({
+			check(run, { fake, api }) {
+				const node = 'Search leaked credentials';
+				const expected = fake.dataset
+					.searchAll({ query: { type: 'domain', fqdn: 'acme.com' } })
+					.slice(0, 5);
+				checkEqual(
+					searchItems(run, node),
+					expected.map((record) => simplifiedCredential(record as never)),
+					node,
+					'output',
+				);
+				check(
+					run.json(node).every((item) => typeof item.globalSearchesRemaining === 'number'),
+					node,
+					'every item carries globalSearchesRemaining',
+				);
+				checkEqual(
+					api.map((request) => request.body),
+					[{ query: { type: 'domain', fqdn: 'acme.com' }, order: 'desc', size: 5 }],
+					node,
+					'request bodies',
+				);
+			},
+		}),
+	},
+	{
+		file: 'operations/matching-policy-assign.json',
+		about: 'Matching Policy → Assign',
+		steps: one({
+			check(run, { fake, api }) {
+				const node = 'Assign the policy';
+				const uuid = '9f28d2f4-8a81-4c58-a5a1-d29b1bc28e07';
+				checkEqual(
+					run.json(node),
+					[
+						{
+							assigned: true,
+							policyUuid: uuid,
+							identifierIds: [7012, 7013],
+							cleanPastEvents: true,
+						},
+					],
+					node,
+					'output',
+				);
+				checkEqual(
+					api.map((request) => request.body),
+					[{ identifier_ids: [7012, 7013], clean_past_events: true }],
+					node,
+					'request bodies',
+				);
+				for (const id of [7012, 7013]) {
+					check(
+						fake.dataset
+							.assignmentsFor(id)
+							.some(
+								(assignment) =>
+									assignment.matching_policy.uuid === uuid && assignment.clean_past_events,
+							),
+						node,
+						`identifier ${id} has the policy in the fake`,
+					);
+				}
+			},
+		}),
+	},
+	{
+		file: 'operations/matching-policy-get-by-identifier.json',
+		about: 'Matching Policy → Get by Identifier',
+		steps: one({
+			check(run, { fake }) {
+				const node = 'Get the policies of identifier 7016';
+				const expected = fake.dataset.assignmentsFor(7016);
+				checkEqual(expected.length, 3, node, 'the dataset has 3 assignments for identifier 7016');
+				checkEqual(run.json(node), expected, node, 'output');
+			},
+		}),
+	},
+	{
+		file: 'operations/source-get.json',
+		about: 'Source → Get',
+		steps: one({
+			check(run, { fake }) {
+				const node = 'Get the source';
+				checkEqual(run.json(node), [fake.dataset.source('combolist-acme')], node, 'output');
+			},
+		}),
+	},
+	{
+		file: 'operations/threat-report-create-request.json',
+		about: 'Threat Report → Create Request',
+		steps: one({
+			check(run, { fake, api }) {
+				const node = 'Request a threat report';
+				const stored = fake.state.reportRequests.at(-1);
+				checkEqual(run.json(node), [{ request_id: stored?.request_id }], node, 'output');
+				checkEqual(
+					api.map((request) => request.body),
+					[
+						{
+							report_title: 'Credential leaks for acme.com',
+							time_range_type: 'last_7d',
+							question: 'Which acme.com accounts were leaked this week?',
+							included_keywords: ['acme', 'credentials'],
+						},
+					],
+					node,
+					'request bodies',
+				);
+			},
+		}),
+	},
+	{
+		file: 'operations/threat-report-get-request-status.json',
+		about: 'Threat Report → Create Request, then Get Request Status in a loop through a Wait node',
+		steps: one({
+			check(run, { fake, api }) {
+				const node = 'Get the request status';
+				const stored = fake.state.reportRequests.at(-1)!;
+				checkEqual(
+					run.json('Request a threat report'),
+					[{ request_id: stored.request_id }],
+					'Request a threat report',
+					'output',
+				);
+				// The fake answers "processing" to the first status read, then the report.
+				checkEqual(
+					run.runs(node),
+					[
+						[{ status: 'processing', report: null }],
+						[{ status: 'completed', report: stored.report }],
+					],
+					node,
+					'status of each run',
+				);
+				checkEqual(run.runs('Wait 2 seconds').length, 1, 'Wait 2 seconds', 'runs');
+				checkEqual(
+					run.json('Report ready'),
+					[{ status: 'completed', report: stored.report }],
+					'Report ready',
+					'output',
+				);
+				checkEqual(
+					api.map((request) => `${request.method} ${request.path}`),
+					[
+						'POST /firework/v4/threat_flow/reports/requests',
+						`GET /firework/v4/threat_flow/reports/requests/${stored.request_id}`,
+						`GET /firework/v4/threat_flow/reports/requests/${stored.request_id}`,
+					],
+					node,
+					'requests',
+				);
+			},
+		}),
+	},
+	// ---- behaviours ----
+	{
+		file: 'leaked-credentials-for-a-domain.json',
+		about: 'Return All over 4 pages, one empty and one short; passwords masked',
+		steps: one({
+			check(run, { fake, api }) {
+				const node = 'Leaked credentials for acme.com';
+				const expected = fake.dataset.searchAll({ query: { type: 'domain', fqdn: 'acme.com' } });
+				checkEqual(expected.length, 22_000, node, 'credentials of acme.com in the dataset');
+				const items = run.json(node);
+				checkEqual(items.length, expected.length, node, 'items');
+				checkEqual(
+					items.map((item) => item.id),
+					expected.map((record) => record.id),
+					node,
+					'ids, in order',
+				);
+				const wrongMask = items.findIndex(
+					(item, index) => item.hash !== masked(expected[index].hash),
+				);
+				check(wrongMask === -1, node, `item ${wrongMask} has its password masked`);
+				const searches = api.filter((request) => request.path === SEARCH_PATH);
+				// Pages of 10,000, 0 (empty), 5,000 (short) and 7,000 credentials, by the fake's quirks.
+				checkEqual(searches.length, 4, node, 'pages requested');
+				const bodies = searches.map((request) => request.body as Record<string, unknown>);
+				checkEqual(
+					bodies.map((body) => body.size),
+					[10_000, 10_000, 10_000, 10_000],
+					node,
+					'page sizes',
+				);
+				check(
+					bodies[0].from === undefined &&
+						new Set(bodies.slice(1).map((body) => body.from)).size === 3,
+					node,
+					'each page asks for a new cursor',
+				);
+			},
+		}),
+	},
+	{
+		file: 'behaviours/error-output.json',
+		about: 'a failed item goes to the error output, the others continue',
+		steps: one({
+			check(run, { fake }) {
+				const expected = fake.dataset.assignmentsFor(7020);
+				checkEqual(
+					expected.length,
+					2,
+					'Matching policies',
+					'the dataset has 2 assignments for identifier 7020',
+				);
+				checkEqual(
+					run.json('Matching policies', 0),
+					expected,
+					'Matching policies',
+					'success output',
+				);
+				checkEqual(
+					run
+						.items('Matching policies', 1)
+						.map((item) => ({ json: item.json, pairedItem: item.pairedItem })),
+					[{ json: { error: 'Identifier 7999 was not found in Flare' }, pairedItem: { item: 1 } }],
+					'Matching policies',
+					'error output',
+				);
+				checkEqual(run.items('Policies found').length, 2, 'Policies found', 'items');
+				checkEqual(
+					run.json('Lookup failed'),
+					[{ error: 'Identifier 7999 was not found in Flare' }],
+					'Lookup failed',
+					'items',
+				);
+			},
+		}),
+	},
+	{
+		file: 'behaviours/error-stops-the-workflow.json',
+		about: 'an error stops the run; the suite names the node and n8n’s message',
+		steps: one({
+			status: 'error',
+			check(run, { exitCode }) {
+				checkEqual(
+					failedNode(run.run),
+					{
+						node: 'Delete identifier 7999',
+						message:
+							'Identifier 7999 was not found in Flare — Check the ID, and that it belongs to the tenant selected in the credential. Flare says: "identifier 7999 not found".',
+					},
+					'Delete identifier 7999',
+					'reported failure',
+				);
+				check(exitCode !== 0, 'Delete identifier 7999', 'n8n execute exits with an error code');
+			},
+		}),
+	},
+	// ---- playbooks ----
+	{
+		file: 'playbooks/daily-leak-watch.json',
+		about: 'Schedule/manual → search imported in the last day → summary',
+		steps: one({
+			before: (fake) => fake.addCredentials(40), // 8 of them for acme.com, imported now
+			check(run, { fake, api }) {
+				const node = 'New leaked credentials';
+				// `n8n execute` needs a Manual Trigger in the workflow; n8n then starts the run from the
+				// first trigger of the file. Exactly one of the two may have run, and the rest once.
+				const triggers = ['Every morning at 7', 'Run now (manual test)'].filter((name) =>
+					run.nodesRun().includes(name),
+				);
+				checkEqual(triggers.length, 1, 'Every morning at 7', 'triggers that started the run');
+				const [search] = api;
+				const body = search.body as { filters?: { imported_at?: { gte?: string } } };
+				const gte = Date.parse(body.filters?.imported_at?.gte ?? '');
+				check(
+					Math.abs(Date.now() - 86_400_000 - gte) < 10 * 60_000,
+					node,
+					`Imported From is about 24 hours ago (sent ${body.filters?.imported_at?.gte})`,
+				);
+				const expected = fake.dataset.searchAll({
+					query: { type: 'domain', fqdn: 'acme.com' },
+					filters: { imported_at: { gte: body.filters!.imported_at!.gte! } },
+				});
+				checkEqual(expected.length, 8, node, 'new credentials of acme.com in the dataset');
+				checkEqual(
+					searchItems(run, node),
+					expected.map((record) => simplifiedCredential(record as never)),
+					node,
+					'output',
+				);
+				const [summary] = run.json('Format the summary');
+				const bySource: Record<string, number> = {};
+				for (const record of expected)
+					bySource[record.source?.name ?? record.source_id] =
+						(bySource[record.source?.name ?? record.source_id] ?? 0) + 1;
+				checkEqual(
+					pick(summary, ['domain', 'count', 'bySource', 'identities']),
+					{
+						domain: 'acme.com',
+						count: 8,
+						bySource,
+						identities: [...new Set(expected.map((record) => record.identity_name))].sort(),
+					},
+					'Format the summary',
+					'summary',
+				);
+				check(
+					String(summary.text).startsWith(
+						'8 new leaked credential(s) for acme.com in the last 24 hours:\n- ',
+					),
+					'Format the summary',
+					'summary text',
+				);
+				check(
+					!expected.some((record) => String(summary.text).includes(`password ${record.hash} `)),
+					'Format the summary',
+					'no clear password in the summary',
+				);
+			},
+		}),
+	},
+	{
+		file: 'playbooks/investigate-a-credential.json',
+		about: 'search by e-mail → ASTP URLs per credential → merged report',
+		steps: one({
+			check(run, { fake, api }) {
+				const email = 'elena.green@acme.com';
+				const credentials = fake.dataset.searchAll({ query: { type: 'email', email } });
+				checkEqual(
+					credentials.length,
+					8,
+					'Leaked credentials of the e-mail',
+					'credentials of the e-mail in the dataset',
+				);
+				checkEqual(
+					run.items('Leaked credentials of the e-mail').length,
+					8,
+					'Leaked credentials of the e-mail',
+					'items',
+				);
+				const urlRequests = api.filter(
+					(request) => request.path === '/astp/urls/by_credential_hash',
+				);
+				checkEqual(
+					urlRequests.length,
+					8,
+					'Where each was used (ASTP URLs)',
+					'one URL request per credential',
+				);
+				const expected = credentials.map((record) => {
+					const urls = fake.dataset.urlsFor(record.credential_hash!).map((url) => url.url);
+					return {
+						identity: email,
+						password: masked(record.hash),
+						source: record.source?.name ?? record.source_id,
+						imported_at: record.imported_at,
+						credential_hash: record.credential_hash,
+						used_on: urls,
+						used_on_count: urls.length,
+					};
+				});
+				check(
+					expected.some((line) => line.used_on_count === 0),
+					'Report',
+					'the dataset has a credential never seen used',
+				);
+				const byHash = (lines: Array<Record<string, unknown>>) =>
+					[...lines].sort((a, b) =>
+						String(a.credential_hash).localeCompare(String(b.credential_hash)),
+					);
+				checkEqual(byHash(run.json('Report')), byHash(expected), 'Report', 'report lines');
+			},
+		}),
+	},
+	{
+		file: 'playbooks/identifier-clean-up.json',
+		about: 'matching policies by identifier → delete the identifiers with the retired policy',
+		steps: one({
+			check(run, { fake, api }) {
+				const reviewed = [7001, 7002, 7003, 7004, 7005, 7006, 7007, 7008];
+				const retired = reviewed.filter((id) =>
+					fake.dataset
+						.assignmentsFor(id)
+						.some((assignment) => assignment.matching_policy.name === 'Supplier exposure'),
+				);
+				checkEqual(
+					retired,
+					[7001, 7004, 7006],
+					'Assigned the retired policy',
+					'identifiers with the retired policy in the dataset',
+				);
+				checkEqual(
+					run.json('Delete the identifier'),
+					retired.map((id) => ({ deleted: true, identifierId: id })),
+					'Delete the identifier',
+					'output',
+				);
+				checkEqual(
+					api.filter((request) => request.method === 'DELETE').map((request) => request.path),
+					retired.map((id) => `/firework/v4/identifiers/${id}`),
+					'Delete the identifier',
+					'DELETE requests',
+				);
+				checkEqual(
+					reviewed.filter((id) => fake.state.deletedIdentifiers.has(id)),
+					retired,
+					'Delete the identifier',
+					'identifiers deleted in the fake',
+				);
+			},
+		}),
+	},
+	{
+		file: 'playbooks/threat-report-with-wait.json',
+		about: 'request a threat report, wait, fetch it when Flare has written it',
+		steps: one({
+			check(run, { fake }) {
+				const node = 'Get the request status';
+				const stored = fake.state.reportRequests.at(-1)!;
+				checkEqual(
+					run.json('Request a threat report'),
+					[{ request_id: stored.request_id }],
+					'Request a threat report',
+					'output',
+				);
+				checkEqual(
+					run.runs(node),
+					[
+						[{ status: 'processing', report: null }],
+						[{ status: 'completed', report: stored.report }],
+					],
+					node,
+					'status after each wait',
+				);
+				checkEqual(
+					run.json('Report'),
+					[
+						{
+							status: 'completed',
+							title: stored.report.title,
+							summary: stored.report.summary,
+							related_events: stored.report.related_activity_uids,
+						},
+					],
+					'Report',
+					'output',
+				);
+			},
+		}),
+	},
+];

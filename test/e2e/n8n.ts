@@ -1,0 +1,194 @@
+/**
+ * One headless n8n instance: its own user folder (database, encryption key, community packages), the
+ * package installed the way users install a community package, and the CLI commands the suite uses:
+ * import:credentials, import:workflow and execute --id --rawOutput.
+ */
+import { childProcess, fs, net, path, processRef } from '../support/node';
+import { type InstalledN8n, run } from './install';
+import type { RunJson } from './report';
+
+export interface Execution {
+	workflowId: string;
+	/** The run as n8n printed it, when it printed one. */
+	run?: RunJson;
+	exitCode: number;
+	/** Everything the command printed, and the file it is kept in. */
+	output: string;
+	outputFile: string;
+	seconds: number;
+}
+
+export interface CredentialToImport {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
+}
+
+export class N8nInstance {
+	private executions = 0;
+
+	private constructor(
+		readonly install: InstalledN8n,
+		readonly userFolder: string,
+	) {}
+
+	/** A fresh instance: the user folder is emptied first. */
+	static create(install: InstalledN8n, userFolder: string): N8nInstance {
+		fs.rmSync(userFolder, { recursive: true, force: true });
+		fs.mkdirSync(path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
+		return new N8nInstance(install, path.resolve(userFolder));
+	}
+
+	/** Environment of every n8n (and npm) command of this instance. */
+	env(): Record<string, string | undefined> {
+		const env: Record<string, string | undefined> = { ...processRef.env };
+		// Nothing of the caller's n8n or tsx set-up may leak into the instance.
+		for (const key of Object.keys(env)) if (key.startsWith('N8N_')) delete env[key];
+		delete env.NODE_OPTIONS;
+		return {
+			...env,
+			PATH: `${this.install.nodeBinDir}${path.delimiter}${processRef.env.PATH ?? ''}`,
+			N8N_USER_FOLDER: this.userFolder,
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_RUNNERS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+			GENERIC_TIMEZONE: 'UTC',
+			TZ: 'UTC',
+			...this.install.env,
+		};
+	}
+
+	private async n8n(args: string[], allowFailure = false) {
+		return await run(this.install.nodeBin, [this.install.n8nMain, ...args], {
+			cwd: this.userFolder,
+			env: { ...this.env(), N8N_RUNNERS_BROKER_PORT: String(await freePort()) },
+			allowFailure,
+		});
+	}
+
+	/**
+	 * Installs the packed package as a self-hosted user does: `npm install <package>` in
+	 * `~/.n8n/nodes`. Peer dependencies are left out (`--legacy-peer-deps`), as n8n's own installer
+	 * (Settings → Community Nodes) does: the package then uses n8n's own n8n-workflow.
+	 */
+	async installPackage(tarball: string): Promise<number> {
+		const nodesFolder = path.join(this.userFolder, '.n8n', 'nodes');
+		fs.writeFileSync(
+			path.join(nodesFolder, 'package.json'),
+			`${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2)}\n`,
+		);
+		const { seconds } = await run(
+			'npm',
+			[
+				'install',
+				path.resolve(tarball),
+				'--legacy-peer-deps',
+				'--ignore-scripts',
+				'--no-audit',
+				'--no-fund',
+				'--loglevel=error',
+			],
+			{ cwd: nodesFolder, env: this.env() },
+		);
+		return seconds;
+	}
+
+	async importCredentials(credentials: CredentialToImport[]): Promise<number> {
+		const file = path.join(this.userFolder, 'credentials.json');
+		fs.writeFileSync(file, JSON.stringify(credentials, null, 2));
+		const { seconds } = await this.n8n(['import:credentials', `--input=${file}`]);
+		return seconds;
+	}
+
+	/** Imports every workflow file given, in one command. */
+	async importWorkflows(files: string[]): Promise<number> {
+		const folder = path.join(this.userFolder, 'workflows-to-import');
+		fs.rmSync(folder, { recursive: true, force: true });
+		fs.mkdirSync(folder, { recursive: true });
+		files.forEach((file, index) =>
+			fs.copyFileSync(file, path.join(folder, `${String(index).padStart(3, '0')}.json`)),
+		);
+		const { seconds } = await this.n8n(['import:workflow', '--separate', `--input=${folder}`]);
+		return seconds;
+	}
+
+	/**
+	 * `n8n execute --id <id> --rawOutput`; never rejects for a failed workflow. The output goes to a
+	 * file, not a pipe: n8n exits right after printing, and a large run written to a pipe would be cut.
+	 */
+	async execute(workflowId: string): Promise<Execution> {
+		const folder = path.join(this.userFolder, 'runs');
+		fs.mkdirSync(folder, { recursive: true });
+		this.executions++;
+		const outputFile = path.join(
+			folder,
+			`${String(this.executions).padStart(2, '0')}-${workflowId}.log`,
+		);
+		const started = Date.now();
+		// n8n 2.x always starts its task broker, on 5679 by default: another n8n on this machine
+		// would make the command fail, so each command gets a free port.
+		const port = String(await freePort());
+		const fd = fs.openSync(outputFile, 'w');
+		let exitCode: number;
+		try {
+			exitCode = await new Promise<number>((resolve, reject) => {
+				const child = childProcess.spawn(
+					this.install.nodeBin,
+					[this.install.n8nMain, 'execute', `--id=${workflowId}`, '--rawOutput'],
+					{
+						cwd: this.userFolder,
+						env: { ...this.env(), N8N_RUNNERS_BROKER_PORT: port },
+						stdio: ['ignore', fd, fd],
+					},
+				);
+				child.on('error', reject);
+				child.on('close', (code) => resolve(code ?? 1));
+			});
+		} finally {
+			fs.closeSync(fd);
+		}
+		const output = fs.readFileSync(outputFile, 'utf8');
+		return {
+			workflowId,
+			run: parseRun(output),
+			exitCode,
+			output,
+			outputFile,
+			seconds: (Date.now() - started) / 1000,
+		};
+	}
+}
+
+/** A TCP port that is free on 127.0.0.1 right now. */
+async function freePort(): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as net.AddressInfo;
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/**
+ * The run JSON in what `n8n execute --rawOutput` printed. n8n prints it pretty, from a line `{` to a
+ * line `}`, after its start-up messages; for a failed run it prints the same JSON through its logger
+ * before the error.
+ */
+export function parseRun(text: string): RunJson | undefined {
+	const lines = text.split('\n');
+	const start = lines.indexOf('{');
+	if (start === -1) return undefined;
+	const end = lines.indexOf('}', start);
+	if (end === -1) return undefined;
+	try {
+		return JSON.parse(lines.slice(start, end + 1).join('\n')) as RunJson;
+	} catch {
+		return undefined;
+	}
+}

@@ -1,0 +1,253 @@
+/**
+ * The end-to-end suite (`npm run test:e2e`): every workflow in workflows/ runs in a real n8n, with this
+ * package installed from its packed tarball, against the fake Flare API, on each n8n line.
+ *
+ *   FLARE_E2E_LINES=2|1|2,1|all   n8n lines to run (default: 2,1)
+ *   FLARE_E2E_ONLY=<text>         only the workflows whose file contains <text>
+ *   FLARE_E2E_SKIP_BUILD=1        pack the current dist/ without building first
+ *   FLARE_E2E_CACHE=<folder>      where n8n is installed (default: ~/.cache/n8n-nodes-flareio)
+ */
+import type { INodeType } from 'n8n-workflow';
+
+import { FakeFlare } from '../fake-flare';
+import { fs, path, processRef } from '../support/node';
+import { CASES, type E2eCase, SUITE_DATASET } from './cases';
+import { ensureN8n, type InstalledN8n, LINES, type LineKey, parseLines } from './install';
+import type { N8nInstance } from './n8n';
+import { describeError, E2eFailure, failedNode, RunView } from './report';
+import {
+	allWorkflowFiles,
+	buildAndPack,
+	prepareInstance,
+	readWorkflow,
+	repositoryRoot,
+	say,
+	seconds,
+	type WorkflowFile,
+} from './suite';
+
+interface Failure {
+	line: string;
+	/** The workflow, or undefined when the n8n instance could not be prepared. */
+	workflow?: WorkflowFile;
+	step: number;
+	message: string;
+}
+
+const tokenExchanges = (fake: FakeFlare, from: number) =>
+	fake.requests
+		.slice(from)
+		.filter((request) => request.method === 'POST' && request.path === '/tokens/generate').length;
+
+/** Runs every step of one case; returns the failure, if any. */
+async function runCase(
+	n8n: N8nInstance,
+	fake: FakeFlare,
+	testCase: E2eCase,
+	workflow: WorkflowFile,
+): Promise<{ message?: string; step: number; executions: number }> {
+	for (let index = 0; index < testCase.steps.length; index++) {
+		const step = testCase.steps[index];
+		const label =
+			testCase.steps.length > 1 ? ` (execution ${index + 1}/${testCase.steps.length})` : '';
+		step.before?.(fake);
+		const mark = fake.requests.length;
+		const execution = await n8n.execute(workflow.id);
+		const requests = fake.requests.slice(mark);
+		const fail = (problem: string) => {
+			const message = `${problem}\n(n8n's full output: ${execution.outputFile})`;
+			say(`  ✗ ${workflow.file}${label}  ${execution.seconds.toFixed(1)} s`);
+			say(`      workflow "${workflow.name}": ${message.split('\n').join('\n      ')}`);
+			return { message, step: index + 1, executions: index + 1 };
+		};
+		if (!execution.run) {
+			return fail(
+				`n8n printed no run (exit code ${execution.exitCode}); its output ends with:\n${execution.output.trim().split('\n').slice(-15).join('\n')}`,
+			);
+		}
+		const run = new RunView(execution.run);
+		const expected = step.status ?? 'success';
+		const failed = failedNode(execution.run);
+		if (expected === 'success' && (failed || run.status !== 'success')) {
+			return fail(
+				failed
+					? `node "${failed.node}" failed: ${failed.message}`
+					: `the run ended with status "${run.status}"`,
+			);
+		}
+		if (run.status !== expected) {
+			return fail(`the run ended with status "${run.status}", expected "${expected}"`);
+		}
+		try {
+			step.check(run, {
+				fake,
+				requests,
+				api: requests.filter((request) => !request.path.startsWith('/tokens/')),
+				exitCode: execution.exitCode,
+			});
+			if (!testCase.managesTokens) {
+				// Only the first token request of a fresh credential is expected.
+				const allowed = tokenExchanges(fake, 0) === tokenExchanges(fake, mark) ? 1 : 0;
+				const exchanges = tokenExchanges(fake, mark);
+				if (exchanges > allowed) {
+					throw new E2eFailure(
+						undefined,
+						`${exchanges} token exchange(s): the token stored by an earlier execution was not reused`,
+					);
+				}
+			}
+		} catch (error) {
+			const problem =
+				error instanceof E2eFailure ? error.message : ((error as Error).stack ?? String(error));
+			const runError = execution.run.data.resultData.error;
+			return fail(runError ? `${problem}\n(n8n: ${describeError(runError)})` : problem);
+		}
+		const shown =
+			step.status === 'error' && failed
+				? `  → stopped at node "${failed.node}": ${failed.message}`
+				: '';
+		say(
+			`  ✓ ${workflow.file}${label}  ${execution.seconds.toFixed(1)} s  [${run.itemCounts()}]${shown}`,
+		);
+	}
+	return { step: testCase.steps.length, executions: testCase.steps.length };
+}
+
+async function runLine(
+	root: string,
+	line: LineKey,
+	install: Promise<InstalledN8n>,
+	tarball: string,
+	fake: FakeFlare,
+	cases: E2eCase[],
+	failures: Failure[],
+): Promise<void> {
+	const started = Date.now();
+	say('');
+	say(`== ${LINES[line].label}`);
+	fake.reset(); // fresh dataset state, tokens and request log for each line
+	const workflows = new Map(
+		cases.map((testCase) => [testCase.file, readWorkflow(root, testCase.file)]),
+	);
+	let n8n: N8nInstance;
+	try {
+		n8n = await prepareInstance({
+			root,
+			line,
+			install,
+			tarball,
+			fake,
+			workflows: [...workflows.values()],
+			folderName: `e2e-n8n-${line}`,
+		});
+	} catch (error) {
+		const message = `could not prepare n8n: ${(error as Error).message}`;
+		say(`  ✗ ${message}`);
+		failures.push({ line: LINES[line].label, step: 0, message });
+		return;
+	}
+	let executions = 0;
+	for (const testCase of cases) {
+		const workflow = workflows.get(testCase.file)!;
+		const result = await runCase(n8n, fake, testCase, workflow);
+		executions += result.executions;
+		if (result.message) {
+			failures.push({
+				line: LINES[line].label,
+				workflow,
+				step: result.step,
+				message: result.message,
+			});
+		}
+	}
+	say(
+		`${LINES[line].label}: ${cases.length} workflows, ${executions} executions in ${seconds(started)}.`,
+	);
+}
+
+/**
+ * resource/operation pairs of the built Flare node (its description in dist/) that no workflow under
+ * workflows/operations/ uses.
+ */
+async function operationsWithoutWorkflow(root: string, files: string[]): Promise<string[]> {
+	const used = new Set<string>();
+	for (const file of files.filter((name) => name.startsWith('operations/'))) {
+		const { nodes } = JSON.parse(fs.readFileSync(path.join(root, 'workflows', file), 'utf8')) as {
+			nodes: Array<{ type: string; parameters: { resource?: string; operation?: string } }>;
+		};
+		for (const node of nodes.filter((candidate) => candidate.type === 'n8n-nodes-flareio.flare')) {
+			used.add(`${node.parameters.resource}/${node.parameters.operation}`);
+		}
+	}
+	const built = path.join(root, 'dist', 'nodes', 'Flare', 'Flare.node.js');
+	const { Flare } = (await import(built)) as { Flare: new () => INodeType };
+	const pairs = new Flare().description.properties
+		.filter((property) => property.name === 'operation')
+		.flatMap((property) =>
+			(property.displayOptions?.show?.resource ?? []).flatMap((resource) =>
+				(property.options ?? []).map(
+					(option) => `${String(resource)}/${String((option as { value: unknown }).value)}`,
+				),
+			),
+		);
+	return pairs.filter((pair) => !used.has(pair));
+}
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	const root = repositoryRoot();
+	const lines = parseLines(processRef.env.FLARE_E2E_LINES, ['2', '1']);
+	const only = processRef.env.FLARE_E2E_ONLY;
+	const cases = only ? CASES.filter((testCase) => testCase.file.includes(only)) : CASES;
+
+	// Every workflow kept in the repository is exercised, and every operation has its workflow.
+	const files = allWorkflowFiles(root);
+	const untested = files.filter((file) => !CASES.some((testCase) => testCase.file === file));
+	if (untested.length)
+		throw new Error(`Workflows without an end-to-end case: ${untested.join(', ')}`);
+
+	const tarball = await buildAndPack(root);
+	say(`Packed ${tarball}`);
+	const missing = await operationsWithoutWorkflow(root, files);
+	if (missing.length) {
+		throw new Error(
+			`Operations without a workflow in workflows/operations/: ${missing.join(', ')}`,
+		);
+	}
+	const fake = await FakeFlare.start(SUITE_DATASET);
+	say(`Fake Flare API on ${fake.url} (${fake.options.credentials} credentials).`);
+	const failures: Failure[] = [];
+	try {
+		// Missing n8n installs all start now, side by side, while the first line runs its workflows.
+		const installs = new Map(lines.map((line) => [line, ensureN8n(line, say)]));
+		for (const install of installs.values()) install.catch(() => undefined); // awaited below
+		for (const line of lines) {
+			await runLine(root, line, installs.get(line)!, tarball, fake, cases, failures);
+		}
+	} finally {
+		await fake.stop();
+	}
+
+	say('');
+	if (failures.length) {
+		say(`End-to-end: ${failures.length} failure(s) in ${seconds(started)}:`);
+		for (const failure of failures) {
+			say(
+				failure.workflow
+					? `  ✗ [${failure.line}] ${failure.workflow.file} — workflow "${failure.workflow.name}"`
+					: `  ✗ [${failure.line}] set-up`,
+			);
+			say(`      ${failure.message.split('\n').join('\n      ')}`);
+		}
+		processRef.exitCode = 1;
+	} else {
+		say(
+			`End-to-end: all ${cases.length} workflows passed on ${lines.map((line) => LINES[line].label).join(' and ')} in ${seconds(started)}.`,
+		);
+	}
+}
+
+main().catch((error: Error) => {
+	processRef.stderr.write(`End-to-end suite could not run: ${error.stack ?? error.message}\n`);
+	processRef.exitCode = 1;
+});

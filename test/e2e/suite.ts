@@ -1,0 +1,120 @@
+/**
+ * Shared steps of the end-to-end suite and the demo: find the repository, build and pack the package,
+ * read the workflow files, prepare an n8n instance with the package and a credential for the fake.
+ */
+import type { FakeFlare } from '../fake-flare';
+import { fs, path, processRef } from '../support/node';
+import { ensureN8n, type InstalledN8n, type LineKey, run } from './install';
+import { N8nInstance } from './n8n';
+
+export const CREDENTIAL_ID = 'flareApiExample1';
+export const CREDENTIAL_NAME = 'Flare API';
+
+export const write = (text: string) => processRef.stdout.write(text);
+export const say = (text = '') => processRef.stdout.write(`${text}\n`);
+
+/** The repository root: the nearest folder up from the working directory with our package.json. */
+export function repositoryRoot(): string {
+	let folder = processRef.cwd();
+	for (;;) {
+		const candidate = path.join(folder, 'package.json');
+		if (fs.existsSync(candidate)) {
+			const { name } = JSON.parse(fs.readFileSync(candidate, 'utf8')) as { name?: string };
+			if (name === 'n8n-nodes-flareio') return folder;
+		}
+		const parent = path.dirname(folder);
+		if (parent === folder) throw new Error('Run this from the n8n-nodes-flareio repository');
+		folder = parent;
+	}
+}
+
+/** Working folder of the runs, ignored by git. */
+export const workFolder = (root: string) => path.join(root, '.n8n-e2e');
+
+export const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+/** `npm run build` (unless FLARE_E2E_SKIP_BUILD=1), then `npm pack`; returns the tarball. */
+export async function buildAndPack(root: string): Promise<string> {
+	if (processRef.env.FLARE_E2E_SKIP_BUILD !== '1') {
+		const started = Date.now();
+		await run('npm', ['run', 'build', '--silent'], { cwd: root });
+		say(`Built the package (npm run build) in ${seconds(started)}.`);
+	}
+	const destination = path.join(workFolder(root), 'pack');
+	fs.rmSync(destination, { recursive: true, force: true });
+	fs.mkdirSync(destination, { recursive: true });
+	await run('npm', ['pack', '--pack-destination', destination, '--loglevel=error'], { cwd: root });
+	const [tarball] = fs.readdirSync(destination).filter((file) => file.endsWith('.tgz'));
+	if (!tarball) throw new Error(`npm pack wrote no tarball into ${destination}`);
+	return path.join(destination, tarball);
+}
+
+export interface WorkflowFile {
+	/** Path relative to workflows/. */
+	file: string;
+	absolute: string;
+	id: string;
+	name: string;
+}
+
+export function readWorkflow(root: string, file: string): WorkflowFile {
+	const absolute = path.join(root, 'workflows', file);
+	const { id, name } = JSON.parse(fs.readFileSync(absolute, 'utf8')) as {
+		id: string;
+		name: string;
+	};
+	return { file, absolute, id, name };
+}
+
+/** Every workflow file under workflows/, relative paths, sorted. */
+export function allWorkflowFiles(root: string): string[] {
+	const base = path.join(root, 'workflows');
+	const found: string[] = [];
+	const walk = (folder: string) => {
+		for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+			const full = path.join(folder, entry.name);
+			if (entry.isDirectory()) walk(full);
+			else if (entry.name.endsWith('.json')) found.push(path.relative(base, full));
+		}
+	};
+	walk(base);
+	return found.sort();
+}
+
+/**
+ * A fresh n8n of the given line with the package installed, the credential for the fake imported
+ * (empty token: the first request exchanges the key) and the workflows imported.
+ */
+export async function prepareInstance(options: {
+	root: string;
+	line: LineKey;
+	/** The install of the line, when the caller started it already. */
+	install?: Promise<InstalledN8n>;
+	tarball: string;
+	fake: FakeFlare;
+	workflows: WorkflowFile[];
+	folderName: string;
+}): Promise<N8nInstance> {
+	const { root, line, tarball, fake, workflows, folderName } = options;
+	const install = await (options.install ?? ensureN8n(line, (message) => say(message)));
+	const n8n = N8nInstance.create(install, path.join(workFolder(root), folderName));
+	const packageSeconds = await n8n.installPackage(tarball);
+	const credentialSeconds = await n8n.importCredentials([
+		{
+			id: CREDENTIAL_ID,
+			name: CREDENTIAL_NAME,
+			type: 'flareApi',
+			data: {
+				apiKey: fake.apiKeys.full,
+				baseUrl: fake.url,
+				productSegment: 'firework',
+				accessToken: '',
+			},
+		},
+	]);
+	const workflowSeconds = await n8n.importWorkflows(workflows.map((workflow) => workflow.absolute));
+	say(
+		`${install.label}: package installed (${packageSeconds.toFixed(1)} s), credential imported (${credentialSeconds.toFixed(1)} s), ${workflows.length} workflow(s) imported (${workflowSeconds.toFixed(1)} s).`,
+	);
+	return n8n;
+}

@@ -1,0 +1,100 @@
+/**
+ * The run collector: every workflow run, trigger poll and credential test of the harness is scanned
+ * for secrets as it ends, so that secret hygiene is checked over the whole jest run, not only over
+ * the tests written for it.
+ *
+ * The jest global setup (test/reliability/global-setup.js) sets FLARE_SECRET_SCAN_DIR; each worker
+ * appends one JSON line per run to `runs-<pid>.jsonl` there (sizes, item and error counts, and any
+ * hits, never the secret itself) and the literal secrets it saw to `secrets-<pid>.json`. The global
+ * teardown adds n8n's log files, writes the summary and fails the run on any hit. Without the
+ * variable (a single test file run outside jest's global setup) nothing is written.
+ */
+import type { IRun } from 'n8n-workflow';
+
+import { fs, path, processRef } from '../support/node';
+import {
+	scanText,
+	secretPatterns,
+	textOf,
+	type CollectedText,
+	type SecretHit,
+} from '../reliability/secret-scan';
+
+export type CollectedKind = 'run' | 'poll' | 'credentialTest';
+
+export interface CollectedRun {
+	kind: CollectedKind;
+	/** The test file that ran it (jest's test path when known). */
+	test?: string;
+	bytes: number;
+	items: number;
+	errors: number;
+	hits: SecretHit[];
+}
+
+const secrets = new Set<string>();
+let lastHits: SecretHit[] = [];
+
+/** The hits of the last run, poll or credential test collected in this worker. */
+export function lastCollectedHits(): SecretHit[] {
+	return lastHits;
+}
+
+/** Remembers a secret the harness handled (an API key, an access token) so the scan looks for it. */
+export function registerSecret(value: unknown): void {
+	if (typeof value !== 'string' || value.length < 8 || secrets.has(value)) return;
+	secrets.add(value);
+	const dir = collectorDir();
+	if (dir) {
+		fs.writeFileSync(path.join(dir, `secrets-${processRef.pid}.json`), JSON.stringify([...secrets]));
+	}
+}
+
+function collectorDir(): string | undefined {
+	const dir = processRef.env.FLARE_SECRET_SCAN_DIR;
+	return dir && fs.existsSync(dir) ? dir : undefined;
+}
+
+function currentTest(): string | undefined {
+	if (typeof expect === 'undefined') return undefined;
+	const state = (expect as unknown as { getState?: () => { testPath?: string } }).getState?.();
+	return state?.testPath ? path.relative(processRef.cwd(), state.testPath) : undefined;
+}
+
+/**
+ * Everything a workflow run holds as text, fast: the run as JSON (as n8n stores it), plus every
+ * error in it with the parts its JSON leaves out (message, stack, description, cause).
+ */
+function runText(run: IRun): CollectedText {
+	const errors: unknown[] = [run.data.resultData.error];
+	for (const tasks of Object.values(run.data.resultData.runData)) {
+		for (const task of tasks) {
+			errors.push(task.error);
+			for (const items of task.data?.main ?? []) {
+				for (const item of items ?? []) if (item.error) errors.push(item.error);
+			}
+		}
+	}
+	try {
+		const found = textOf(errors.filter((error) => error !== undefined && error !== null));
+		return { text: `${JSON.stringify(run)}\n${found.text}`, errors: found.errors };
+	} catch {
+		return textOf(run);
+	}
+}
+
+const isRun = (data: unknown): data is IRun =>
+	typeof (data as IRun | undefined)?.data?.resultData?.runData === 'object';
+
+/** Scans what a run produced and records the result; returns the hits (empty when clean). */
+export function collectRun(kind: CollectedKind, data: unknown, items: number): SecretHit[] {
+	const { text, errors } = kind === 'run' && isRun(data) ? runText(data) : textOf(data);
+	const hits = scanText(text, secretPatterns(secrets), kind);
+	lastHits = hits;
+	const dir = collectorDir();
+	if (dir) {
+		const line: CollectedRun = { kind, test: currentTest(), bytes: text.length, items, errors, hits };
+		fs.appendFileSync(path.join(dir, `runs-${processRef.pid}.jsonl`), `${JSON.stringify(line)}\n`);
+	}
+	return hits;
+}

@@ -1,0 +1,253 @@
+import fc from 'fast-check';
+import type { IDataObject, INode, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { Flare, flareOperations } from '../../nodes/Flare/Flare.node';
+import { FlareTrigger } from '../../nodes/FlareTrigger/FlareTrigger.node';
+import { FakeFlare } from '../fake-flare';
+import { Harness } from '../harness/engine';
+import { TriggerWorkflow } from '../harness/poll';
+import {
+	arbitraryFor,
+	classify,
+	examplesFor,
+	formOf,
+	PathCheck,
+	preview,
+	SEED,
+	withValue,
+	type FormParameter,
+	type InputOutcome,
+	type Mutation,
+	type RunSummary,
+} from './inputs';
+import { CANARY_API_KEY } from './secret-scan';
+import { CANARY_OPTIONS, Recorder, type BadInputRow } from './support';
+
+/** Runs per parameter: each is a real engine run against the fake. */
+const RUNS = 40;
+
+const nodeDescription = new Flare().description;
+const nodeProperties = nodeDescription.properties;
+const triggerProperties = new FlareTrigger().description.properties;
+
+const optionsOf = (property: INodeProperties | undefined) => (property?.options ?? []) as INodePropertyOptions[];
+
+/** Every operation of the node, from its description: [resource, operation]. */
+function operations(): Array<[string, string]> {
+	const resources = optionsOf(nodeProperties.find((property) => property.name === 'resource')).map((option) => String(option.value));
+	return resources.flatMap((resource) =>
+		optionsOf(
+			nodeProperties.find((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource)),
+		).map((option): [string, string] => [resource, String(option.value)]),
+	);
+}
+
+/** Path placeholders of the operations, and the parameter that fills each. */
+const PATH_PARAMETERS: Record<string, string> = {
+	password: 'password',
+	keyword: 'keyword',
+	identifier_id: 'identifierId',
+	policy_uuid: 'policyUuid',
+	source_id: 'sourceId',
+	request_id: 'requestId',
+};
+
+/** The name the operation's messages give a path parameter, e.g. "Policy UUID" for the policy picker. */
+function aliasesOf(operation: { fields?: Record<string, string> }, parameter: string): string[] {
+	return Object.entries(PATH_PARAMETERS)
+		.filter(([, source]) => source === parameter)
+		.map(([placeholder]) => operation.fields?.[placeholder])
+		.filter((name): name is string => name !== undefined);
+}
+
+/** The parameters that n8n's own check before a run finds issues with (what the editor marks). */
+function parametersWithIssues(parameters: IDataObject): string[] {
+	const node = { id: 'flare', name: 'Flare', type: 'n8n-nodes-flareio.flare', typeVersion: 1, position: [0, 0], parameters } as INode;
+	node.parameters = NodeHelpers.getNodeParameters(nodeProperties, parameters as never, true, false, node, nodeDescription) ?? {};
+	const issues = NodeHelpers.getNodeParametersIssues(nodeProperties, node, nodeDescription);
+	return Object.keys(issues?.parameters ?? {});
+}
+
+/** The value the node reads from a stored parameter value (a locator's value; expressions aside). */
+const plainValue = (value: unknown) =>
+	value !== null && typeof value === 'object' && '__rl' in (value as object) ? (value as IDataObject).value : value;
+
+describe('Bad input: every parameter either works or is rejected before any request, naming it', () => {
+	let fake: FakeFlare;
+	let harness: Harness;
+	let valid: Record<string, unknown>;
+	const recorder = new Recorder('bad-input');
+
+	beforeAll(async () => {
+		fake = await FakeFlare.start({ credentials: 1_000, ...CANARY_OPTIONS });
+		harness = await Harness.create();
+		harness.addFlareCredential({ apiKey: CANARY_API_KEY, baseUrl: fake.url });
+		const report = await harness.runNode({ parameters: { resource: 'threatReport', operation: 'createRequest', reportTitle: 'Base' } });
+		valid = {
+			queryType: 'domain',
+			fqdn: 'acme.com',
+			email: 'jane@acme.com',
+			keyword: 'jane*',
+			secret: 'Summer2024!',
+			password: fake.dataset.credential(11).hash,
+			returnAll: false,
+			limit: 5,
+			simplify: true,
+			leakedValueOutput: 'masked',
+			'options.importedFrom': '2023-01-01T00:00:00Z',
+			'options.importedTo': '2030-01-01T00:00:00Z',
+			'options.include': ['auth_domains'],
+			'options.leakedValueOutput': 'masked',
+			'options.order': 'desc',
+			'options.backfill': 'last24Hours',
+			'requestOptions.timeout': 30_000,
+			credentialHash: fake.dataset.credentialHash(49),
+			uid: fake.dataset.events()[0].metadata.uid,
+			identifierId: String(fake.dataset.identifierIds()[0]),
+			identifierIds: String(fake.dataset.identifierIds()[1]),
+			policyUuid: fake.dataset.policies()[0].uuid,
+			cleanPastEvents: false,
+			sourceId: fake.dataset.sources()[0].id,
+			reportTitle: 'Weekly report',
+			timeRangeType: 'all',
+			timeRangeFrom: '2024-01-01T00:00:00Z',
+			timeRangeTo: '2024-02-01T00:00:00Z',
+			'additionalFields.question': 'Which banks were targeted?',
+			'additionalFields.includedKeywords': 'xss, phishing',
+			'additionalFields.excludedKeywords': 'test',
+			requestId: String(report.output[0]?.json.request_id ?? '3fa85f64-5717-4562-b3fc-2c963f66afa6'),
+		};
+	}, 60_000);
+	afterAll(async () => {
+		recorder.save();
+		await fake.stop();
+	});
+
+	/** Valid values for every parameter of a form (locators in their "By ID" mode). */
+	function baseOf(form: FormParameter[], selectors: IDataObject): IDataObject {
+		let parameters: IDataObject = { ...selectors };
+		for (const parameter of form) {
+			const known = valid[parameter.path] ?? valid[parameter.property.name];
+			const value = known ?? parameter.property.default;
+			parameters = withValue(
+				parameters,
+				parameter.path,
+				parameter.property.type === 'resourceLocator' && known !== undefined ? { __rl: true, mode: 'id', value: known } : value,
+			);
+		}
+		return parameters;
+	}
+
+	/** Tries RUNS values on one parameter; throws on the first unacceptable run. */
+	async function property(
+		operation: string,
+		parameter: FormParameter,
+		run: (mutation: Mutation) => Promise<{ summary: RunSummary; paths: PathCheck[] }>,
+		aliases: string[] = [],
+	): Promise<void> {
+		const row: BadInputRow = { kind: 'badInput', operation, parameter: parameter.path, runs: 0, rejected: 0, worked: 0, notFound: 0, pathsChecked: 0 };
+		await fc.assert(
+			fc.asyncProperty(arbitraryFor(parameter), async (mutation) => {
+				const { summary, paths } = await run(mutation);
+				let outcome: InputOutcome | undefined;
+				let problem = '';
+				try {
+					outcome = classify(parameter, summary, paths, aliases);
+				} catch (error) {
+					problem = (error as Error).message;
+				}
+				if (!outcome) {
+					throw new Error(
+						`${operation}, '${parameter.displayName}' = ${preview(mutation.value)} (${mutation.shape}, read as ${preview(mutation.resolved)}): ${problem}`,
+					);
+				}
+				row.runs++;
+				row[outcome]++;
+				row.pathsChecked += paths.reduce((sum, check) => sum + check.checked, 0);
+			}),
+			{
+				seed: SEED,
+				numRuns: RUNS,
+				endOnFailure: true,
+				examples: examplesFor(parameter, Object.values(PATH_PARAMETERS).includes(parameter.path)).map((mutation) => [mutation] as [Mutation]),
+			},
+		);
+		recorder.add(row);
+	}
+
+	describe.each(operations())('%s → %s', (resource, operationName) => {
+		const selectors = { resource, operation: operationName };
+		const form = formOf(nodeProperties, selectors);
+		const operation = flareOperations[resource]?.[operationName];
+
+		it('has a runner and parameters to try', () => {
+			expect(operation).toBeDefined();
+			expect(form.length).toBeGreaterThan(0);
+		});
+
+		it.each(form.map((parameter) => [parameter.path, parameter] as const))('%s', async (_path, parameter) => {
+			const base = { ...baseOf(form, selectors), ...parameter.shownWith };
+			await property(`${resource} → ${operationName}`, parameter, async (mutation) => {
+				const parameters = withValue(base, parameter.path, mutation.value);
+				fake.clearLog();
+				let result: Awaited<ReturnType<Harness['runNode']>>;
+				try {
+					result = await harness.runNode({ parameters }, { items: mutation.items ?? [{}] });
+				} catch (thrown) {
+					// n8n's own check before the run (an empty required parameter, an ID that does not
+					// match the picker's pattern) throws here; n8n shows it on the parameter it belongs to.
+					const { name, message } = thrown as Error;
+					const blamed = parametersWithIssues(parameters);
+					const named = blamed.includes(parameter.path.split('.')[0]) ? `${message} [n8n marks '${parameter.displayName}']` : message;
+					return { summary: { status: 'error', error: { name, message: named }, requests: [...fake.requests] }, paths: [] };
+				}
+				const error = result.error as { name?: string; message?: string; httpCode?: string | null } | undefined;
+				const paths = [...operation.path.matchAll(/\{(\w+)\}/g)]
+					.map((match) => match[1])
+					.filter((name) => name !== 'segment')
+					.map((name) => {
+						const source = PATH_PARAMETERS[name];
+						if (!source) throw new Error(`Unknown path parameter {${name}} of ${resource} → ${operationName}`);
+						const expected = source === parameter.path ? mutation.resolved : plainValue(parameters[source]);
+						return PathCheck.of(operation.path, 'firework', plainValue(expected));
+					});
+				return {
+					summary: {
+						status: result.status,
+						error: error && { name: error.name, message: error.message, httpCode: error.httpCode },
+						requests: [...fake.requests],
+					},
+					paths,
+				};
+			}, aliasesOf(operation, parameter.path));
+		}, 120_000);
+	});
+
+	describe('Flare Trigger', () => {
+		const selectors = {};
+		const form = formOf(triggerProperties, selectors);
+
+		it.each(form.map((parameter) => [parameter.path, parameter] as const))('%s', async (_path, parameter) => {
+			const base = { ...baseOf(form, selectors), ...parameter.shownWith };
+			await property('Flare Trigger', parameter, async (mutation) => {
+				// A poll reads no input items: values that an item would carry are stored as they are
+				// (a text starting with "=" would then be an expression, so those are left out).
+				fc.pre(!(mutation.items && typeof mutation.resolved === 'string' && mutation.resolved.startsWith('=')));
+				const parameters = withValue(base, parameter.path, mutation.items ? mutation.resolved : mutation.value);
+				fake.clearLog();
+				// Each value on a fresh activation.
+				const workflow = new TriggerWorkflow(harness, { parameters });
+				const result = await workflow.poll();
+				return {
+					summary: {
+						status: result.error ? 'error' : 'success',
+						error: result.error && { name: result.error.name, message: result.error.message, httpCode: (result.error as { httpCode?: string }).httpCode },
+						requests: [...fake.requests],
+					},
+					paths: [],
+				};
+			});
+		}, 120_000);
+	});
+});

@@ -1,0 +1,211 @@
+/**
+ * The secret scanner: finds API keys and access tokens in whatever a run leaves behind (output items,
+ * error messages and descriptions, log files). Used by the harness's run collector, by the jest
+ * global teardown (test/reliability/global-teardown.js) over the whole jest run, and by any other
+ * suite (e.g. the real-n8n e2e suite) over its collected outputs and n8n's log:
+ *
+ *   const patterns = secretPatterns([myApiKey]);
+ *   const hits = [...scanText(JSON.stringify(runJson), patterns), ...(await scanFiles([n8nLog], patterns)).hits];
+ *   if (hits.length) throw new Error(describeHits(hits));
+ *
+ * A hit never repeats the secret it found: it carries the pattern's name, a fingerprint (first
+ * characters and length) and the surrounding text with the secret replaced.
+ */
+import { fsp } from '../support/node';
+
+/** The API keys the fake API accepts unless told otherwise (test/fake-flare DEFAULT_API_KEYS). */
+export const DEMO_API_KEYS = ['fk_full_demo_0001', 'fk_noastp_demo_0002', 'fk_noti_demo_0003'];
+/**
+ * A recognisable API key for the reliability suites; any appearance of its marker is a leak. (Built
+ * from parts: it is a test value, not a secret, and a literal would trip the hardcoded-secret lint.)
+ */
+export const CANARY_API_KEY = ['fk', 'SECRETCANARY', '4f9c2a7e1b8d'].join('_');
+/** A recognisable prefix for the access tokens the fake issues in the reliability suites. */
+export const CANARY_TOKEN_PREFIX = 'ftok_CANARY_';
+
+export interface SecretPattern {
+	name: string;
+	pattern: RegExp;
+}
+
+export interface SecretHit {
+	pattern: string;
+	/** First characters and length of what was found, never the whole secret. */
+	fingerprint: string;
+	/** Up to 40 characters either side, the secret itself replaced by [SECRET]. */
+	context: string;
+	/** Where it was found, when known (a file, a run). */
+	source?: string;
+	line?: number;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * What must never appear: the canary key and token markers, the fake's demo keys, any token the
+ * fake issues (`ftok_` + optional prefix + hex), and the given literal secrets (API keys, tokens).
+ */
+export function secretPatterns(literals: Iterable<string> = []): SecretPattern[] {
+	const patterns: SecretPattern[] = [
+		{ name: 'canary API key', pattern: /SECRETCANARY/g },
+		{ name: 'canary access token', pattern: /ftok_CANARY_/g },
+		{ name: 'demo API key', pattern: /fk_(?:full|noastp|noti)_demo_\d{4}/g },
+		{ name: 'access token', pattern: /ftok_[A-Za-z0-9_]*?[0-9a-f]{16,}/g },
+	];
+	const unique = [...new Set(literals)].filter((literal) => literal.length >= 8);
+	if (unique.length > 0) {
+		patterns.push({
+			name: 'configured secret',
+			pattern: new RegExp(unique.map(escapeRegExp).join('|'), 'g'),
+		});
+	}
+	return patterns;
+}
+
+export function fingerprint(secret: string): string {
+	return `${secret.slice(0, 6)}… (${secret.length} characters)`;
+}
+
+/** Finds every pattern in `text`; where patterns overlap, the first pattern names the hit. */
+export function scanText(text: string, patterns: SecretPattern[], source?: string): SecretHit[] {
+	const hits: SecretHit[] = [];
+	const taken: Array<[number, number]> = [];
+	for (const { name, pattern } of patterns) {
+		const flags = pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`;
+		for (const match of text.matchAll(new RegExp(pattern.source, flags))) {
+			const start = match.index ?? 0;
+			const end = start + match[0].length;
+			if (taken.some(([from, to]) => start < to && end > from)) continue;
+			taken.push([start, end]);
+			const before = text.slice(Math.max(0, start - 40), start);
+			const after = text.slice(end, end + 40);
+			hits.push({ pattern: name, fingerprint: fingerprint(match[0]), context: `${before}[SECRET]${after}`, source });
+		}
+	}
+	return hits;
+}
+
+export interface FileScan {
+	files: number;
+	lines: number;
+	bytes: number;
+	hits: SecretHit[];
+}
+
+/** Scans text files line by line (missing files are skipped). */
+export async function scanFiles(paths: string[], patterns: SecretPattern[]): Promise<FileScan> {
+	const result: FileScan = { files: 0, lines: 0, bytes: 0, hits: [] };
+	for (const file of paths) {
+		let text: string;
+		try {
+			text = await fsp.readFile(file, 'utf8');
+		} catch {
+			continue;
+		}
+		result.files++;
+		result.bytes += text.length;
+		const lines = text.split('\n');
+		result.lines += lines.filter((line) => line.trim() !== '').length;
+		lines.forEach((line, index) => {
+			for (const hit of scanText(line, patterns, file)) result.hits.push({ ...hit, line: index + 1 });
+		});
+	}
+	return result;
+}
+
+export interface CollectedText {
+	text: string;
+	/** Error objects met (messages, descriptions and stacks are part of `text`). */
+	errors: number;
+}
+
+/**
+ * Everything readable in a value as one text: JSON of plain data, and for errors also the
+ * properties JSON leaves out (message, stack, description, cause, context). Repeated objects are
+ * written once.
+ */
+export function textOf(value: unknown): CollectedText {
+	let errors = 0;
+	const seen = new WeakSet<object>();
+	const text = JSON.stringify(value, function (this: unknown, key: string, current: unknown) {
+		// `this[key]` is the value before its toJSON(): n8n's errors have one that leaves parts out.
+		const original = (this as Record<string, unknown>)[key];
+		if (typeof current === 'bigint') return String(current);
+		if (original instanceof Error || isErrorLike(original)) {
+			if (seen.has(original as object)) return '[seen]';
+			seen.add(original as object);
+			errors++;
+			const flat: Record<string, unknown> = {};
+			for (const name of Object.getOwnPropertyNames(original)) {
+				flat[name] = (original as unknown as Record<string, unknown>)[name];
+			}
+			flat.name = (original as Error).name;
+			flat.message = (original as Error).message;
+			if (current && typeof current === 'object' && current !== original) flat.toJSON = current;
+			return flat;
+		}
+		if (current === null || typeof current !== 'object') return current;
+		if (seen.has(current)) return '[seen]';
+		seen.add(current);
+		return current;
+	});
+	return { text: text ?? '', errors };
+}
+
+/** An error from another realm (jest's sandbox, n8n's modules) that `instanceof Error` misses. */
+function isErrorLike(value: unknown): boolean {
+	return (
+		value !== null &&
+		typeof value === 'object' &&
+		Object.prototype.toString.call(value) === '[object Error]'
+	);
+}
+
+/** A readable report of hits, for a failing test or teardown. */
+export function describeHits(hits: SecretHit[], max = 20): string {
+	const lines = hits
+		.slice(0, max)
+		.map(
+			(hit) =>
+				`- ${hit.pattern} ${hit.fingerprint}${hit.source ? ` in ${hit.source}${hit.line ? `:${hit.line}` : ''}` : ''}: …${hit.context}…`,
+		);
+	if (hits.length > max) lines.push(`- … and ${hits.length - max} more`);
+	return `${hits.length} secret(s) found:\n${lines.join('\n')}`;
+}
+
+/** What one suite's secret scan covered; table.ts prints every `test-results/secret-scan-<suite>.json`. */
+export interface ScanSummary {
+	suite: string;
+	/** Workflow runs, trigger polls and credential tests whose whole result was scanned. */
+	runs: number;
+	/** Output items among them. */
+	items: number;
+	/** Error objects among them (message, description, stack, cause). */
+	errors: number;
+	bytes: number;
+	logFiles: number;
+	logLines: number;
+	/** Number of hits: 0 is the only acceptable figure. */
+	leaks: number;
+	hits: SecretHit[];
+}
+
+/** Where a suite writes its {@link ScanSummary}. */
+export const scanSummaryFile = (resultsDir: string, suite: string) => `${resultsDir}/secret-scan-${suite}.json`;
+
+/**
+ * Writes a suite's summary where table.ts finds it (`<resultsDir>/secret-scan-<suite>.json`). For
+ * example, the e2e suite, once it has run:
+ *
+ *   const patterns = secretPatterns([apiKey, ...tokensSeen]);
+ *   const hits = outputs.flatMap((output) => scanText(textOf(output).text, patterns, 'e2e output'));
+ *   const log = await scanFiles([n8nLogFile], patterns);
+ *   await writeScanSummary('test-results', { suite: 'e2e', runs, items, errors, bytes, logFiles: log.files,
+ *     logLines: log.lines, leaks: hits.length + log.hits.length, hits: [...hits, ...log.hits] });
+ */
+export async function writeScanSummary(resultsDir: string, summary: ScanSummary): Promise<string> {
+	const file = scanSummaryFile(resultsDir, summary.suite);
+	await fsp.mkdir(resultsDir, { recursive: true });
+	await fsp.writeFile(file, `${JSON.stringify(summary, null, '\t')}\n`);
+	return file;
+}

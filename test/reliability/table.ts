@@ -1,0 +1,168 @@
+/**
+ * Prints the README's "Reliability" table from the figures of the last jest run
+ * (test-results/reliability.json, written by the jest global teardown) and from the secret scans of
+ * other suites (test-results/secret-scan-<suite>.json, e.g. the e2e suite's).
+ *
+ *   npx tsx test/reliability/table.ts [test-results/reliability.json]
+ *
+ * Exits with 1 when the figures are missing or show a lost or duplicated record, a write applied
+ * twice, a changed path or a secret leak.
+ */
+import { fs, path, processRef } from '../support/node';
+import type { ScanSummary } from './secret-scan';
+import type { BadInputRow, FaultRow, MaskingRow, ReliabilityRow, WriteRow } from './support';
+
+interface Figures {
+	generatedAt: string;
+	rows: ReliabilityRow[];
+	secretScan: ScanSummary[];
+}
+
+const number = (value: number) => value.toLocaleString('en-US');
+const sum = <T>(rows: T[], pick: (row: T) => number) => rows.reduce((total, row) => total + pick(row), 0);
+const unique = <T>(values: T[]) => [...new Set(values)];
+const plural = (count: number, word: string) => `${number(count)} ${word}${count === 1 ? '' : 's'}`;
+
+function load(file: string): Figures {
+	const figures = JSON.parse(fs.readFileSync(file, 'utf8')) as Figures;
+	const dir = path.dirname(file);
+	for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+		const match = /^secret-scan-(.+)\.json$/.exec(name);
+		if (!match || figures.secretScan.some((scan) => scan.suite === match[1])) continue;
+		figures.secretScan.push(JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as ScanSummary);
+	}
+	return figures;
+}
+
+function table(header: string[], rows: string[][], align: Array<'l' | 'r'>): string {
+	const rule = align.map((side) => (side === 'r' ? '---:' : '---'));
+	return [header, rule, ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
+function outcomes(rows: FaultRow[]): string {
+	const recovered = rows.filter((row) => row.outcome === 'recovered').length;
+	const failed = rows.length - recovered;
+	return [recovered ? `${number(recovered)} recovered` : '', failed ? `${number(failed)} failed with the decided error` : '']
+		.filter(Boolean)
+		.join(', ');
+}
+
+function render(figures: Figures): { markdown: string; problems: string[] } {
+	const faults = figures.rows.filter((row): row is FaultRow => row.kind === 'fault');
+	const writes = figures.rows.filter((row): row is WriteRow => row.kind === 'write');
+	const inputs = figures.rows.filter((row): row is BadInputRow => row.kind === 'badInput');
+	const masking = figures.rows.filter((row): row is MaskingRow => row.kind === 'masking');
+	const problems: string[] = [];
+
+	const lost = sum(faults, (row) => row.lost);
+	const duplicated = sum(faults, (row) => row.duplicated);
+	const overBound = faults.filter((row) => row.requests > row.bound).length;
+	// A write may be sent again only after a 429 (Flare did not process it).
+	const twice = sum(writes, (row) => row.duplicated) + writes.filter((row) => !row.fault.startsWith('429') && row.requests > 1).length;
+	const leaks = sum(figures.secretScan, (scan) => scan.leaks);
+	if (lost) problems.push(`${lost} records lost`);
+	if (duplicated) problems.push(`${duplicated} records duplicated`);
+	if (overBound) problems.push(`${overBound} scenarios over the retry bound`);
+	if (twice) problems.push(`${twice} writes sent or applied twice`);
+	if (leaks) problems.push(`${leaks} secret leaks`);
+
+	const faultKinds = unique(faults.map((row) => row.fault));
+	const writeKinds = unique(writes.map((row) => row.fault));
+	const operations = unique(inputs.map((row) => row.operation));
+	const runs = sum(figures.secretScan, (scan) => scan.runs);
+
+	const summary = table(
+		['What was tried', 'Scenarios or inputs', 'Records checked', 'Lost', 'Duplicated', 'Result'],
+		[
+			[
+				`${plural(faultKinds.length, 'fault')} on paging reads (search, ASTP URLs, both identity lookups) and the trigger, at the first, a middle or the last page`,
+				number(faults.length),
+				number(sum(faults, (row) => row.checked)),
+				number(lost),
+				number(duplicated),
+				`${outcomes(faults)}; requests within the retry bound in ${number(faults.length - overBound)} of ${number(faults.length)}`,
+			],
+			[
+				`${plural(writeKinds.length, 'fault')} on writes (assign, create report request, delete), before and after Flare processed them`,
+				number(writes.length),
+				'—',
+				'—',
+				number(twice),
+				`${number(writes.filter((row) => row.outcome === 'succeeded once').length)} succeeded once, ${number(writes.filter((row) => row.outcome !== 'succeeded once').length)} failed without resending; writes applied twice: ${number(twice)}`,
+			],
+			[
+				`Bad inputs on ${plural(inputs.length, 'parameter')} of ${plural(operations.length - (operations.includes('Flare Trigger') ? 1 : 0), 'operation')} and the trigger (random and unicode strings, huge values, wrong types from expressions, empty values, path tricks)`,
+				number(sum(inputs, (row) => row.runs)),
+				'—',
+				'—',
+				'—',
+				`${number(sum(inputs, (row) => row.rejected))} rejected before any request, naming the parameter; ${number(sum(inputs, (row) => row.worked))} worked; ${number(sum(inputs, (row) => row.notFound))} well-formed lookups of unknown IDs (404); path parameters checked in ${number(sum(inputs, (row) => row.pathsChecked))} requests, none changed the path`,
+			],
+			[
+				`Secret scan with a recognisable API key and tokens: every output item, error message and description, and n8n's log (${figures.secretScan.map((scan) => scan.suite).join(', ')})`,
+				`${number(runs)} runs`,
+				number(sum(figures.secretScan, (scan) => scan.items)),
+				'—',
+				'—',
+				`**${number(leaks)} secret leaks** in ${number(sum(figures.secretScan, (scan) => scan.errors))} errors and ${number(sum(figures.secretScan, (scan) => scan.logLines))} log lines`,
+			],
+			[
+				'Leaked values in default output (search, identity lookups, trigger; simplified and raw)',
+				`${plural(masking.length, 'output')}`,
+				number(sum(masking, (row) => row.items)),
+				'—',
+				'—',
+				`${number(sum(masking, (row) => row.values))} leaked values, all masked`,
+			],
+		],
+		['l', 'r', 'r', 'r', 'r', 'l'],
+	);
+
+	const perFault = table(
+		['Fault', 'Operations', 'Positions', 'Scenarios', 'Records checked', 'Lost', 'Duplicated', 'Requests / bound (max)', 'Outcome'],
+		faultKinds.map((fault) => {
+			const rows = faults.filter((row) => row.fault === fault);
+			const worst = rows.reduce((max, row) => (row.requests / row.bound > max.requests / max.bound ? row : max));
+			return [
+				fault,
+				number(unique(rows.map((row) => row.operation)).length),
+				['first', 'middle', 'last'].filter((position) => rows.some((row) => row.position === position)).join(', '),
+				number(rows.length),
+				number(sum(rows, (row) => row.checked)),
+				number(sum(rows, (row) => row.lost)),
+				number(sum(rows, (row) => row.duplicated)),
+				`${worst.requests} / ${worst.bound}`,
+				outcomes(rows),
+			];
+		}),
+		['l', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'l'],
+	);
+
+	const markdown = [
+		`Figures of the test run of ${figures.generatedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}, printed by \`npx tsx test/reliability/table.ts\`.`,
+		'',
+		summary,
+		'',
+		'Faults on paging reads and the trigger, by fault:',
+		'',
+		perFault,
+	].join('\n');
+	return { markdown, problems };
+}
+
+function main(): void {
+	const file = processRef.argv[2] ?? path.resolve('test-results', 'reliability.json');
+	if (!fs.existsSync(file)) {
+		processRef.stderr.write(`No figures at ${file}: run the tests first (npm test).\n`);
+		processRef.exitCode = 1;
+		return;
+	}
+	const { markdown, problems } = render(load(file));
+	processRef.stdout.write(`${markdown}\n`);
+	if (problems.length > 0) {
+		processRef.stderr.write(`The figures show problems: ${problems.join(', ')}\n`);
+		processRef.exitCode = 1;
+	}
+}
+
+main();

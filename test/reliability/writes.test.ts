@@ -1,0 +1,133 @@
+import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { FakeFlare, type Fault } from '../fake-flare';
+import { lastCollectedHits } from '../harness/collect';
+import { Harness } from '../harness/engine';
+import { apiRequests } from '../integration/support';
+import { CANARY_API_KEY } from './secret-scan';
+import { CANARY_OPTIONS, Recorder, type WriteRow } from './support';
+
+interface WriteOperation {
+	operation: string;
+	action: string;
+	path: RegExp;
+	parameters(fake: FakeFlare): IDataObject;
+}
+
+const WRITES: WriteOperation[] = [
+	{
+		operation: 'Matching Policy → Assign',
+		action: 'assign the matching policy',
+		path: /\/matching-policies\/[^/]+\/assignments$/,
+		parameters: (fake) => ({
+			resource: 'matchingPolicy',
+			operation: 'assign',
+			policyUuid: fake.dataset.policies()[1].uuid,
+			identifierIds: String(fake.dataset.identifierIds()[0]),
+		}),
+	},
+	{
+		operation: 'Threat Report → Create Request',
+		action: 'create the threat report request',
+		path: /\/threat_flow\/reports\/requests$/,
+		parameters: () => ({ resource: 'threatReport', operation: 'createRequest', reportTitle: 'Reliability' }),
+	},
+	{
+		operation: 'Identifier → Delete',
+		action: 'delete the identifier',
+		path: /\/identifiers\/\d+$/,
+		parameters: (fake) => ({ resource: 'identifier', operation: 'delete', identifierId: String(fake.dataset.identifierIds()[0]) }),
+	},
+];
+
+const SLOW_MS = 1_500;
+const TIMEOUT_MS = 500;
+
+/** The faults a write meets, each before Flare processed it and after. */
+const FAULTS: Array<[string, Fault]> = [
+	['HTTP 500', { status: 500, body: { error: { code: 'INTERNAL_ERROR', message: 'internal error' } } }],
+	['HTTP 502', { status: 502, rawBody: '<html><body>Bad Gateway</body></html>' }],
+	['HTTP 503', { status: 503, rawBody: 'Service Unavailable' }],
+	['HTTP 504', { status: 504, body: {} }],
+	['connection reset', { reset: true }],
+	[`response slower than the Timeout (${TIMEOUT_MS} ms)`, { delayMs: SLOW_MS }],
+];
+
+describe('Writes under faults: Flare never sees the same write twice', () => {
+	let fake: FakeFlare;
+	let harness: Harness;
+	const recorder = new Recorder('writes');
+
+	beforeAll(async () => {
+		fake = await FakeFlare.start(CANARY_OPTIONS);
+		harness = await Harness.create();
+	});
+	afterAll(async () => {
+		recorder.save();
+		await fake.stop();
+	});
+
+	const run = async (write: WriteOperation, rule?: Parameters<FakeFlare['faults']['add']>[0], extra: IDataObject = {}) => {
+		fake.reset();
+		harness.addFlareCredential({ apiKey: CANARY_API_KEY, baseUrl: fake.url });
+		if (rule) fake.faults.add(rule);
+		const result = await harness.runNode({ parameters: { ...write.parameters(fake), ...extra } });
+		expect(lastCollectedHits()).toEqual([]);
+		return result;
+	};
+
+	const scenarios = WRITES.flatMap((write) =>
+		FAULTS.flatMap(([name, fault]) => (['before', 'after'] as const).map((phase) => [write.operation, name, phase, write, fault] as const)),
+	);
+
+	it.each(scenarios)('%s, %s %s Flare processed it: not sent again', async (_operation, name, phase, write, fault) => {
+		const slow = 'delayMs' in fault;
+		const result = await run(write, { path: write.path, phase, fault }, slow ? { requestOptions: { timeout: TIMEOUT_MS } } : {});
+		// A request the node gave up on is still processed by Flare, late.
+		if (slow) await sleep(SLOW_MS);
+
+		const sent = apiRequests(fake).filter((request) => write.path.test(request.path));
+		const applied = fake.state.writes.length;
+		const row: WriteRow = {
+			kind: 'write',
+			operation: write.operation,
+			fault: name,
+			phase,
+			requests: sent.length,
+			writes: applied,
+			duplicated: Math.max(0, applied - 1),
+			outcome: result.status === 'success' ? 'succeeded once' : 'failed, not resent',
+			error: result.error?.message,
+		};
+		recorder.add(row);
+
+		expect(sent).toHaveLength(1);
+		expect(applied).toBe(phase === 'after' || slow ? 1 : 0);
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toBe(`Flare did not confirm the request to ${write.action}`);
+		expect(result.error?.description).toMatch(/The request was not sent again because Flare may already have applied it/);
+	});
+
+	it.each(WRITES.map((write) => [write.operation, write] as const))('%s, 429 rate limit: retried, applied once', async (_operation, write) => {
+		const result = await run(write, {
+			path: write.path,
+			fault: { status: 429, body: { error: { code: 'RATELIMIT_REACHED', message: 'ratelimit reached' } }, headers: { 'Retry-After': '0' } },
+		});
+
+		const sent = apiRequests(fake).filter((request) => write.path.test(request.path));
+		recorder.add({
+			kind: 'write',
+			operation: write.operation,
+			fault: '429 rate limit (Retry-After 0)',
+			phase: 'before',
+			requests: sent.length,
+			writes: fake.state.writes.length,
+			duplicated: Math.max(0, fake.state.writes.length - 1),
+			outcome: result.status === 'success' ? 'succeeded once' : 'failed, not resent',
+		});
+		expect(result.status).toBe('success');
+		expect(sent.map((request) => request.status)).toEqual([429, write.operation.endsWith('Delete') ? 202 : 200]);
+		expect(fake.state.writes).toHaveLength(1);
+	});
+});
