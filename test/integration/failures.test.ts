@@ -1,8 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { FakeFlare } from '../fake-flare';
-import { Harness } from '../harness/engine';
-import { apiRequests } from './support';
+import { apiRequests, useFakeFlare } from './support';
 
 const SEARCH_PATH = '/firework/v4/credentials/global/_search';
 const searchDomain = (fqdn: string, extra: IDataObject = {}) => ({
@@ -14,18 +13,7 @@ const searchDomain = (fqdn: string, extra: IDataObject = {}) => ({
 });
 
 describe('Validation, errors, retries and rate limits', () => {
-	let fake: FakeFlare;
-	let harness: Harness;
-
-	beforeAll(async () => {
-		fake = await FakeFlare.start();
-		harness = await Harness.create();
-	});
-	afterAll(async () => await fake.stop());
-	beforeEach(() => {
-		fake.reset({ credentials: 500 });
-		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url });
-	});
+	const flare = useFakeFlare({ credentials: 500 });
 
 	describe('bad input stops the item before anything is sent', () => {
 		it.each([
@@ -49,16 +37,16 @@ describe('Validation, errors, retries and rate limits', () => {
 			[{ resource: 'threatReport', operation: 'createRequest', reportTitle: 'R', timeRangeType: 'range', timeRangeFrom: '2025-02-01T00:00:00Z', timeRangeTo: '2025-01-01T00:00:00Z' }, `'From' must be before To [item 0]`],
 			[{ resource: 'threatReport', operation: 'createRequest', reportTitle: 'R', timeRangeType: 'range', timeRangeFrom: '2025-02-01T00:00:00Z', timeRangeTo: '={{ "" }}' }, `'To' is required for a custom range [item 0]`],
 		])('%j → %s', async (parameters, message) => {
-			const result = await harness.runNode({ parameters });
+			const result = await flare.harness.runNode({ parameters });
 
 			expect(result.status).toBe('error');
 			expect(result.error?.message).toBe(message);
 			expect(result.error?.name).toBe('NodeOperationError');
-			expect(fake.requests).toEqual([]);
+			expect(flare.fake.requests).toEqual([]);
 		});
 
 		it('names the item that failed', async () => {
-			const result = await harness.runNode(
+			const result = await flare.harness.runNode(
 				{ parameters: searchDomain('={{ $json.domain }}', { limit: 1 }) },
 				{ items: [{ domain: 'example.com' }, { domain: 'acme.com' }, { domain: 'not a domain' }] },
 			);
@@ -69,31 +57,31 @@ describe('Validation, errors, retries and rate limits', () => {
 
 	describe('API failures become NodeApiErrors that say what happened and how to fix it', () => {
 		it('401 after a refresh', async () => {
-			fake.faults.add({ path: SEARCH_PATH, times: 2, fault: { status: 401, body: { error: { code: 'UNAUTHORIZED', message: 'token revoked' } } } });
+			flare.fake.faults.add({ path: SEARCH_PATH, times: 2, fault: { status: 401, body: { error: { code: 'UNAUTHORIZED', message: 'token revoked' } } } });
 
-			const result = await harness.runNode({ parameters: searchDomain('example.com', { limit: 1 }) });
+			const result = await flare.harness.runNode({ parameters: searchDomain('example.com', { limit: 1 }) });
 
 			expect(result.error?.message).toBe('Flare refused the credentials while trying to search leaked credentials');
 			expect(result.error?.description).toBe(
 				'A fresh access token was requested and still refused. Flare says: "token revoked". Check the API key in the Flare API credential, or create a new one under Profile → API Keys.',
 			);
-			expect(fake.requests.filter((request) => request.path === '/tokens/generate')).toHaveLength(2);
+			expect(flare.fake.requests.filter((request) => request.path === '/tokens/generate')).toHaveLength(2);
 		});
 
 		it('403 names the missing entitlement', async () => {
-			harness.addFlareCredential({ apiKey: fake.apiKeys.noAstp, baseUrl: fake.url });
+			flare.harness.addFlareCredential({ apiKey: flare.fake.apiKeys.noAstp, baseUrl: flare.fake.url });
 
-			const result = await harness.runNode({ parameters: { resource: 'source', operation: 'get', sourceId: 'collection-1' } });
+			const result = await flare.harness.runNode({ parameters: { resource: 'source', operation: 'get', sourceId: 'collection-1' } });
 
 			expect(result.error?.message).toBe('Your Flare account has no access to the ASTP feature, needed to get a source');
 			expect(result.error?.description).toMatch(/^Ask your Flare Customer Success Manager to enable the ASTP feature/);
-			expect(apiRequests(fake)).toHaveLength(1);
+			expect(apiRequests(flare.fake)).toHaveLength(1);
 		});
 
 		it('403 for threat intelligence', async () => {
-			harness.addFlareCredential({ apiKey: fake.apiKeys.noThreatIntel, baseUrl: fake.url });
+			flare.harness.addFlareCredential({ apiKey: flare.fake.apiKeys.noThreatIntel, baseUrl: flare.fake.url });
 
-			const result = await harness.runNode({ parameters: { resource: 'threatReport', operation: 'createRequest', reportTitle: 'X' } });
+			const result = await flare.harness.runNode({ parameters: { resource: 'threatReport', operation: 'createRequest', reportTitle: 'X' } });
 
 			expect(result.error?.message).toBe(
 				'Your Flare account has no access to the threat intelligence feature, needed to create the threat report request',
@@ -101,117 +89,117 @@ describe('Validation, errors, retries and rate limits', () => {
 		});
 
 		it('422 maps the location to the display name of the parameter', async () => {
-			fake.faults.add({
+			flare.fake.faults.add({
 				path: SEARCH_PATH,
 				fault: { status: 422, body: { detail: [{ loc: ['body', 'query', 'fqdn'], msg: 'fqdn is invalid', type: 'value_error' }] } },
 			});
 
-			const result = await harness.runNode({ parameters: searchDomain('example.com', { limit: 1 }) });
+			const result = await flare.harness.runNode({ parameters: searchDomain('example.com', { limit: 1 }) });
 
 			expect(result.error?.message).toBe("Flare rejected the value of 'Domain'");
 			expect(result.error?.description).toBe("fqdn is invalid. Correct 'Domain' and try again.");
 		});
 
 		it('429 quota exceeded fails at once and names the quota', async () => {
-			fake.reset({ credentials: 500, quota: 0 });
+			flare.fake.reset({ credentials: 500, quota: 0 });
 
-			const result = await harness.runNode({ parameters: searchDomain('example.com', { limit: 1 }) });
+			const result = await flare.harness.runNode({ parameters: searchDomain('example.com', { limit: 1 }) });
 
 			expect(result.error?.message).toBe('The global search quota of your Flare organization is used up');
-			expect(apiRequests(fake)).toHaveLength(1);
+			expect(apiRequests(flare.fake)).toHaveLength(1);
 		});
 
 		it('5xx on a read is retried a bounded number of times, then explained', async () => {
-			fake.faults.add({ path: SEARCH_PATH, times: 20, fault: { status: 503, rawBody: '<html>down</html>' } });
+			flare.fake.faults.add({ path: SEARCH_PATH, times: 20, fault: { status: 503, rawBody: '<html>down</html>' } });
 
-			const result = await harness.runNode({ parameters: searchDomain('example.com', { limit: 1 }) });
+			const result = await flare.harness.runNode({ parameters: searchDomain('example.com', { limit: 1 }) });
 
 			expect(result.error?.message).toBe('Flare is temporarily unavailable (HTTP 503) after 5 attempts');
-			expect(apiRequests(fake)).toHaveLength(5);
+			expect(apiRequests(flare.fake)).toHaveLength(5);
 		});
 
 		it('never contains the key or a token', async () => {
-			fake.faults.add({ path: SEARCH_PATH, times: 20, fault: { status: 500 } });
+			flare.fake.faults.add({ path: SEARCH_PATH, times: 20, fault: { status: 500 } });
 
-			const result = await harness.runNode({ parameters: searchDomain('example.com', { limit: 1 }) });
+			const result = await flare.harness.runNode({ parameters: searchDomain('example.com', { limit: 1 }) });
 
 			const everything = JSON.stringify(result.run);
-			expect(everything).not.toContain(fake.apiKeys.full);
+			expect(everything).not.toContain(flare.fake.apiKeys.full);
 			expect(everything).not.toMatch(/ftok_/);
 		});
 	});
 
 	describe('retries that keep every record once', () => {
 		it('a 5xx and a reset in mid-walk are retried; nothing is lost or repeated', async () => {
-			fake.reset({ credentials: 60_000, domains: ['acme.com', 'example.com'] });
-			fake.faults.add({ path: SEARCH_PATH, skip: 1, fault: { status: 502 } });
-			fake.faults.add({ path: SEARCH_PATH, skip: 3, fault: { reset: true } });
+			flare.fake.reset({ credentials: 60_000, domains: ['acme.com', 'example.com'] });
+			flare.fake.faults.add({ path: SEARCH_PATH, skip: 1, fault: { status: 502 } });
+			flare.fake.faults.add({ path: SEARCH_PATH, skip: 3, fault: { reset: true } });
 
-			const result = await harness.runNode({ parameters: searchDomain('acme.com', { returnAll: true }) });
+			const result = await flare.harness.runNode({ parameters: searchDomain('acme.com', { returnAll: true }) });
 
 			expect(result.status).toBe('success');
-			const expected = fake.dataset.searchAll({ query: { type: 'domain', fqdn: 'acme.com' } });
+			const expected = flare.fake.dataset.searchAll({ query: { type: 'domain', fqdn: 'acme.com' } });
 			expect(result.output.map((item) => item.json.id)).toEqual(expected.map((record) => record.id));
-			expect(apiRequests(fake).filter((request) => request.status !== 200)).toHaveLength(2);
+			expect(apiRequests(flare.fake).filter((request) => request.status !== 200)).toHaveLength(2);
 		});
 
 		it('a read slower than the Timeout is abandoned and retried', async () => {
-			fake.faults.add({ path: SEARCH_PATH, fault: { delayMs: 1_500 } });
+			flare.fake.faults.add({ path: SEARCH_PATH, fault: { delayMs: 1_500 } });
 
-			const result = await harness.runNode({ parameters: searchDomain('example.com', { limit: 2, requestOptions: { timeout: 300 } }) });
+			const result = await flare.harness.runNode({ parameters: searchDomain('example.com', { limit: 2, requestOptions: { timeout: 300 } }) });
 
 			expect(result.status).toBe('success');
 			expect(result.output).toHaveLength(2);
-			expect(apiRequests(fake).map((request) => request.body)).toEqual([
+			expect(apiRequests(flare.fake).map((request) => request.body)).toEqual([
 				{ query: { type: 'domain', fqdn: 'example.com' }, order: 'desc', size: 2 },
 				{ query: { type: 'domain', fqdn: 'example.com' }, order: 'desc', size: 2 },
 			]);
 		});
 
 		it('a 429 in mid-walk waits Retry-After and retries that page only', async () => {
-			fake.reset({ credentials: 60_000, domains: ['acme.com', 'example.com'] });
-			fake.faults.add({
+			flare.fake.reset({ credentials: 60_000, domains: ['acme.com', 'example.com'] });
+			flare.fake.faults.add({
 				path: SEARCH_PATH,
 				skip: 2,
 				fault: { status: 429, body: { error: { code: 'RATELIMIT_REACHED', message: 'ratelimit reached' } }, headers: { 'Retry-After': '1' } },
 			});
 
-			const result = await harness.runNode({ parameters: searchDomain('acme.com', { returnAll: true }) });
+			const result = await flare.harness.runNode({ parameters: searchDomain('acme.com', { returnAll: true }) });
 
 			expect(result.status).toBe('success');
-			const expected = fake.dataset.searchAll({ query: { type: 'domain', fqdn: 'acme.com' } });
+			const expected = flare.fake.dataset.searchAll({ query: { type: 'domain', fqdn: 'acme.com' } });
 			expect(result.output.map((item) => item.json.id)).toEqual(expected.map((record) => record.id));
-			const requests = apiRequests(fake);
+			const requests = apiRequests(flare.fake);
 			const limited = requests.findIndex((request) => request.status === 429);
 			expect(requests[limited + 1].body).toEqual(requests[limited].body);
 			expect(requests[limited + 1].at - requests[limited].at).toBeGreaterThanOrEqual(1_000);
 		});
 
 		it('a write is not sent again after a 5xx or a reset: Flare may have applied it', async () => {
-			const policy = fake.dataset.policies()[1];
-			const [identifierId] = fake.dataset.identifierIds();
-			fake.faults.add({ path: /\/assignments$/, phase: 'after', fault: { status: 500 } });
+			const policy = flare.fake.dataset.policies()[1];
+			const [identifierId] = flare.fake.dataset.identifierIds();
+			flare.fake.faults.add({ path: /\/assignments$/, phase: 'after', fault: { status: 500 } });
 
-			const assign = await harness.runNode({
+			const assign = await flare.harness.runNode({
 				parameters: { resource: 'matchingPolicy', operation: 'assign', policyUuid: policy.uuid, identifierIds: String(identifierId) },
 			});
-			fake.faults.add({ path: /\/identifiers\//, phase: 'after', fault: { reset: true } });
-			const remove = await harness.runNode({ parameters: { resource: 'identifier', operation: 'delete', identifierId } });
+			flare.fake.faults.add({ path: /\/identifiers\//, phase: 'after', fault: { reset: true } });
+			const remove = await flare.harness.runNode({ parameters: { resource: 'identifier', operation: 'delete', identifierId } });
 
 			expect(assign.error?.message).toBe('Flare did not confirm the request to assign the matching policy');
 			expect(remove.error?.description).toMatch(/^The connection failed \(ECONNRESET\)\. The request was not sent again/);
-			expect(apiRequests(fake).map((request) => request.method)).toEqual(['POST', 'DELETE']);
-			expect(fake.state.writes.map((write) => write.method)).toEqual(['POST', 'DELETE']);
+			expect(apiRequests(flare.fake).map((request) => request.method)).toEqual(['POST', 'DELETE']);
+			expect(flare.fake.state.writes.map((write) => write.method)).toEqual(['POST', 'DELETE']);
 		});
 
 		it('a 429 on a write is retried: Flare did not process it', async () => {
-			fake.faults.add({ path: /\/reports\/requests$/, fault: { status: 429, body: { error: { code: 'RATELIMIT_REACHED' } }, headers: { 'Retry-After': '0' } } });
+			flare.fake.faults.add({ path: /\/reports\/requests$/, fault: { status: 429, body: { error: { code: 'RATELIMIT_REACHED' } }, headers: { 'Retry-After': '0' } } });
 
-			const result = await harness.runNode({ parameters: { resource: 'threatReport', operation: 'createRequest', reportTitle: 'X' } });
+			const result = await flare.harness.runNode({ parameters: { resource: 'threatReport', operation: 'createRequest', reportTitle: 'X' } });
 
 			expect(result.status).toBe('success');
-			expect(apiRequests(fake).map((request) => request.status)).toEqual([429, 200]);
-			expect(fake.state.reportRequests).toHaveLength(1);
+			expect(apiRequests(flare.fake).map((request) => request.status)).toEqual([429, 200]);
+			expect(flare.fake.state.reportRequests).toHaveLength(1);
 		});
 	});
 
@@ -220,7 +208,7 @@ describe('Validation, errors, retries and rate limits', () => {
 		const parameters = searchDomain('={{ $json.domain }}', { limit: 2 });
 
 		it('regular output: one error item per failed input item, paired, the others succeed', async () => {
-			const result = await harness.runNode({ parameters, onError: 'continueRegularOutput' }, { items });
+			const result = await flare.harness.runNode({ parameters, onError: 'continueRegularOutput' }, { items });
 
 			expect(result.status).toBe('success');
 			expect(result.output.map((item) => item.pairedItem)).toEqual([
@@ -235,13 +223,13 @@ describe('Validation, errors, retries and rate limits', () => {
 				name: 'NodeOperationError',
 				description: 'Enter a domain such as example.com, without scheme or path.',
 			});
-			expect(apiRequests(fake)).toHaveLength(2);
+			expect(apiRequests(flare.fake)).toHaveLength(2);
 		});
 
 		it('error output: failed items go to the error branch with their input, the rest to the main one', async () => {
-			fake.faults.add({ path: SEARCH_PATH, skip: 1, times: 20, fault: { status: 500 } });
+			flare.fake.faults.add({ path: SEARCH_PATH, skip: 1, times: 20, fault: { status: 500 } });
 
-			const result = await harness.runNode({ parameters, onError: 'continueErrorOutput' }, { items });
+			const result = await flare.harness.runNode({ parameters, onError: 'continueErrorOutput' }, { items });
 
 			expect(result.status).toBe('success');
 			expect(result.output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
@@ -258,12 +246,12 @@ describe('Validation, errors, retries and rate limits', () => {
 		// A fake of its own (a new address): what earlier tests taught the per-process rate gate about
 		// this file's fake (its pace after their 429s) does not apply, as in a fresh n8n.
 		const limited = await FakeFlare.start({ credentials: 500, rateLimits: { search: 10 }, retryAfter: 'precise' });
-		harness.addFlareCredential({ apiKey: limited.apiKeys.full, baseUrl: limited.url });
+		flare.harness.addFlareCredential({ apiKey: limited.apiKeys.full, baseUrl: limited.url });
 		const domains = ['example.com', 'acme.com', 'globex.io', 'initech.net', 'umbrella.org'];
 		const items = Array.from({ length: 20 }, (_, index) => ({ domain: domains[index % 5] }));
 
 		try {
-			const result = await harness.runNode({ parameters: searchDomain('={{ $json.domain }}', { limit: 3 }) }, { items });
+			const result = await flare.harness.runNode({ parameters: searchDomain('={{ $json.domain }}', { limit: 3 }) }, { items });
 
 			expect(result.status).toBe('success');
 			expect(result.output).toHaveLength(60);

@@ -1,27 +1,14 @@
 import { BlogPostEvent, MatchingPolicyAssignment, PolicyAssignmentBody, ReportRequestBody, ReportRequestResponse } from '../contract';
-import { FakeFlare } from '../fake-flare';
-import { Harness } from '../harness/engine';
-import { apiRequests, jsonOf } from './support';
+import { apiRequests, jsonOf, useFakeFlare } from './support';
 
 describe('Matching policies, identifiers, events and threat reports', () => {
-	let fake: FakeFlare;
-	let harness: Harness;
-
-	beforeAll(async () => {
-		fake = await FakeFlare.start();
-		harness = await Harness.create();
-	});
-	afterAll(async () => await fake.stop());
-	beforeEach(() => {
-		fake.reset({ credentials: 100 });
-		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url });
-	});
+	const flare = useFakeFlare({ credentials: 100 });
 
 	it('Matching Policy → Assign sends the IDs as integers and confirms', async () => {
-		const policy = fake.dataset.policies()[2];
-		const [first, second] = fake.dataset.identifierIds();
+		const policy = flare.fake.dataset.policies()[2];
+		const [first, second] = flare.fake.dataset.identifierIds();
 
-		const result = await harness.runNode({
+		const result = await flare.harness.runNode({
 			parameters: {
 				resource: 'matchingPolicy',
 				operation: 'assign',
@@ -32,51 +19,51 @@ describe('Matching policies, identifiers, events and threat reports', () => {
 		});
 
 		expect(result.status).toBe('success');
-		const [request] = apiRequests(fake);
+		const [request] = apiRequests(flare.fake);
 		expect(request).toMatchObject({ method: 'POST', path: `/firework/v4/matching-policies/${policy.uuid}/assignments`, status: 200 });
 		expect(request.body).toEqual({ identifier_ids: [first, second], clean_past_events: true });
 		PolicyAssignmentBody.parse(request.body);
 		expect(jsonOf(result.output)).toEqual([
 			{ assigned: true, policyUuid: policy.uuid, identifierIds: [first, second], cleanPastEvents: true },
 		]);
-		expect(fake.dataset.assignmentsFor(first).map((assignment) => assignment.matching_policy.uuid)).toContain(policy.uuid);
+		expect(flare.fake.dataset.assignmentsFor(first).map((assignment) => assignment.matching_policy.uuid)).toContain(policy.uuid);
 	});
 
 	it('Matching Policy → Assign accepts an array of IDs from an expression', async () => {
-		const policy = fake.dataset.policies()[0];
-		const ids = fake.dataset.identifierIds().slice(0, 3);
+		const policy = flare.fake.dataset.policies()[0];
+		const ids = flare.fake.dataset.identifierIds().slice(0, 3);
 
-		const result = await harness.runNode(
+		const result = await flare.harness.runNode(
 			{ parameters: { resource: 'matchingPolicy', operation: 'assign', policyUuid: policy.uuid, identifierIds: '={{ $json.ids }}' } },
 			{ items: [{ ids: ids.map(String) }] },
 		);
 
 		expect(result.status).toBe('success');
-		expect(apiRequests(fake)[0].body).toEqual({ identifier_ids: ids, clean_past_events: false });
+		expect(apiRequests(flare.fake)[0].body).toEqual({ identifier_ids: ids, clean_past_events: false });
 	});
 
 	it('Matching Policy → Get by Identifier emits one item per assignment', async () => {
-		const identifierId = fake.dataset.identifierIds().find((id) => fake.dataset.assignmentsFor(id).length > 1)!;
+		const identifierId = flare.fake.dataset.identifierIds().find((id) => flare.fake.dataset.assignmentsFor(id).length > 1)!;
 
-		const result = await harness.runNode({
+		const result = await flare.harness.runNode({
 			parameters: { resource: 'matchingPolicy', operation: 'getByIdentifier', identifierId: String(identifierId) },
 		});
 
-		expect(apiRequests(fake).map((request) => [request.method, request.path])).toEqual([
+		expect(apiRequests(flare.fake).map((request) => [request.method, request.path])).toEqual([
 			['GET', `/firework/v4/matching-policies/by_identifier_id/${identifierId}`],
 		]);
-		expect(jsonOf(result.output)).toEqual(fake.dataset.assignmentsFor(identifierId));
+		expect(jsonOf(result.output)).toEqual(flare.fake.dataset.assignmentsFor(identifierId));
 		for (const item of result.output) MatchingPolicyAssignment.parse(item.json);
 	});
 
 	it('Identifier → Delete confirms, and Flare then no longer knows the identifier', async () => {
-		const identifierId = fake.dataset.identifierIds()[4];
+		const identifierId = flare.fake.dataset.identifierIds()[4];
 
-		const result = await harness.runNode({ parameters: { resource: 'identifier', operation: 'delete', identifierId } });
-		const again = await harness.runNode({ parameters: { resource: 'identifier', operation: 'delete', identifierId } });
+		const result = await flare.harness.runNode({ parameters: { resource: 'identifier', operation: 'delete', identifierId } });
+		const again = await flare.harness.runNode({ parameters: { resource: 'identifier', operation: 'delete', identifierId } });
 
 		expect(jsonOf(result.output)).toEqual([{ deleted: true, identifierId }]);
-		expect(apiRequests(fake).map((request) => [request.method, request.path, request.status])).toEqual([
+		expect(apiRequests(flare.fake).map((request) => [request.method, request.path, request.status])).toEqual([
 			['DELETE', `/firework/v4/identifiers/${identifierId}`, 202],
 			['DELETE', `/firework/v4/identifiers/${identifierId}`, 404],
 		]);
@@ -84,18 +71,18 @@ describe('Matching policies, identifiers, events and threat reports', () => {
 	});
 
 	it('Event → Get sends the UID as a query value, slashes and spaces included', async () => {
-		const event = fake.dataset.events().find((candidate) => / /.test(candidate.metadata.uid)) ?? fake.dataset.events()[0];
+		const event = flare.fake.dataset.events().find((candidate) => / /.test(candidate.metadata.uid)) ?? flare.fake.dataset.events()[0];
 
-		const result = await harness.runNode({ parameters: { resource: 'event', operation: 'get', uid: event.metadata.uid } });
+		const result = await flare.harness.runNode({ parameters: { resource: 'event', operation: 'get', uid: event.metadata.uid } });
 
-		const [request] = apiRequests(fake);
+		const [request] = apiRequests(flare.fake);
 		expect([request.method, request.path, request.query]).toEqual(['GET', '/firework/v4/events/', { uid: event.metadata.uid }]);
 		expect(jsonOf(result.output)).toEqual([event]);
 		BlogPostEvent.parse(result.output[0].json);
 	});
 
 	it('Threat Report → Create Request sends a custom range and keywords, and emits the request ID', async () => {
-		const result = await harness.runNode({
+		const result = await flare.harness.runNode({
 			parameters: {
 				resource: 'threatReport',
 				operation: 'createRequest',
@@ -108,7 +95,7 @@ describe('Matching policies, identifiers, events and threat reports', () => {
 		});
 
 		expect(result.status).toBe('success');
-		const [request] = apiRequests(fake);
+		const [request] = apiRequests(flare.fake);
 		expect(request).toMatchObject({ method: 'POST', path: '/firework/v4/threat_flow/reports/requests' });
 		expect(request.body).toEqual({
 			report_title: 'Leaks for example.com',
@@ -120,16 +107,16 @@ describe('Matching policies, identifiers, events and threat reports', () => {
 			excluded_keywords: ['canada'],
 		});
 		ReportRequestBody.parse(request.body);
-		const { request_id } = fake.state.reportRequests[0];
+		const { request_id } = flare.fake.state.reportRequests[0];
 		expect(jsonOf(result.output)).toEqual([{ request_id }]);
 		ReportRequestResponse.parse(result.output[0].json);
 	});
 
 	it('Threat Report → Create Request sends no bounds for a preset range', async () => {
-		await harness.runNode({
+		await flare.harness.runNode({
 			parameters: { resource: 'threatReport', operation: 'createRequest', reportTitle: 'Weekly', timeRangeType: 'last_7d', timeRangeFrom: '2025-01-01T00:00:00Z' },
 		});
 
-		expect(apiRequests(fake)[0].body).toEqual({ report_title: 'Weekly', time_range_type: 'last_7d' });
+		expect(apiRequests(flare.fake)[0].body).toEqual({ report_title: 'Weekly', time_range_type: 'last_7d' });
 	});
 });

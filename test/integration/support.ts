@@ -2,7 +2,8 @@ import { createHash } from 'crypto';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { CredentialRecord, IdentityRecord } from '../contract';
-import type { FakeFlare, LoggedRequest } from '../fake-flare';
+import { FakeFlare, type FakeFlareOptions, type LoggedRequest } from '../fake-flare';
+import { Harness } from '../harness/engine';
 
 /** Requests the node made to the API itself (the token exchange left out). */
 export function apiRequests(fake: FakeFlare): LoggedRequest[] {
@@ -55,3 +56,21 @@ export function simplifiedIdentities(identities: IdentityRecord[], transform: (h
 }
 
 export const jsonOf = (items: INodeExecutionData[]) => items.map((item) => item.json);
+
+/**
+ * Starts the fake Flare API and the harness for a test file; before each test, the fake is reset to
+ * `options` and the harness gets a credential with the full demo key.
+ */
+export function useFakeFlare(options: FakeFlareOptions = {}): { fake: FakeFlare; harness: Harness } {
+	const context = {} as { fake: FakeFlare; harness: Harness };
+	beforeAll(async () => {
+		context.fake = await FakeFlare.start();
+		context.harness = await Harness.create();
+	});
+	afterAll(async () => await context.fake.stop());
+	beforeEach(() => {
+		context.fake.reset(options);
+		context.harness.addFlareCredential({ apiKey: context.fake.apiKeys.full, baseUrl: context.fake.url });
+	});
+	return context;
+}

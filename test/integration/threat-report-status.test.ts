@@ -6,31 +6,19 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { ApiReport, ReportRequestStatus } from '../contract';
-import { FakeFlare } from '../fake-flare';
-import { Harness, PACKAGE_NAME } from '../harness/engine';
-import { apiRequests, jsonOf } from './support';
+import { PACKAGE_NAME } from '../harness/engine';
+import { apiRequests, jsonOf, useFakeFlare } from './support';
 
 const STATUS_PATH = (id: string) => `/firework/v4/threat_flow/reports/requests/${id}`;
 const rl = (value: string): IDataObject => ({ __rl: true, mode: 'id', value });
 const statusOf = (requestId: string | IDataObject) => ({ resource: 'threatReport', operation: 'getRequestStatus', requestId });
 
 describe('Threat Report → Get Request Status', () => {
-	let fake: FakeFlare;
-	let harness: Harness;
-
-	beforeAll(async () => {
-		fake = await FakeFlare.start();
-		harness = await Harness.create();
-	});
-	afterAll(async () => await fake.stop());
-	beforeEach(() => {
-		fake.reset({ credentials: 100 });
-		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url });
-	});
+	const env = useFakeFlare({ credentials: 100 });
 
 	/** Creates a report request through the node and returns its ID. */
 	async function createRequest(reportTitle = 'Ransomware this week'): Promise<string> {
-		const created = await harness.runNode({
+		const created = await env.harness.runNode({
 			parameters: {
 				resource: 'threatReport',
 				operation: 'createRequest',
@@ -40,22 +28,22 @@ describe('Threat Report → Get Request Status', () => {
 			},
 		});
 		expect(created.status).toBe('success');
-		fake.clearLog();
+		env.fake.clearLog();
 		return created.output[0].json.request_id as string;
 	}
 
 	it('answers processing, then completed with the report, one GET per run', async () => {
 		const requestId = await createRequest();
 
-		const first = await harness.runNode({ parameters: statusOf(rl(requestId)) });
-		const second = await harness.runNode({ parameters: statusOf(rl(requestId)) });
+		const first = await env.harness.runNode({ parameters: statusOf(rl(requestId)) });
+		const second = await env.harness.runNode({ parameters: statusOf(rl(requestId)) });
 
-		expect(apiRequests(fake).map((request) => [request.method, request.path, request.query, request.body])).toEqual([
+		expect(apiRequests(env.fake).map((request) => [request.method, request.path, request.query, request.body])).toEqual([
 			['GET', STATUS_PATH(requestId), {}, undefined],
 			['GET', STATUS_PATH(requestId), {}, undefined],
 		]);
 		expect(jsonOf(first.output)).toEqual([{ status: 'processing', report: null }]);
-		const { report } = fake.state.reportRequests[0];
+		const { report } = env.fake.state.reportRequests[0];
 		expect(jsonOf(second.output)).toEqual([{ status: 'completed', report }]);
 		expect(second.output[0].pairedItem).toEqual({ item: 0 });
 		const parsed = ReportRequestStatus.parse(second.output[0].json);
@@ -67,15 +55,15 @@ describe('Threat Report → Get Request Status', () => {
 	});
 
 	it('accepts the plain string of a hand-written workflow, and an upper-case UUID', async () => {
-		fake.reset({ credentials: 100, reportProcessingPolls: 0 });
-		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url });
+		env.fake.reset({ credentials: 100, reportProcessingPolls: 0 });
+		env.harness.addFlareCredential({ apiKey: env.fake.apiKeys.full, baseUrl: env.fake.url });
 		const requestId = await createRequest();
 
-		const plain = await harness.runNode({ parameters: statusOf(requestId) });
-		const upper = await harness.runNode({ parameters: statusOf(rl(` ${requestId.toUpperCase()} `)) });
+		const plain = await env.harness.runNode({ parameters: statusOf(requestId) });
+		const upper = await env.harness.runNode({ parameters: statusOf(rl(` ${requestId.toUpperCase()} `)) });
 
-		expect(apiRequests(fake).map((request) => request.path)).toEqual([STATUS_PATH(requestId), STATUS_PATH(requestId)]);
-		const completed = { status: 'completed', report: fake.state.reportRequests[0].report };
+		expect(apiRequests(env.fake).map((request) => request.path)).toEqual([STATUS_PATH(requestId), STATUS_PATH(requestId)]);
+		const completed = { status: 'completed', report: env.fake.state.reportRequests[0].report };
 		expect(jsonOf(plain.output)).toEqual([completed]);
 		expect(jsonOf(upper.output)).toEqual([completed]);
 	});
@@ -100,7 +88,7 @@ describe('Threat Report → Get Request Status', () => {
 		};
 		const main = (node: string) => ({ main: [[{ node, type: NodeConnectionTypes.Main, index: 0 }]] });
 
-		const result = await harness.runWorkflow(
+		const result = await env.harness.runWorkflow(
 			[
 				items,
 				flare('Create', { resource: 'threatReport', operation: 'createRequest', reportTitle: '={{ $json.title }}' }, 200),
@@ -110,9 +98,9 @@ describe('Threat Report → Get Request Status', () => {
 		);
 
 		expect(result.status).toBe('success');
-		const ids = fake.state.reportRequests.map((stored) => stored.request_id);
-		expect(fake.state.reportRequests.map((stored) => (stored.body as { report_title: string }).report_title)).toEqual(['First', 'Second']);
-		expect(apiRequests(fake).filter((request) => request.method === 'GET').map((request) => request.path)).toEqual(ids.map(STATUS_PATH));
+		const ids = env.fake.state.reportRequests.map((stored) => stored.request_id);
+		expect(env.fake.state.reportRequests.map((stored) => (stored.body as { report_title: string }).report_title)).toEqual(['First', 'Second']);
+		expect(apiRequests(env.fake).filter((request) => request.method === 'GET').map((request) => request.path)).toEqual(ids.map(STATUS_PATH));
 		expect(result.node('Status').outputs[0].map((item) => [item.json, item.pairedItem])).toEqual([
 			[{ status: 'processing', report: null }, { item: 0 }],
 			[{ status: 'processing', report: null }, { item: 1 }],
@@ -121,10 +109,10 @@ describe('Threat Report → Get Request Status', () => {
 
 	it('passes a failed report through as Flare says it', async () => {
 		const requestId = await createRequest();
-		fake.failReport(requestId);
+		env.fake.failReport(requestId);
 
-		await harness.runNode({ parameters: statusOf(rl(requestId)) });
-		const failed = await harness.runNode({ parameters: statusOf(rl(requestId)) });
+		await env.harness.runNode({ parameters: statusOf(rl(requestId)) });
+		const failed = await env.harness.runNode({ parameters: statusOf(rl(requestId)) });
 
 		expect(failed.status).toBe('success');
 		expect(jsonOf(failed.output)).toEqual([{ status: 'error', report: null }]);
@@ -133,47 +121,47 @@ describe('Threat Report → Get Request Status', () => {
 	it('names an unknown request in the 404 message', async () => {
 		const unknown = '00000000-0000-4000-8000-000000000000';
 
-		const result = await harness.runNode({ parameters: statusOf(rl(unknown)) });
+		const result = await env.harness.runNode({ parameters: statusOf(rl(unknown)) });
 
-		expect(apiRequests(fake).map((request) => [request.path, request.status])).toEqual([[STATUS_PATH(unknown), 404]]);
+		expect(apiRequests(env.fake).map((request) => [request.path, request.status])).toEqual([[STATUS_PATH(unknown), 404]]);
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toBe(`Threat report request ${unknown} was not found in Flare`);
 	});
 
 	it('a request of another tenant is not found either', async () => {
 		const requestId = await createRequest();
-		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url, tenantId: 202 }, 'cred-202');
+		env.harness.addFlareCredential({ apiKey: env.fake.apiKeys.full, baseUrl: env.fake.url, tenantId: 202 }, 'cred-202');
 
-		const result = await harness.runNode({ parameters: statusOf(rl(requestId)) }, { credentialId: 'cred-202' });
+		const result = await env.harness.runNode({ parameters: statusOf(rl(requestId)) }, { credentialId: 'cred-202' });
 
 		expect(result.error?.message).toBe(`Threat report request ${requestId} was not found in Flare`);
-		expect(fake.state.reportRequests[0].status_reads).toBe(0);
+		expect(env.fake.state.reportRequests[0].status_reads).toBe(0);
 	});
 
 	it('explains a missing threat intelligence entitlement', async () => {
 		const requestId = await createRequest();
-		harness.addFlareCredential({ apiKey: fake.apiKeys.noThreatIntel, baseUrl: fake.url }, 'cred-no-ti');
+		env.harness.addFlareCredential({ apiKey: env.fake.apiKeys.noThreatIntel, baseUrl: env.fake.url }, 'cred-no-ti');
 
-		const result = await harness.runNode({ parameters: statusOf(rl(requestId)) }, { credentialId: 'cred-no-ti' });
+		const result = await env.harness.runNode({ parameters: statusOf(rl(requestId)) }, { credentialId: 'cred-no-ti' });
 
-		expect(apiRequests(fake).map((request) => request.status)).toEqual([403]);
+		expect(apiRequests(env.fake).map((request) => request.status)).toEqual([403]);
 		expect(result.error?.message).toBe(
 			'Your Flare account has no access to the threat intelligence feature, needed to get the status of the threat report request',
 		);
 	});
 
 	it('checks the request ID before anything is sent', async () => {
-		const fromExpression = await harness.runNode({ parameters: statusOf(rl('={{ $json.id }}')) }, { items: [{ id: 'abc' }] });
+		const fromExpression = await env.harness.runNode({ parameters: statusOf(rl('={{ $json.id }}')) }, { items: [{ id: 'abc' }] });
 		expect(fromExpression.error?.message).toBe(`'Request ID' is not a UUID: "abc" [item 0]`);
 		expect(fromExpression.error?.description).toBe(
 			'Use the request_id that Create Request returned, e.g. 3fa85f64-5717-4562-b3fc-2c963f66afa6.',
 		);
-		const empty = await harness.runNode({ parameters: statusOf('={{ "" }}') });
+		const empty = await env.harness.runNode({ parameters: statusOf('={{ "" }}') });
 		expect(empty.error?.message).toBe(`'Request ID' is required [item 0]`);
-		await expect(harness.runNode({ parameters: statusOf(rl('abc')) })).rejects.toMatchObject({
+		await expect(env.harness.runNode({ parameters: statusOf(rl('abc')) })).rejects.toMatchObject({
 			name: 'WorkflowHasIssuesError',
 			message: "The 'Flare' node has issues:\n- Enter the request_id that Create Request returned, e.g. 3fa85f64-5717-4562-b3fc-2c963f66afa6",
 		});
-		expect(fake.requests).toEqual([]);
+		expect(env.fake.requests).toEqual([]);
 	});
 });

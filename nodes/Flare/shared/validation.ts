@@ -24,7 +24,11 @@ export function requiredText(
 	displayName: string,
 	keepSpaces = false,
 ): string {
-	const value = raw(item, name);
+	return textValue(item, raw(item, name), displayName, keepSpaces);
+}
+
+/** Non-empty text from a value (a number is fine, an object or a boolean is not). */
+function textValue(item: FlareItem, value: unknown, displayName: string, keepSpaces = false): string {
 	if (
 		value === null ||
 		value === undefined ||
@@ -217,22 +221,6 @@ export function optionValues<T extends string>(
 // ---- resource locators ----
 // A locator's value is read with `FlareItem.locator()`: the same for "From List" and "By ID", and for
 // the plain string or number that workflows saved before the parameter became a locator.
-
-/** Non-empty text from a value, trimmed; the checks of {@link requiredText}. */
-function textValue(item: FlareItem, value: unknown, displayName: string): string {
-	if (
-		value === null ||
-		value === undefined ||
-		typeof value === 'object' ||
-		typeof value === 'boolean'
-	) {
-		throw parameterError(item, displayName, 'must be text', `Enter a value for '${displayName}'.`);
-	}
-	const text = String(value).trim();
-	if (text === '')
-		throw parameterError(item, displayName, 'is required', `Enter a value for '${displayName}'.`);
-	return text;
-}
 
 /** The value of a resource locator as non-empty, trimmed text (e.g. a source ID). */
 export function locatorText(item: FlareItem, name: string, displayName: string): string {
