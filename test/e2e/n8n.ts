@@ -6,6 +6,7 @@
 import { childProcess, fs, net, path, processRef } from '../support/node';
 import { type InstalledN8n, run } from './install';
 import type { RunJson } from './report';
+import { N8N_LOG_FILE } from './secrets';
 
 export interface Execution {
 	workflowId: string;
@@ -58,6 +59,11 @@ export class N8nInstance {
 			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 			GENERIC_TIMEZONE: 'UTC',
 			TZ: 'UTC',
+			// n8n's own log also goes to a file, which the secret scan reads. (At debug level n8n
+			// changes its console format, and the run it prints could no longer be read.)
+			N8N_LOG_LEVEL: 'info',
+			N8N_LOG_OUTPUT: 'console,file',
+			N8N_LOG_FILE_LOCATION: path.join(this.userFolder, N8N_LOG_FILE),
 			...this.install.env,
 		};
 	}

@@ -1,0 +1,103 @@
+/**
+ * The end-to-end suite's secret scan: the fake issues a recognisable API key and tokens, and every run
+ * n8n printed (output items, error messages and descriptions), every file n8n wrote as its log, and its
+ * database are searched for them. The summary goes where the README's reliability table finds it.
+ */
+import {
+	describeHits,
+	type ScanSummary,
+	scanFiles,
+	scanText,
+	type SecretHit,
+	secretPatterns,
+	textOf,
+	writeScanSummary,
+} from '../reliability/secret-scan';
+import { fs, path } from '../support/node';
+import type { RunJson } from './report';
+
+/** n8n writes its log here, inside the instance's user folder (see N8nInstance.env). */
+export const N8N_LOG_FILE = 'n8n.log';
+
+export class E2eSecretScan {
+	private readonly patterns;
+	private runs = 0;
+	private items = 0;
+	private errors = 0;
+	private bytes = 0;
+	private logFiles = 0;
+	private logLines = 0;
+	private readonly hits: SecretHit[] = [];
+
+	constructor(apiKey: string) {
+		this.patterns = secretPatterns([apiKey]);
+	}
+
+	/** One run as n8n printed it. */
+	addRun(run: RunJson, source: string): void {
+		const { resultData } = run.data;
+		const text = textOf(run).text;
+		this.runs++;
+		this.bytes += text.length;
+		if (resultData.error) this.errors++;
+		for (const taskRuns of Object.values(resultData.runData ?? {})) {
+			for (const taskRun of taskRuns) {
+				if (taskRun.error) this.errors++;
+				for (const item of (taskRun.data?.main ?? []).flatMap((output) => output ?? [])) {
+					this.items++;
+					if (item.error) this.errors++;
+				}
+			}
+		}
+		this.hits.push(...scanText(text, this.patterns, source));
+	}
+
+	/**
+	 * Everything an n8n instance left behind: what each command printed (runs/), the log file, and
+	 * the database (executions and credentials as stored).
+	 */
+	async addInstanceFiles(userFolder: string): Promise<void> {
+		const runs = path.join(userFolder, 'runs');
+		const printed = fs.existsSync(runs)
+			? fs.readdirSync(runs).map((name) => path.join(runs, name))
+			: [];
+		const n8nFolder = path.join(userFolder, '.n8n');
+		const database = fs
+			.readdirSync(n8nFolder)
+			.filter((name) => name.startsWith('database.sqlite'))
+			.map((name) => path.join(n8nFolder, name));
+		const scan = await scanFiles(
+			[...printed, path.join(userFolder, N8N_LOG_FILE), ...database],
+			this.patterns,
+		);
+		this.logFiles += scan.files;
+		this.logLines += scan.lines;
+		this.bytes += scan.bytes;
+		this.hits.push(...scan.hits);
+	}
+
+	get leaks(): number {
+		return this.hits.length;
+	}
+
+	describe(): string {
+		return describeHits(this.hits);
+	}
+
+	/** Writes test-results/secret-scan-e2e.json; returns a one-line summary. */
+	async write(root: string): Promise<string> {
+		const summary: ScanSummary = {
+			suite: 'e2e',
+			runs: this.runs,
+			items: this.items,
+			errors: this.errors,
+			bytes: this.bytes,
+			logFiles: this.logFiles,
+			logLines: this.logLines,
+			leaks: this.hits.length,
+			hits: this.hits,
+		};
+		const file = await writeScanSummary(path.join(root, 'test-results'), summary);
+		return `Secret scan: ${this.runs} runs, ${this.items} output items, ${this.errors} errors, ${this.logFiles} files n8n wrote (${this.logLines} lines): ${this.hits.length} leaks (${path.relative(root, file)}).`;
+	}
+}
