@@ -152,12 +152,12 @@ describe('Threat Report → Get Request Status', () => {
 
 	it('checks the request ID before anything is sent', async () => {
 		const fromExpression = await env.harness.runNode({ parameters: statusOf(rl('={{ $json.id }}')) }, { items: [{ id: 'abc' }] });
-		expect(fromExpression.error?.message).toBe(`'Request ID' is not a UUID: "abc" [item 0]`);
+		expect(fromExpression.error?.message).toBe(`'Report Request' is not a UUID: "abc" [item 0]`);
 		expect(fromExpression.error?.description).toBe(
 			'Use the request_id that Create Request returned, e.g. 3fa85f64-5717-4562-b3fc-2c963f66afa6.',
 		);
 		const empty = await env.harness.runNode({ parameters: statusOf('={{ "" }}') });
-		expect(empty.error?.message).toBe(`'Request ID' is required [item 0]`);
+		expect(empty.error?.message).toBe(`'Report Request' is required [item 0]`);
 		await expect(env.harness.runNode({ parameters: statusOf(rl('abc')) })).rejects.toMatchObject({
 			name: 'WorkflowHasIssuesError',
 			message: "The 'Flare' node has issues:\n- Enter the request_id that Create Request returned, e.g. 3fa85f64-5717-4562-b3fc-2c963f66afa6",

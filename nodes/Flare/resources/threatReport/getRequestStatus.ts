@@ -26,13 +26,13 @@ export const getRequestStatusOperation: FlareOperation = {
 	path: '/{segment}/v4/threat_flow/reports/requests/{request_id}',
 	tier: 'basic',
 	// Flare's OpenAPI names the path parameter request_info_id.
-	fields: { request_id: 'Request ID', request_info_id: 'Request ID' },
+	fields: { request_id: 'Report Request', request_info_id: 'Report Request' },
 	target: (item) => `Threat report request ${locatorLabel(item, 'requestId')}`,
 	prepare(item, request) {
 		request.pathParameters.request_id = locatorUuid(
 			item,
 			'requestId',
-			'Request ID',
+			'Report Request',
 			'Use the request_id that Create Request returned, e.g. 3fa85f64-5717-4562-b3fc-2c963f66afa6.',
 		);
 	},
