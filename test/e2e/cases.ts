@@ -5,6 +5,7 @@
 import type { IdentityRecord } from '../contract';
 import type { FakeFlare, FakeFlareOptions, LoggedRequest } from '../fake-flare';
 import { masked, simplifiedIdentities } from '../integration/support';
+import { type FakeModelOptions, messageText, type ModelRequest } from './fake-model';
 import { check, checkEqual, failedNode, type RunView } from './report';
 
 /** The dataset every workflow of the suite is written for (seed 1); the values below come from it. */
@@ -25,6 +26,8 @@ export interface StepContext {
 	api: LoggedRequest[];
 	/** How n8n ended: the exit code of `n8n execute`. */
 	exitCode: number;
+	/** Requests the fake chat model (fake-model.ts) received during this execution. */
+	model: ModelRequest[];
 }
 
 export interface Step {
@@ -681,4 +684,140 @@ export const CASES: E2eCase[] = [
 			},
 		}),
 	},
+	// ---- AI Agent (keep last) ----
+	{
+		file: 'behaviours/ai-agent-tool.json',
+		about: 'AI Agent with the Flare tool: the model calls the search, gets masked results, answers',
+		steps: one({
+			check(run, { fake, api, model }) {
+				const tool = 'Search leaked credentials by domain or identity in Flare';
+				const expected = fake.dataset
+					.searchAll({ query: { type: 'domain', fqdn: 'acme.com' } })
+					.slice(0, 5)
+					.map((record) => simplifiedCredential(record as never));
+				checkEqual(
+					api.map((request) => `${request.method} ${request.path}`),
+					[`POST ${SEARCH_PATH}`],
+					tool,
+					'requests to Flare',
+				);
+				checkEqual(
+					api.map((request) => request.body),
+					[{ query: { type: 'domain', fqdn: 'acme.com' }, order: 'desc', size: 5 }],
+					tool,
+					'search request body (the domain filled in by the model through $fromAI)',
+				);
+				// The tool variant ran once and gave the agent the 5 simplified, masked credentials.
+				const toolRuns = run.run.data.resultData.runData[tool] ?? [];
+				checkEqual(toolRuns.length, 1, tool, 'runs of the tool');
+				const toolData = toolRuns[0].data as
+					| { ai_tool?: Array<Array<{ json: Record<string, unknown> }>> }
+					| undefined;
+				checkEqual(
+					withoutQuota((toolData?.ai_tool?.[0] ?? []).map((item) => item.json)),
+					expected,
+					tool,
+					'tool output',
+				);
+
+				// What n8n sent to the model: two chat requests, the tool offered in both.
+				const agent = 'AI Agent';
+				checkEqual(
+					model.map((request) => `${request.method} ${request.path}`),
+					['POST /v1/chat/completions', 'POST /v1/chat/completions'],
+					agent,
+					'requests to the model',
+				);
+				const [first, second] = model.map((request) => request.body!);
+				checkEqual(
+					first.messages.map((message) => [message.role, messageText(message)]),
+					[['user', 'Find leaked credentials for acme.com']],
+					agent,
+					'messages of the first model request',
+				);
+				for (const [index, chat] of [first, second].entries()) {
+					checkEqual(
+						(chat.tools ?? []).map((offered) => ({
+							name: offered.function.name,
+							description: offered.function.description,
+							properties: (offered.function.parameters as { properties?: unknown }).properties,
+							required: (offered.function.parameters as { required?: unknown }).required,
+						})),
+						[
+							{
+								// n8n names the tool after the node and describes it as "<action> in Flare".
+								name: 'Search_leaked_credentials_by_domain_or_identity_in_Flare',
+								description: 'Search leaked credentials by domain or identity in Flare',
+								properties: {
+									domain: {
+										type: 'string',
+										description:
+											'Domain name whose leaked credentials to find, without scheme or path, e.g. example.com',
+									},
+								},
+								required: ['domain'],
+							},
+						],
+						agent,
+						`tools offered in model request ${index + 1}`,
+					);
+				}
+				checkEqual(
+					model[0].answered,
+					{
+						toolCall: {
+							name: 'Search_leaked_credentials_by_domain_or_identity_in_Flare',
+							arguments: { domain: 'acme.com' },
+						},
+					},
+					agent,
+					'the fake model called the tool',
+				);
+				// The tool result the model got back: the same masked credentials, never a full password.
+				const results = second.messages.filter((message) => message.role === 'tool');
+				checkEqual(results.length, 1, agent, 'tool results in the second model request');
+				checkEqual(
+					withoutQuota(JSON.parse(messageText(results[0])) as Array<Record<string, unknown>>),
+					expected,
+					agent,
+					'tool result sent to the model (passwords masked)',
+				);
+				const sent = JSON.stringify(model);
+				const full = fake.dataset
+					.searchAll({ query: { type: 'domain', fqdn: 'acme.com' } })
+					.slice(0, 5)
+					.map((record) => record.hash);
+				const leaked = full.filter((hash) => sent.includes(hash));
+				checkEqual(leaked, [], agent, 'full passwords found in what the model received');
+
+				checkEqual(
+					run.json(agent),
+					[{ output: FAKE_MODEL_SCRIPT.finalAnswer }],
+					agent,
+					"the agent's output (the model's final answer)",
+				);
+				checkEqual(
+					run.runs('OpenAI Chat Model').length,
+					2,
+					'OpenAI Chat Model',
+					'model calls recorded by n8n',
+				);
+			},
+		}),
+	},
 ];
+
+/** What the fake chat model answers in the AI Agent case (behaviours/ai-agent-tool.json). */
+export const FAKE_MODEL_SCRIPT: FakeModelOptions = {
+	toolArguments: { domain: 'acme.com' },
+	finalAnswer: 'Flare knows leaked credentials for acme.com; their passwords are masked.',
+};
+
+/** Items without `globalSearchesRemaining`, which depends on what ran before. */
+function withoutQuota(items: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+	return items.map((item) => {
+		const copy = { ...item };
+		delete copy.globalSearchesRemaining;
+		return copy;
+	});
+}

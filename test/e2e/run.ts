@@ -11,7 +11,8 @@ import type { INodeType } from 'n8n-workflow';
 
 import { FakeFlare } from '../fake-flare';
 import { fs, path, processRef } from '../support/node';
-import { CASES, type E2eCase, SUITE_DATASET } from './cases';
+import { CASES, type E2eCase, FAKE_MODEL_SCRIPT, SUITE_DATASET } from './cases';
+import { FakeModel } from './fake-model';
 import { ensureN8n, type InstalledN8n, LINES, type LineKey, parseLines } from './install';
 import type { N8nInstance } from './n8n';
 import { describeError, E2eFailure, failedNode, RunView } from './report';
@@ -45,6 +46,7 @@ async function runCase(
 	fake: FakeFlare,
 	testCase: E2eCase,
 	workflow: WorkflowFile,
+	model: FakeModel,
 ): Promise<{ message?: string; step: number; executions: number }> {
 	for (let index = 0; index < testCase.steps.length; index++) {
 		const step = testCase.steps[index];
@@ -52,6 +54,7 @@ async function runCase(
 			testCase.steps.length > 1 ? ` (execution ${index + 1}/${testCase.steps.length})` : '';
 		step.before?.(fake);
 		const mark = fake.requests.length;
+		const modelMark = model.requests.length;
 		const execution = await n8n.execute(workflow.id);
 		const requests = fake.requests.slice(mark);
 		const fail = (problem: string) => {
@@ -84,6 +87,7 @@ async function runCase(
 				requests,
 				api: requests.filter((request) => !request.path.startsWith('/tokens/')),
 				exitCode: execution.exitCode,
+				model: model.requests.slice(modelMark),
 			});
 			if (!testCase.managesTokens) {
 				// Only the first token request of a fresh credential is expected.
@@ -121,6 +125,7 @@ async function runLine(
 	fake: FakeFlare,
 	cases: E2eCase[],
 	failures: Failure[],
+	model: FakeModel,
 ): Promise<void> {
 	const started = Date.now();
 	say('');
@@ -137,6 +142,7 @@ async function runLine(
 			install,
 			tarball,
 			fake,
+			model,
 			workflows: [...workflows.values()],
 			folderName: `e2e-n8n-${line}`,
 		});
@@ -149,7 +155,7 @@ async function runLine(
 	let executions = 0;
 	for (const testCase of cases) {
 		const workflow = workflows.get(testCase.file)!;
-		const result = await runCase(n8n, fake, testCase, workflow);
+		const result = await runCase(n8n, fake, testCase, workflow, model);
 		executions += result.executions;
 		if (result.message) {
 			failures.push({
@@ -216,16 +222,19 @@ async function main(): Promise<void> {
 	}
 	const fake = await FakeFlare.start(SUITE_DATASET);
 	say(`Fake Flare API on ${fake.url} (${fake.options.credentials} credentials).`);
+	// The chat model of the AI Agent workflow (behaviours/ai-agent-tool.json), behind an OpenAI credential.
+	const model = await FakeModel.start(FAKE_MODEL_SCRIPT);
 	const failures: Failure[] = [];
 	try {
 		// Missing n8n installs all start now, side by side, while the first line runs its workflows.
 		const installs = new Map(lines.map((line) => [line, ensureN8n(line, say)]));
 		for (const install of installs.values()) install.catch(() => undefined); // awaited below
 		for (const line of lines) {
-			await runLine(root, line, installs.get(line)!, tarball, fake, cases, failures);
+			await runLine(root, line, installs.get(line)!, tarball, fake, cases, failures, model);
 		}
 	} finally {
 		await fake.stop();
+		await model.stop();
 	}
 
 	say('');

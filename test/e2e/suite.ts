@@ -4,11 +4,15 @@
  */
 import type { FakeFlare } from '../fake-flare';
 import { fs, path, processRef } from '../support/node';
+import { FAKE_MODEL_API_KEY, type FakeModel } from './fake-model';
 import { ensureN8n, type InstalledN8n, type LineKey, run } from './install';
 import { N8nInstance } from './n8n';
 
 export const CREDENTIAL_ID = 'flareApiExample1';
 export const CREDENTIAL_NAME = 'Flare API';
+/** The OpenAI credential of the AI Agent workflow, pointed at the fake chat model (fake-model.ts). */
+export const OPENAI_CREDENTIAL_ID = 'openAiApiExample1';
+export const OPENAI_CREDENTIAL_NAME = 'OpenAI account';
 
 export const write = (text: string) => processRef.stdout.write(text);
 export const say = (text = '') => processRef.stdout.write(`${text}\n`);
@@ -92,10 +96,12 @@ export async function prepareInstance(options: {
 	install?: Promise<InstalledN8n>;
 	tarball: string;
 	fake: FakeFlare;
+	/** The fake chat model: when given, an OpenAI credential pointing at it is imported too. */
+	model?: FakeModel;
 	workflows: WorkflowFile[];
 	folderName: string;
 }): Promise<N8nInstance> {
-	const { root, line, tarball, fake, workflows, folderName } = options;
+	const { root, line, tarball, fake, model, workflows, folderName } = options;
 	const install = await (options.install ?? ensureN8n(line, (message) => say(message)));
 	const n8n = N8nInstance.create(install, path.join(workFolder(root), folderName));
 	const packageSeconds = await n8n.installPackage(tarball);
@@ -111,6 +117,16 @@ export async function prepareInstance(options: {
 				accessToken: '',
 			},
 		},
+		...(model
+			? [
+					{
+						id: OPENAI_CREDENTIAL_ID,
+						name: OPENAI_CREDENTIAL_NAME,
+						type: 'openAiApi',
+						data: { apiKey: FAKE_MODEL_API_KEY, url: model.url },
+					},
+				]
+			: []),
 	]);
 	const workflowSeconds = await n8n.importWorkflows(workflows.map((workflow) => workflow.absolute));
 	say(

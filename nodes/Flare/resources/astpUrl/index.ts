@@ -15,7 +15,7 @@ export const astpUrlDescription: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				action: 'Get many addresses where a credential was used',
+				action: 'Get many sites where a leaked credential was used',
 				description: 'List the URLs where a leaked credential was seen used (ASTP)',
 			},
 		],

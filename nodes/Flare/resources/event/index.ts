@@ -15,7 +15,7 @@ export const eventDescription: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				action: 'Get an event',
+				action: 'Get a blog post or other event by UID',
 				description: 'Get one event, such as a blog post, by its UID (beta)',
 			},
 		],

@@ -15,7 +15,7 @@ export const identifierDescription: INodeProperties[] = [
 			{
 				name: 'Delete',
 				value: 'delete',
-				action: 'Delete an identifier',
+				action: 'Delete a monitored identifier',
 				description: 'Delete an identifier and its related data; removal can take up to an hour',
 			},
 		],

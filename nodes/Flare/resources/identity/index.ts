@@ -16,14 +16,14 @@ export const identityDescription: INodeProperties[] = [
 			{
 				name: 'Get by Keyword',
 				value: 'getByKeyword',
-				action: 'Get identities by keyword',
+				action: 'Get leaked identities by name keyword',
 				description:
 					'Find leaked identities by name, with an optional * wildcard (deprecated, ASTP)',
 			},
 			{
 				name: 'Get by Password',
 				value: 'getByPassword',
-				action: 'Get identities by password',
+				action: 'Get the identities that leaked a password',
 				description: 'Find the identities that leaked a given password (deprecated, ASTP)',
 			},
 		],

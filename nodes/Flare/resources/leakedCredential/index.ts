@@ -17,7 +17,7 @@ export const leakedCredentialDescription: INodeProperties[] = [
 			{
 				name: 'Search',
 				value: 'search',
-				action: 'Search leaked credentials',
+				action: 'Search leaked credentials by domain or identity',
 				description:
 					'Search all leaked credentials known to Flare by domain, e-mail, username or password',
 			},

@@ -15,7 +15,7 @@ export const sourceDescription: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				action: 'Get a source',
+				action: 'Get a leak source by ID',
 				description: 'Get the description of a leak source (ASTP)',
 			},
 		],

@@ -16,7 +16,7 @@ export const threatReportDescription: INodeProperties[] = [
 			{
 				name: 'Create Request',
 				value: 'createRequest',
-				action: 'Create a threat report request',
+				action: 'Request a threat intelligence report',
 				description:
 					'Ask Flare to generate a threat intelligence report (deprecated, threat intelligence)',
 			},
