@@ -240,6 +240,31 @@ describe('Validation, errors, retries and rate limits', () => {
 			]);
 			expect(result.errorOutput[1].error).toMatchObject({ name: 'NodeApiError', httpCode: '500', description: 'Run the workflow again later.' });
 		});
+
+		it('a Return All that fails in mid-walk emits its error item only, none of the pages before it', async () => {
+			flare.fake.reset({ credentials: 40_000, domains: ['acme.com', 'example.com'] });
+			// The first page of the first item is served; every try of its second page fails.
+			flare.fake.faults.add({ path: SEARCH_PATH, skip: 1, times: 5, fault: { status: 500 } });
+
+			const result = await flare.harness.runNode(
+				{ parameters: searchDomain('={{ $json.domain }}', { returnAll: true }), onError: 'continueRegularOutput' },
+				{ items: [{ domain: 'acme.com' }, { domain: 'example.com' }] },
+			);
+
+			expect(result.status).toBe('success');
+			const expected = flare.fake.dataset.searchAll({ query: { type: 'domain', fqdn: 'example.com' } });
+			expect(result.output).toHaveLength(1 + expected.length);
+			expect(result.output[0]).toMatchObject({
+				json: { error: 'Flare is temporarily unavailable (HTTP 500) after 5 attempts' },
+				pairedItem: { item: 0 },
+			});
+			expect(result.output.slice(1).map((item) => item.json.id)).toEqual(expected.map((record) => record.id));
+			expect(result.output.slice(1).every((item) => (item.pairedItem as { item: number }).item === 1)).toBe(true);
+			// The first item's walk: one page, then five tries of the second; then the second item's pages.
+			const statuses = apiRequests(flare.fake).map((request) => request.status);
+			expect(statuses.slice(0, 6)).toEqual([200, 500, 500, 500, 500, 500]);
+			expect(statuses.slice(6).every((status) => status === 200)).toBe(true);
+		});
 	});
 
 	it('twenty input items against a low Search-tier rate all succeed, each paired to its input', async () => {

@@ -38,6 +38,8 @@ describe('leaked values', () => {
 		expect(maskValue('été€🔑x')).toBe('é****x');
 		expect(maskValue('ab')).toBe('**');
 		expect(maskValue('')).toBe('');
+		expect(maskValue(`a${'b'.repeat(98)}c`)).toBe(`a${'*'.repeat(98)}c`);
+		expect(maskValue('\uD83D')).toBe('*');
 	});
 
 	it('protects the hash of a credential and of every password of an identity, not the credential_hash', () => {

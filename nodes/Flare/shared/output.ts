@@ -4,8 +4,23 @@ import type { IDataObject } from 'n8n-workflow';
 /** How leaked secrets (`hash` fields) appear in the output. */
 export type LeakedValueOutput = 'masked' | 'full' | 'sha256' | 'omit';
 
+/** A UTF-16 surrogate: the string has characters made of two code units. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Runs of `*` by length, shared by every masked value of that length. */
+const stars: string[] = [];
+const starsOf = (length: number) =>
+	length > 64 ? '*'.repeat(length) : (stars[length] ??= '*'.repeat(length));
+
 /** Keeps the first and last character: enough to recognise a value, not to use it. */
 export function maskValue(value: string): string {
+	// Most values have no surrogate pair: then code units are characters, and no array is needed
+	// (this runs for every record of a walk, a million times for a large Return All).
+	if (!SURROGATE.test(value)) {
+		const length = value.length;
+		if (length <= 2) return starsOf(length);
+		return value[0] + starsOf(length - 2) + value[length - 1];
+	}
 	const characters = Array.from(value);
 	if (characters.length <= 2) return '*'.repeat(characters.length);
 	return characters[0] + '*'.repeat(characters.length - 2) + characters[characters.length - 1];

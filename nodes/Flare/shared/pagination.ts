@@ -208,30 +208,45 @@ export interface PageWalkEnd {
  * the walk ends or `onPage` returns false. Only `from` changes between pages: the page size and every
  * other parameter stay as given (Flare asks for that). A cursor that does not advance is a server
  * fault and stops the walk with an error instead of looping.
+ *
+ * `prefetch`, for walks that go to the end whatever `onPage` finds (Return All): the next page is
+ * asked for as soon as its cursor is known, before `onPage` shapes this one, so that Flare prepares
+ * and sends it meanwhile. Still one request at a time on the wire, in order, through the same retries
+ * and rate gate; if `onPage` throws, the page asked for is dropped.
  */
 export async function walkPages(
 	context: FlareContext,
 	request: IHttpRequestOptions,
 	policy: FlareRequestPolicy,
-	walk: { style: Paging['style']; pageSize: number; from?: string | number },
+	walk: { style: Paging['style']; pageSize: number; from?: string | number; prefetch?: boolean },
 	onPage: (records: IDataObject[], response: IN8nHttpFullResponse) => boolean,
 ): Promise<PageWalkEnd> {
+	const fetch = (cursor: string | number | undefined) =>
+		flareRequest(context, withCursor(request, walk.pageSize, cursor), policy);
 	let cursor = walk.from;
+	let pending = fetch(cursor);
 	for (;;) {
-		const response = await flareRequest(
-			context,
-			withCursor(request, walk.pageSize, cursor),
-			policy,
-		);
+		const response = await pending;
 		const records = recordsOf(response.body);
-		const more = onPage(records, response);
 		const next = nextCursor(walk.style, response.body, records);
+		const repeated =
+			next !== undefined &&
+			cursor !== undefined &&
+			(next === cursor || (walk.style === 'idCursor' && next < cursor));
+		let ahead: Promise<IN8nHttpFullResponse> | undefined;
+		if (walk.prefetch && next !== undefined && !repeated) {
+			ahead = fetch(next);
+			// Awaited below; if onPage throws first, its outcome no longer matters.
+			ahead.catch(() => undefined);
+		}
+		const more = onPage(records, response);
 		if (next === undefined) return {};
 		if (!more) return { next };
-		if (cursor !== undefined && (next === cursor || (walk.style === 'idCursor' && next < cursor))) {
+		if (repeated) {
 			throw new FlareRequestFailed({ code: 'REPEATED_CURSOR', status: response.statusCode });
 		}
 		cursor = next;
+		pending = ahead ?? fetch(cursor);
 	}
 }
 
@@ -241,26 +256,43 @@ export function requestPolicy(operation: FlareOperation): FlareRequestPolicy {
 }
 
 /**
- * Sends the request and walks the pages. The page size is chosen once, min(Limit, maximum), and kept
- * for the whole walk; no page is fetched once Limit is reached.
+ * Sends the request and walks the pages, and adds the output items to `results`, each paired with its
+ * input item. The page size is chosen once, min(Limit, maximum), and kept for the whole walk; no page
+ * is fetched once Limit is reached. If the walk fails, the caller takes back out what it had added.
  */
-async function collect(item: FlareItem, operation: FlareOperation, request: IHttpRequestOptions) {
+async function collect(
+	item: FlareItem,
+	operation: FlareOperation,
+	request: IHttpRequestOptions,
+	results: INodeExecutionData[],
+): Promise<void> {
 	const policy = requestPolicy(operation);
+	const pairedItem = { item: item.index };
 	if (!operation.paging) {
 		const response = await flareRequest(item.context, request, policy);
-		return operation.output(item, recordsOf(response.body), response);
+		for (const json of operation.output(item, recordsOf(response.body), response)) {
+			results.push({ json, pairedItem });
+		}
+		return;
 	}
 	const { style, maxPageSize } = operation.paging;
 	const wanted = wantedItems(item);
-	const items: IDataObject[] = [];
 	const pageSize = Math.min(wanted, maxPageSize);
-	await walkPages(item.context, request, policy, { style, pageSize }, (records, response) => {
-		// One at a time: spreading a large array into push() overflows the call stack.
-		for (const record of operation.output(item, records, response)) items.push(record);
-		return items.length < wanted;
-	});
-	if (items.length > wanted) items.length = wanted;
-	return items;
+	const end = results.length + wanted;
+	await walkPages(
+		item.context,
+		request,
+		policy,
+		{ style, pageSize, prefetch: wanted === Infinity },
+		(records, response) => {
+			// One at a time: spreading a large array into push() overflows the call stack.
+			for (const json of operation.output(item, records, response)) {
+				if (results.length >= end) break;
+				results.push({ json, pairedItem });
+			}
+			return results.length < end;
+		},
+	);
 }
 
 /** Any failure of an operation as the error n8n shows: what happened and how to fix it. */
@@ -321,20 +353,25 @@ export async function runFlareOperation(
 	const results: INodeExecutionData[] = [];
 	for (let index = 0; index < context.getInputData().length; index++) {
 		const item = FlareItem.ofInput(context, index);
-		const pairedItem = { item: index };
+		const start = results.length;
 		try {
 			const parts: FlareRequestParts = { pathParameters: {} };
 			operation.prepare?.(item, parts);
 			checkUrlValues(item, operation, parts);
 			const request = buildRequest(operation, target, parts);
 			request.timeout = requestTimeout(item);
-			const records = await collect(item, operation, request);
-			for (const json of records) results.push({ json, pairedItem });
+			await collect(item, operation, request, results);
 		} catch (error) {
+			// None of a failed item's records go out, only its error.
+			results.length = start;
 			const nodeError = asNodeError(item, operation, error);
 			if (!context.continueOnFail()) throw nodeError;
 			// n8n shows error items as { error: message } and keeps the whole error beside the item.
-			results.push({ json: { error: nodeError.message }, error: nodeError, pairedItem });
+			results.push({
+				json: { error: nodeError.message },
+				error: nodeError,
+				pairedItem: { item: index },
+			});
 		}
 	}
 	return [results];
