@@ -13,6 +13,8 @@ export interface Machine {
 	node: string;
 	n8n?: string;
 	loadAverage: number[];
+	/** Load average when the benchmark ended: other work on the machine makes figures noisy. */
+	loadAverageEnd?: number[];
 	date: string;
 }
 
@@ -100,7 +102,9 @@ export function markdown(results: Results): string {
 	out.push(
 		`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB RAM, ${machine.os}; ` +
 			`Node.js ${machine.node} (floor and engine)${machine.n8n ? `, ${machine.n8n}` : ''}; ` +
-			`load average at start ${machine.loadAverage.map((value) => value.toFixed(2)).join(' / ')}; ${machine.date}.`,
+			`load average (1 / 5 / 15 min) at start ${machine.loadAverage.map((value) => value.toFixed(2)).join(' / ')}` +
+			(machine.loadAverageEnd ? `, at end ${machine.loadAverageEnd.map((value) => value.toFixed(2)).join(' / ')}` : '') +
+			`; ${machine.date}.`,
 		'',
 		`Command: \`${results.command}\`. Each figure is the median of the runs shown.` +
 			(results.durationSeconds ? ` The benchmark took ${Math.round(results.durationSeconds)} s.` : ''),

@@ -10,6 +10,7 @@
  * Every variant runs once per round, in turn, so that drift of the machine affects all alike.
  */
 import { FakeFlare } from '../../test/fake-flare';
+import { os } from '../../test/support/node';
 import type { BenchN8n } from '../lib/n8n';
 import { type ChildResult, runChild } from '../lib/proc';
 import { ratio, type Stat, stat } from '../lib/stats';
@@ -198,7 +199,7 @@ export async function runThroughput(
 				samples.httpPages.push(httpPages);
 				line += `, n8n: ours ${Math.round(ours.wallMs)} ms, HTTP+Split ${Math.round(httpSplit.wallMs)} ms, HTTP ${Math.round(httpPages.wallMs)} ms`;
 			}
-			options.log(line);
+			options.log(`${line} (load ${os.loadavg()[0].toFixed(1)})`);
 		}
 		const row: ThroughputRow = {
 			size,
