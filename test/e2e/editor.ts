@@ -1,0 +1,645 @@
+/**
+ * `npm run test:editor`: the Flare node in n8n's real editor, in a real browser.
+ *
+ * Starts the real n8n 2.41.1 (`n8n start`) with the packed package installed as a community package
+ * and a Flare API credential for the fake Flare API, sets up the owner account, and drives Debian's
+ * Chromium with playwright-core (no browser download) through what a user does: search "Flare" in the
+ * node creator, add the node, go through its resources and operations, the fields that show and hide,
+ * and the Flare API credential form, whose connection test talks to the fake API.
+ *
+ * What the editor shows is compared with the node's own description, read from the built package as
+ * installed into n8n (dist/nodes/Flare/Flare.node.js, dist/credentials/FlareApi.credentials.js), so a
+ * change of the description needs no change here. Screenshots go to .n8n-e2e/editor/ (git-ignored);
+ * FLARE_EDITOR_UPDATE_DOCS=1 also copies the node-panel screenshot to docs/images/flare-node-editor.png.
+ *
+ *   CHROMIUM_PATH=<binary>      the browser (default /usr/bin/chromium: apt-get install -y chromium)
+ *   FLARE_E2E_SKIP_BUILD=1      pack the existing dist/ instead of building first
+ *   FLARE_EDITOR_HEADED=1       show the browser (needs a display)
+ */
+import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+
+import { FakeFlare } from '../fake-flare';
+import { fs, os, path, processRef } from '../support/node';
+import { ensureN8n, run } from './install';
+import { N8nInstance } from './n8n';
+import { startServer, type N8nServer } from './server';
+import {
+	buildAndPack,
+	CREDENTIAL_ID,
+	CREDENTIAL_NAME,
+	repositoryRoot,
+	say,
+	seconds,
+	workFolder,
+} from './suite';
+
+const PACKAGE = 'n8n-nodes-flareio';
+const OWNER = {
+	email: 'owner@flare-editor.test',
+	firstName: 'Flare',
+	lastName: 'Editor',
+	// A throwaway instance: a new password each run (n8n wants 8+ characters, a digit, a capital).
+	password: `Editor-${Math.random().toString(36).slice(2, 10)}-A1`,
+};
+/** Playwright's per-action timeout: n8n's editor on a busy 2-core machine is slow to load. */
+const ACTION_TIMEOUT = 30_000;
+
+const CHROMIUM_ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	// Without these, Chromium's own connections are refused by a closed network and slow it down.
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+
+// ---------------------------------------------------------------------------------------------------
+// Checks: each one throws with what was expected and what the editor showed.
+
+const passed: string[] = [];
+
+function check(ok: boolean, what: string, detail = ''): void {
+	if (!ok) throw new Error(`FAILED: ${what}${detail ? `\n${detail}` : ''}`);
+	passed.push(what);
+	say(`  ✓ ${what}`);
+}
+
+/**
+ * n8n appends its own "Custom API Call" entry to the Resource and Operation lists of every node whose
+ * credential authenticates generically (injectCustomApiCallOptions): it is expected after the
+ * description's options, and nothing else.
+ */
+const CUSTOM_API_CALL = 'Custom API Call';
+const withCustomApiCall = (names: string[]) => [...names, CUSTOM_API_CALL];
+/** n8n's own field at the end of every credential form the HTTP Request node may use. */
+const N8N_DOMAINS_FIELD = 'allowedHttpRequestDomains';
+
+function checkList(actual: string[], expected: string[], what: string): void {
+	check(
+		JSON.stringify(actual) === JSON.stringify(expected),
+		what,
+		`  expected: ${JSON.stringify(expected)}\n  editor:   ${JSON.stringify(actual)}`,
+	);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The package as n8n loaded it.
+
+interface Described {
+	node: INodeTypeDescription;
+	credential: INodeProperties[];
+}
+
+/**
+ * The node and credential descriptions of the installed package. The package has no n8n-workflow of
+ * its own (n8n's installer leaves peer dependencies out); the instance folder is inside the repository,
+ * so the repository's n8n-workflow resolves.
+ */
+async function readDescriptions(n8n: N8nInstance): Promise<Described> {
+	const installed = path.join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE, 'dist');
+	const nodeModule = (await import(path.join(installed, 'nodes', 'Flare', 'Flare.node.js'))) as {
+		Flare?: new () => { description: INodeTypeDescription };
+		default?: { Flare: new () => { description: INodeTypeDescription } };
+	};
+	const credentialModule = (await import(
+		path.join(installed, 'credentials', 'FlareApi.credentials.js')
+	)) as {
+		FlareApi?: new () => { properties: INodeProperties[] };
+		default?: { FlareApi: new () => { properties: INodeProperties[] } };
+	};
+	const Flare = nodeModule.Flare ?? nodeModule.default?.Flare;
+	const FlareApi = credentialModule.FlareApi ?? credentialModule.default?.FlareApi;
+	if (!Flare || !FlareApi)
+		throw new Error(`The installed package in ${installed} lacks Flare or FlareApi`);
+	return { node: new Flare().description, credential: new FlareApi().properties };
+}
+
+const optionsOf = (property: INodeProperties | undefined) =>
+	(property?.options ?? []) as INodePropertyOptions[];
+
+function resourceOptions(node: INodeTypeDescription): INodePropertyOptions[] {
+	return optionsOf(node.properties.find((property) => property.name === 'resource'));
+}
+
+function operationOptions(node: INodeTypeDescription, resource: string): INodePropertyOptions[] {
+	return optionsOf(
+		node.properties.find(
+			(property) =>
+				property.name === 'operation' &&
+				(property.displayOptions?.show?.resource as string[] | undefined)?.includes(resource),
+		),
+	);
+}
+
+function property(node: INodeTypeDescription, name: string, resource: string, operation: string) {
+	const found = node.properties.find(
+		(candidate) =>
+			candidate.name === name &&
+			(candidate.displayOptions?.show?.resource as string[] | undefined)?.includes(resource) &&
+			(candidate.displayOptions?.show?.operation as string[] | undefined)?.includes(operation),
+	);
+	if (!found)
+		throw new Error(`The description has no field "${name}" for ${resource} → ${operation}`);
+	return found;
+}
+
+const nameOf = (options: INodePropertyOptions[], value: string) => {
+	const found = options.find((option) => option.value === value);
+	if (!found) throw new Error(`No option with value "${value}" in ${JSON.stringify(options)}`);
+	return found.name;
+};
+
+// ---------------------------------------------------------------------------------------------------
+// n8n's editor. Selectors are n8n's own test ids (data-test-id), as its Playwright tests use them.
+
+const testId = (id: string) => `[data-test-id="${id}"]`;
+
+/** The option list (element-plus listbox, teleported to the body) of a select inside `trigger`. */
+async function listboxOf(trigger: Locator): Promise<Locator> {
+	const input = trigger.locator('input[role="combobox"]').first();
+	const id = await input.getAttribute('aria-controls', { timeout: ACTION_TIMEOUT });
+	if (!id) throw new Error(`No option list for ${trigger.toString()}`);
+	return trigger.page().locator(`[id="${id}"]`);
+}
+
+/** Opens the select and returns the names of its options (the headline, without the description). */
+async function openOptions(trigger: Locator): Promise<{ listbox: Locator; names: string[] }> {
+	const listbox = await listboxOf(trigger);
+	await trigger.click();
+	await listbox.waitFor({ state: 'visible', timeout: ACTION_TIMEOUT });
+	const names = await listbox
+		.locator('[role="option"]')
+		.evaluateAll((elements) =>
+			elements.map((element) =>
+				((element.querySelector('.option-headline') ?? element).textContent ?? '').trim(),
+			),
+		);
+	return { listbox, names };
+}
+
+/** Picks an option of an open select by its exact name and waits for the select to show it. */
+async function pick(trigger: Locator, opened: { listbox: Locator; names: string[] }, name: string) {
+	const index = opened.names.indexOf(name);
+	if (index === -1) throw new Error(`No option "${name}" in ${JSON.stringify(opened.names)}`);
+	await opened.listbox.locator('[role="option"]').nth(index).click();
+	await opened.listbox.waitFor({ state: 'hidden', timeout: ACTION_TIMEOUT });
+}
+
+async function choose(trigger: Locator, name: string): Promise<void> {
+	await pick(trigger, await openOptions(trigger), name);
+	const shown = await trigger.locator('input').first().inputValue();
+	if (shown !== name) throw new Error(`The select shows "${shown}" after choosing "${name}"`);
+}
+
+async function isShown(locator: Locator): Promise<boolean> {
+	return (await locator.count()) > 0 && (await locator.first().isVisible());
+}
+
+/** Waits until the locator is shown (or not), then reports whether it is. */
+async function settle(locator: Locator, shown: boolean): Promise<boolean> {
+	try {
+		await locator.first().waitFor({ state: shown ? 'visible' : 'hidden', timeout: 10_000 });
+	} catch {
+		// reported below
+	}
+	return await isShown(locator);
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+async function packPackage(root: string, folder: string): Promise<string> {
+	// Other runs (the e2e suite, the demo) share buildAndPack's folder: keep a copy, check it is whole.
+	for (let attempt = 1; ; attempt++) {
+		const tarball = await buildAndPack(root);
+		const copy = path.join(folder, path.basename(tarball));
+		fs.copyFileSync(tarball, copy);
+		const { stdout } = await run('tar', ['tzf', copy], { cwd: folder });
+		const needed = [
+			'package/dist/nodes/Flare/Flare.node.js',
+			'package/dist/credentials/FlareApi.credentials.js',
+		];
+		const missing = needed.filter((file) => !stdout.split('\n').includes(file));
+		if (missing.length === 0) return copy;
+		if (attempt === 3) throw new Error(`The packed package lacks ${missing.join(', ')}`);
+		say(
+			`The packed package lacks ${missing.join(', ')} (dist/ was being rebuilt?); packing again.`,
+		);
+	}
+}
+
+async function screenshot(page: Page, folder: string, name: string): Promise<string> {
+	const file = path.join(folder, name);
+	await page.screenshot({ path: file, animations: 'disabled' });
+	say(`  screenshot ${path.relative(repositoryRoot(), file)}`);
+	return file;
+}
+
+async function signIn(context: BrowserContext, server: N8nServer): Promise<void> {
+	// The owner set-up answers with n8n's auth cookie, which the browser context keeps.
+	const response = await context.request.post(`${server.url}/rest/owner/setup`, { data: OWNER });
+	if (!response.ok()) {
+		throw new Error(`POST /rest/owner/setup: HTTP ${response.status()} ${await response.text()}`);
+	}
+	const cookies = await context.cookies(server.url);
+	check(
+		cookies.some((cookie) => cookie.name === 'n8n-auth'),
+		'owner account set up, browser signed in (n8n-auth cookie)',
+	);
+}
+
+async function nodeCreator(page: Page, described: Described, artefacts: string, url: string) {
+	say('Node creator');
+	await page.goto(`${url}/workflow/new`, { waitUntil: 'domcontentloaded' });
+	await page.locator(testId('canvas-add-button')).click();
+	const creator = page.locator(testId('node-creator'));
+	await creator.locator(testId('node-creator-search-bar')).fill('Flare');
+	const flare = creator
+		.locator(testId('item-iterator-item'))
+		.filter({ has: page.locator(testId('node-creator-item-name'), { hasText: /^Flare$/ }) });
+	await flare.first().waitFor({ state: 'visible', timeout: ACTION_TIMEOUT });
+	const navId = (await flare.first().getAttribute('data-keyboard-nav-id')) ?? '';
+	check(
+		(await flare.count()) === 1 && navId.startsWith(`${PACKAGE}.`),
+		`searching "Flare" lists the Flare node of ${PACKAGE}`,
+		`  items named Flare: ${await flare.count()}, first is ${navId}`,
+	);
+	await screenshot(page, artefacts, '01-node-creator.png');
+
+	await flare.first().click();
+	const actionsCategory = creator.locator(
+		`${testId('node-creator-category-item')}[data-keyboard-nav-id="Actions"]`,
+	);
+	await actionsCategory.waitFor({ state: 'visible', timeout: ACTION_TIMEOUT });
+	if ((await actionsCategory.locator('..').getAttribute('data-category-collapsed')) === 'true') {
+		await actionsCategory.click();
+	}
+	const expected = resourceOptions(described.node).flatMap((resource) =>
+		operationOptions(described.node, String(resource.value)).map((operation) =>
+			String(operation.action ?? operation.name),
+		),
+	);
+	const firstAction = creator
+		.locator(testId('item-iterator-item'))
+		.filter({ hasText: expected[0] })
+		.first();
+	await firstAction.waitFor({ state: 'visible', timeout: ACTION_TIMEOUT });
+	// In page order: the trigger's actions, then the "Actions" category and the node's actions.
+	const listed = await creator.locator('[data-keyboard-nav-id]').evaluateAll((elements) =>
+		elements.map((element) => ({
+			id: element.getAttribute('data-keyboard-nav-id') ?? '',
+			type: element.getAttribute('data-keyboard-nav-type') ?? '',
+			text: (element.textContent ?? '').trim(),
+		})),
+	);
+	const start = listed.findIndex((entry) => entry.id === 'Actions');
+	const actions = listed
+		.slice(start + 1)
+		.filter((entry) => entry.type === 'action')
+		.map((entry) => entry.text);
+	checkList(
+		actions,
+		expected,
+		`the node's ${expected.length} actions are listed, one per operation`,
+	);
+	await screenshot(page, artefacts, '02-node-actions.png');
+	return expected;
+}
+
+async function nodePanel(
+	page: Page,
+	described: Described,
+	artefacts: string,
+	root: string,
+): Promise<Locator> {
+	say('Node panel: resources and operations');
+	const { node } = described;
+	const resources = resourceOptions(node);
+	const search = operationOptions(node, 'leakedCredential').find(
+		(operation) => operation.value === 'search',
+	);
+	if (!search) throw new Error('The description has no Leaked Credential → Search');
+	await page
+		.locator(testId('item-iterator-item'))
+		.filter({ hasText: String(search.action) })
+		.first()
+		.click();
+	const ndv = page.locator(testId('ndv'));
+	await ndv.waitFor({ state: 'visible', timeout: ACTION_TIMEOUT });
+	const resource = ndv.locator(testId('parameter-input-resource'));
+	const operation = ndv.locator(testId('parameter-input-operation'));
+	await resource.waitFor({ state: 'visible', timeout: ACTION_TIMEOUT });
+	check(
+		(await resource.locator('input').inputValue()) === nameOf(resources, 'leakedCredential') &&
+			(await operation.locator('input').inputValue()) === search.name,
+		`the action opens the node on ${nameOf(resources, 'leakedCredential')} → ${search.name}`,
+	);
+	const credentialSelect = ndv.locator(testId('node-credentials-select'));
+	check(
+		(await credentialSelect.locator('input').inputValue()) === CREDENTIAL_NAME,
+		`the imported credential "${CREDENTIAL_NAME}" is selected`,
+	);
+
+	const opened = await openOptions(resource);
+	checkList(
+		opened.names,
+		withCustomApiCall(resources.map((option) => option.name)),
+		`Resource lists the ${resources.length} resources of the description (then n8n's ${CUSTOM_API_CALL})`,
+	);
+	await pick(resource, opened, resources[0].name);
+	for (const option of resources) {
+		await choose(resource, option.name);
+		const expected = operationOptions(node, String(option.value)).map((entry) => entry.name);
+		const operations = await openOptions(operation);
+		checkList(
+			operations.names,
+			withCustomApiCall(expected),
+			`Operation of ${option.name}: ${expected.join(', ')}`,
+		);
+		await pick(operation, operations, expected[0]);
+	}
+
+	say('Node panel: fields shown and hidden');
+	await choose(resource, nameOf(resources, 'leakedCredential'));
+	await choose(operation, search.name);
+	const field = (name: string) => ndv.locator(testId(`parameter-input-${name}`));
+	const queryType = property(node, 'queryType', 'leakedCredential', 'search');
+	const byEmail = nameOf(optionsOf(queryType), 'email');
+	const byDomain = nameOf(optionsOf(queryType), 'domain');
+	await field('queryType').waitFor({ state: 'visible', timeout: ACTION_TIMEOUT });
+	check(
+		(await field('queryType').locator('input').inputValue()) === byDomain &&
+			(await settle(field('fqdn'), true)) &&
+			!(await settle(field('email'), false)),
+		`Search By "${byDomain}" (default) shows Domain and hides Email`,
+	);
+	await choose(field('queryType'), byEmail);
+	check(
+		(await settle(field('email'), true)) && !(await settle(field('fqdn'), false)),
+		`Search By "${byEmail}" shows Email and hides Domain`,
+	);
+	await choose(field('queryType'), byDomain);
+	await field('fqdn').locator('input').fill('acme.com');
+
+	// The import-time bounds are options of the Options collection: absent until added.
+	const options = property(node, 'options', 'leakedCredential', 'search');
+	const bounds = (options.options as INodeProperties[]).filter((option) =>
+		['importedFrom', 'importedTo'].includes(option.name),
+	);
+	check(bounds.length === 2, 'the description has the Imported From and Imported To options');
+	check(
+		!(await settle(field('importedFrom'), false)) && !(await settle(field('importedTo'), false)),
+		'Imported From / Imported To are hidden until added',
+	);
+	const optionsItem = ndv
+		.locator('.multi-parameter')
+		.filter({ has: page.locator('label[for="options"]') })
+		.first();
+	const addOption = optionsItem.locator(testId('collection-parameter-add'));
+	const addable = await openOptions(addOption);
+	checkList(
+		addable.names,
+		(options.options as INodeProperties[]).map((option) => option.displayName),
+		'Add Option offers the Options of the description',
+	);
+	await pick(addOption, addable, bounds[0].displayName);
+	check(
+		(await settle(field(bounds[0].name), true)) && !(await settle(field(bounds[1].name), false)),
+		`choosing ${bounds[0].displayName} shows that bound only`,
+	);
+	const file = await screenshot(page, artefacts, '03-node-search.png');
+	if (processRef.env.FLARE_EDITOR_UPDATE_DOCS === '1') {
+		const docs = path.join(root, 'docs', 'images', 'flare-node-editor.png');
+		fs.mkdirSync(path.dirname(docs), { recursive: true });
+		fs.copyFileSync(file, docs);
+		say(`  copied to ${path.relative(root, docs)}`);
+	}
+
+	// The custom time range of a threat report: From and To only for "Custom Range".
+	const threatReport = nameOf(resources, 'threatReport');
+	const createRequest = operationOptions(node, 'threatReport').find(
+		(entry) => entry.value === 'createRequest',
+	);
+	if (!createRequest) throw new Error('The description has no Threat Report → Create Request');
+	await choose(resource, threatReport);
+	await choose(operation, createRequest.name);
+	const rangeType = property(node, 'timeRangeType', 'threatReport', 'createRequest');
+	const rangeDefault = nameOf(optionsOf(rangeType), String(rangeType.default));
+	const custom = nameOf(optionsOf(rangeType), 'range');
+	const other = optionsOf(rangeType).find(
+		(option) => option.value !== 'range' && option.value !== rangeType.default,
+	);
+	await field('timeRangeType').waitFor({ state: 'visible', timeout: ACTION_TIMEOUT });
+	const rangeShown = async () => [
+		await settle(field('timeRangeFrom'), true),
+		await settle(field('timeRangeTo'), true),
+	];
+	const rangeHidden = async () =>
+		!(await settle(field('timeRangeFrom'), false)) && !(await settle(field('timeRangeTo'), false));
+	check(
+		(await field('timeRangeType').locator('input').inputValue()) === rangeDefault &&
+			(await rangeHidden()),
+		`${threatReport} → ${createRequest.name}: Time Range "${rangeDefault}" (default) hides From and To`,
+	);
+	await choose(field('timeRangeType'), custom);
+	check((await rangeShown()).every(Boolean), `Time Range "${custom}" shows From and To`);
+	await screenshot(page, artefacts, '04-threat-report-range.png');
+	if (other) {
+		await choose(field('timeRangeType'), other.name);
+		check(await rangeHidden(), `Time Range "${other.name}" hides From and To again`);
+	}
+	return ndv;
+}
+
+async function credentialForm(
+	page: Page,
+	ndv: Locator,
+	described: Described,
+	fake: FakeFlare,
+	artefacts: string,
+) {
+	say('Credential form');
+	await ndv.locator(testId('node-credentials-select')).click();
+	await page.locator(`${testId('node-credentials-select-item-new')}:visible`).click();
+	const modal = page.locator(testId('credential-edit-dialog'));
+	await modal.waitFor({ state: 'visible', timeout: ACTION_TIMEOUT });
+	const input = (name: string) => modal.locator(testId(`parameter-input-${name}`));
+	const visible = described.credential.filter((entry) => entry.type !== 'hidden');
+	const hidden = described.credential.filter((entry) => entry.type === 'hidden');
+	await input(visible[0].name).waitFor({ state: 'visible', timeout: ACTION_TIMEOUT });
+
+	const shownInputs = await modal
+		.locator('[data-test-id^="parameter-input-"]')
+		.evaluateAll((elements) =>
+			elements
+				.map((element) => element.getAttribute('data-test-id') ?? '')
+				.filter(
+					(id) =>
+						!['parameter-input-field', 'parameter-input-hint', 'parameter-input-item'].includes(id),
+				)
+				.map((id) => id.replace('parameter-input-', '')),
+		);
+	// n8n adds its own "Allowed HTTP Request Domains" to credentials the HTTP Request node may use.
+	checkList(
+		shownInputs,
+		[...visible.map((entry) => entry.name), N8N_DOMAINS_FIELD],
+		`the form has the fields ${visible.map((entry) => entry.displayName).join(', ')} (then n8n's allowed domains)`,
+	);
+	const labels = await modal
+		.locator('label')
+		.evaluateAll((elements) => elements.map((element) => (element.textContent ?? '').trim()));
+	for (const entry of visible) {
+		check(
+			labels.some((label) => label.startsWith(entry.displayName)),
+			`label "${entry.displayName}" is shown`,
+		);
+	}
+	for (const entry of hidden) {
+		check(
+			(await input(entry.name).count()) === 0 &&
+				!labels.some((label) => label.startsWith(entry.displayName)),
+			`the hidden field "${entry.displayName}" (${entry.name}) is not shown`,
+		);
+	}
+	for (const entry of visible) {
+		const type = await input(entry.name).locator('input').first().getAttribute('type');
+		const password = entry.typeOptions?.password === true;
+		check(
+			password ? type === 'password' : type !== 'password',
+			`${entry.displayName} is ${password ? 'a password field' : 'plain text'} (type=${type})`,
+		);
+		if (typeof entry.default === 'string' && entry.default !== '') {
+			check(
+				(await input(entry.name).locator('input').first().inputValue()) === entry.default,
+				`${entry.displayName} defaults to ${entry.default}`,
+			);
+		}
+	}
+	await screenshot(page, artefacts, '05-credential-form.png');
+
+	// Saving tests the connection: n8n exchanges the key for a token at the fake and calls /tokens/test.
+	// When the test passes, n8n closes the dialog and selects the new credential in the node; when it
+	// fails, the dialog stays open with the error.
+	const name = (
+		(await page.locator(`${testId('credential-name')}:visible`).textContent()) ?? ''
+	).trim();
+	const before = fake.requests.length;
+	await input('apiKey').locator('input').first().fill(fake.apiKeys.full);
+	await input('baseUrl').locator('input').first().fill(fake.url);
+	// The dialog's header, with the Save button, is outside the test id's element.
+	await page.locator(`${testId('credential-save-button')}:visible`).click();
+	const closed = await modal
+		.waitFor({ state: 'hidden', timeout: 60_000 })
+		.then(() => true)
+		.catch(() => false);
+	const calls = fake.requests
+		.slice(before)
+		.map((request) => `${request.method} ${request.path} ${request.status}`);
+	const selected = await ndv
+		.locator(testId('node-credentials-select'))
+		.locator('input')
+		.inputValue();
+	check(
+		closed &&
+			selected !== CREDENTIAL_NAME &&
+			selected !== '' &&
+			name.includes(selected) &&
+			calls.includes('POST /tokens/generate 200') &&
+			calls.includes('GET /tokens/test 200'),
+		`saving the new credential tests it against the fake Flare API (token, then /tokens/test) and selects it`,
+		`  dialog closed: ${closed}, node credential: "${selected}", requests the fake received: ${JSON.stringify(calls)}`,
+	);
+	await screenshot(page, artefacts, '06-credential-tested.png');
+}
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	const root = repositoryRoot();
+	const artefacts = path.join(workFolder(root), 'editor');
+	fs.rmSync(artefacts, { recursive: true, force: true });
+	fs.mkdirSync(artefacts, { recursive: true });
+	const chromiumPath = processRef.env.CHROMIUM_PATH || '/usr/bin/chromium';
+	if (!fs.existsSync(chromiumPath)) {
+		throw new Error(
+			`No Chromium at ${chromiumPath}: apt-get install -y chromium (or set CHROMIUM_PATH)`,
+		);
+	}
+	say('Flare node in the n8n editor (Chromium, playwright-core)');
+
+	const installing = ensureN8n('2', (message) => say(message));
+	const tarball = await packPackage(root, artefacts);
+	const install = await installing;
+	const n8n = N8nInstance.create(install, path.join(workFolder(root), 'editor-n8n'));
+	const fake = await FakeFlare.start({ credentials: 2_000 });
+	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flare-editor-chromium-'));
+	let server: N8nServer | undefined;
+	let context: BrowserContext | undefined;
+	let page: Page | undefined;
+	let failed = true;
+	try {
+		await n8n.installPackage(tarball);
+		await n8n.importCredentials([
+			{
+				id: CREDENTIAL_ID,
+				name: CREDENTIAL_NAME,
+				type: 'flareApi',
+				data: {
+					apiKey: fake.apiKeys.full,
+					baseUrl: fake.url,
+					productSegment: 'firework',
+					accessToken: '',
+				},
+			},
+		]);
+		const described = await readDescriptions(n8n);
+		server = await startServer(n8n);
+		say(
+			`${install.label}: n8n start ready on ${server.url} in ${server.startSeconds.toFixed(1)} s.`,
+		);
+		const log = fs.readFileSync(server.logFile, 'utf8');
+		check(
+			!log.includes(`Failed to load package "${PACKAGE}"`),
+			`n8n loaded ${PACKAGE} from ~/.n8n/nodes`,
+			log.slice(0, 2000),
+		);
+
+		context = await chromium.launchPersistentContext(userDataDir, {
+			executablePath: chromiumPath,
+			headless: processRef.env.FLARE_EDITOR_HEADED !== '1',
+			args: CHROMIUM_ARGS,
+			viewport: { width: 1280, height: 800 },
+		});
+		context.setDefaultTimeout(ACTION_TIMEOUT);
+		await signIn(context, server);
+		page = context.pages()[0] ?? (await context.newPage());
+		await nodeCreator(page, described, artefacts, server.url);
+		const ndv = await nodePanel(page, described, artefacts, root);
+		await credentialForm(page, ndv, described, fake, artefacts);
+		say('');
+		say(
+			`Editor test passed: ${passed.length} checks in ${seconds(started)}; screenshots in ${path.relative(root, artefacts)}/.`,
+		);
+		failed = false;
+	} finally {
+		if (failed && page) {
+			await page
+				.screenshot({ path: path.join(artefacts, 'failure.png') })
+				.then(() => say(`Screenshot of the failure: ${path.relative(root, artefacts)}/failure.png`))
+				.catch(() => undefined);
+			fs.writeFileSync(path.join(artefacts, 'failure.html'), await page.content().catch(() => ''));
+		}
+		if (failed && server) say(`n8n's output: ${path.relative(root, server.logFile)}`);
+		await context?.close().catch(() => undefined);
+		await server?.stop();
+		await fake.stop();
+		fs.rmSync(userDataDir, { recursive: true, force: true });
+	}
+}
+
+main().catch((error: Error) => {
+	processRef.stderr.write(`${error.stack ?? error.message}\n`);
+	processRef.exitCode = 1;
+});

@@ -1,0 +1,154 @@
+/**
+ * `n8n start` as a server for the editor test: a real n8n serving its editor and REST API on a free
+ * port of 127.0.0.1, with the instance's user folder (package and credentials already in place).
+ * The server runs in its own process group, so stopping it also stops whatever it started; it is
+ * killed when this process exits or is interrupted, so it never outlives the test.
+ */
+import { sleep } from 'n8n-workflow';
+
+import { childProcess, fs, net, path, processRef } from '../support/node';
+import type { N8nInstance } from './n8n';
+import { SERVER_OUTPUT_FILE } from './secrets';
+
+export interface N8nServer {
+	/** Base URL of the editor and the REST API, without a trailing slash. */
+	url: string;
+	/** Everything the server printed. */
+	logFile: string;
+	/** Seconds from spawn to a ready /healthz/readiness. */
+	startSeconds: number;
+	stop(): Promise<void>;
+}
+
+/** A TCP port that is free on 127.0.0.1 right now. */
+export async function freePort(): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as net.AddressInfo;
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+const tail = (file: string) => {
+	try {
+		return fs.readFileSync(file, 'utf8').slice(-4000);
+	} catch {
+		return '(no output)';
+	}
+};
+
+/**
+ * Starts `n8n start` for the instance and resolves once /healthz/readiness answers 200 (the database
+ * is migrated and the server listens). Rejects with the server's output when it exits or does not
+ * get ready within the timeout; the process is stopped in both cases.
+ */
+export async function startServer(
+	n8n: N8nInstance,
+	options: { timeoutSeconds?: number; env?: Record<string, string> } = {},
+): Promise<N8nServer> {
+	const timeoutSeconds = options.timeoutSeconds ?? 180;
+	const port = await freePort();
+	const brokerPort = await freePort();
+	const url = `http://127.0.0.1:${port}`;
+	const logFile = path.join(n8n.userFolder, SERVER_OUTPUT_FILE);
+	const fd = fs.openSync(logFile, 'w');
+	const started = Date.now();
+	const child = childProcess.spawn(n8n.install.nodeBin, [n8n.install.n8nMain, 'start'], {
+		cwd: n8n.userFolder,
+		env: {
+			...n8n.env(),
+			N8N_PORT: String(port),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_PROTOCOL: 'http',
+			N8N_EDITOR_BASE_URL: url,
+			N8N_SECURE_COOKIE: 'false',
+			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+			N8N_HIRING_BANNER_ENABLED: 'false',
+			N8N_ONBOARDING_FLOW_DISABLED: 'true',
+			...options.env,
+		},
+		stdio: ['ignore', fd, fd],
+		detached: true,
+	});
+	fs.closeSync(fd);
+	let exited: number | null | undefined;
+	const exit = new Promise<void>((resolve) => {
+		child.on('exit', (code) => {
+			exited = code;
+			resolve();
+		});
+		child.on('error', () => {
+			exited = exited ?? -1;
+			resolve();
+		});
+	});
+
+	// Whatever happens to this process, the server must not outlive it.
+	const killNow = () => {
+		if (exited === undefined && child.pid !== undefined) {
+			try {
+				processRef.kill(-child.pid, 'SIGKILL');
+			} catch {
+				// already gone
+			}
+		}
+	};
+	const onSignal = (signal: NodeJS.Signals) => {
+		killNow();
+		processRef.exit(signal === 'SIGINT' ? 130 : 143);
+	};
+	processRef.on('exit', killNow);
+	processRef.once('SIGINT', onSignal);
+	processRef.once('SIGTERM', onSignal);
+	void exit.then(() => {
+		processRef.removeListener('exit', killNow);
+		processRef.removeListener('SIGINT', onSignal);
+		processRef.removeListener('SIGTERM', onSignal);
+	});
+
+	const stop = async () => {
+		if (exited !== undefined || child.pid === undefined) return;
+		const signal = (name: 'SIGTERM' | 'SIGKILL') => {
+			try {
+				processRef.kill(-(child.pid as number), name); // the whole process group we started
+			} catch {
+				// already gone
+			}
+		};
+		signal('SIGTERM');
+		const stopped = await Promise.race([exit.then(() => true), sleep(20_000).then(() => false)]);
+		if (!stopped) {
+			signal('SIGKILL');
+			await Promise.race([exit, sleep(5_000)]);
+		}
+	};
+
+	let ready = false;
+	try {
+		for (;;) {
+			if (exited !== undefined) {
+				throw new Error(`n8n start exited (code ${exited}) before it was ready:\n${tail(logFile)}`);
+			}
+			if (Date.now() - started > timeoutSeconds * 1000) {
+				throw new Error(
+					`n8n start was not ready after ${timeoutSeconds} s (${url}/healthz/readiness):\n${tail(logFile)}`,
+				);
+			}
+			try {
+				const response = await fetch(`${url}/healthz/readiness`);
+				if (response.status === 200) break;
+			} catch {
+				// not listening yet
+			}
+			await sleep(500);
+		}
+		ready = true;
+	} finally {
+		if (!ready) await stop();
+	}
+	return { url, logFile, startSeconds: (Date.now() - started) / 1000, stop };
+}
