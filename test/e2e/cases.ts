@@ -5,6 +5,7 @@
 import type { IdentityRecord } from '../contract';
 import type { FakeFlare, FakeFlareOptions, LoggedRequest } from '../fake-flare';
 import { masked, simplifiedIdentities } from '../integration/support';
+import { CANARY_API_KEY, CANARY_TOKEN_PREFIX } from '../reliability/secret-scan';
 import { type FakeModelOptions, messageText, type ModelRequest } from './fake-model';
 import { check, checkEqual, failedNode, type RunView } from './report';
 
@@ -14,6 +15,9 @@ export const SUITE_DATASET: FakeFlareOptions = {
 	// and the fake answers the second one empty and the third one short, as Flare may.
 	credentials: 110_000,
 	quirks: { emptyPageEvery: 2, shortPageEvery: 3 },
+	// Recognisable secrets, searched for in everything n8n printed, logged and stored (secrets.ts).
+	apiKeys: { full: CANARY_API_KEY },
+	tokenPrefix: CANARY_TOKEN_PREFIX,
 };
 
 const SEARCH_PATH = '/firework/v4/credentials/global/_search';
@@ -47,6 +51,11 @@ export interface E2eCase {
 	steps: Step[];
 	/** The case checks token exchanges itself (otherwise: none after the first execution of a run). */
 	managesTokens?: boolean;
+	/**
+	 * Run from this trigger in manual mode, as the editor does (manual.ts), instead of `n8n execute`:
+	 * a polling trigger's "fetch test event" only runs in manual mode.
+	 */
+	manualFrom?: string;
 }
 
 const tokenRequests = (requests: LoggedRequest[]) =>
@@ -492,6 +501,32 @@ export const CASES: E2eCase[] = [
 		}),
 	},
 	// ---- playbooks ----
+	{
+		file: 'behaviours/trigger-fetch-test-event.json',
+		about: 'Flare Trigger in manual mode: the 5 newest matches, twice the same (no state moved)',
+		manualFrom: 'New leaked credential for acme.com',
+		steps: [1, 2].map(() => ({
+			check(run, { fake, api }) {
+				const node = 'New leaked credential for acme.com';
+				const newest = fake.dataset
+					.searchAll({ query: { type: 'domain', fqdn: 'acme.com' }, order: 'desc' })
+					.slice(0, 5);
+				checkEqual(searchItems(run, node), newest.map(simplifiedCredential), node, 'output');
+				checkEqual(
+					api.map((request) => `${request.method} ${request.path}`),
+					[`POST ${SEARCH_PATH}`],
+					node,
+					'requests: one global search page',
+				);
+				checkEqual(
+					api[0].body,
+					{ query: { type: 'domain', fqdn: 'acme.com' }, order: 'desc', size: 5 },
+					node,
+					'search body: newest first, no watermark filter',
+				);
+			},
+		})),
+	},
 	{
 		file: 'playbooks/daily-leak-watch.json',
 		about: 'Schedule/manual → search imported in the last day → summary',

@@ -22,6 +22,7 @@ import { chromium, type BrowserContext, type Locator, type Page } from 'playwrig
 import { FakeFlare } from '../fake-flare';
 import { fs, os, path, processRef } from '../support/node';
 import { ensureN8n, run } from './install';
+import { OWNER } from './manual';
 import { N8nInstance } from './n8n';
 import { startServer, type N8nServer } from './server';
 import {
@@ -35,13 +36,6 @@ import {
 } from './suite';
 
 const PACKAGE = 'n8n-nodes-flareio';
-const OWNER = {
-	email: 'owner@flare-editor.test',
-	firstName: 'Flare',
-	lastName: 'Editor',
-	// A throwaway instance: a new password each run (n8n wants 8+ characters, a digit, a capital).
-	password: `Editor-${Math.random().toString(36).slice(2, 10)}-A1`,
-};
 /** Playwright's per-action timeout: n8n's editor on a busy 2-core machine is slow to load. */
 const ACTION_TIMEOUT = 30_000;
 

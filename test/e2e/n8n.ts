@@ -170,7 +170,7 @@ export class N8nInstance {
 }
 
 /** A TCP port that is free on 127.0.0.1 right now. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
 	return await new Promise((resolve, reject) => {
 		const server = net.createServer();
 		server.once('error', reject);

@@ -109,7 +109,11 @@ export class RunView {
 		return Object.entries(this.run.data.resultData.runData)
 			.map(([node, runs]) => {
 				const counts = runs.map((nodeRun) => {
-					const outputs = (nodeRun.data?.main ?? []).map((items) => items?.length ?? 0);
+					// AI sub-nodes output on their own connection type (ai_tool, ai_languageModel).
+					const data = (nodeRun.data ?? {}) as Record<string, Array<ExecutionItem[] | null>>;
+					const outputs = (data.main ?? Object.values(data)[0] ?? []).map(
+						(items) => items?.length ?? 0,
+					);
 					return outputs.length > 1 ? outputs.join('/') : String(outputs[0] ?? 0);
 				});
 				return `${node}: ${counts.join(' then ')}`;

@@ -14,8 +14,11 @@ import { fs, path, processRef } from '../support/node';
 import { CASES, type E2eCase, FAKE_MODEL_SCRIPT, SUITE_DATASET } from './cases';
 import { FakeModel } from './fake-model';
 import { ensureN8n, type InstalledN8n, LINES, type LineKey, parseLines } from './install';
-import type { N8nInstance } from './n8n';
+import { EditorSession } from './manual';
+import type { Execution, N8nInstance } from './n8n';
 import { describeError, E2eFailure, failedNode, RunView } from './report';
+import { E2eSecretScan } from './secrets';
+import { type N8nServer, startServer } from './server';
 import {
 	allWorkflowFiles,
 	buildAndPack,
@@ -33,6 +36,8 @@ interface Failure {
 	workflow?: WorkflowFile;
 	step: number;
 	message: string;
+	/** What failed when it is not a workflow (default: the n8n instance's set-up). */
+	subject?: string;
 }
 
 const tokenExchanges = (fake: FakeFlare, from: number) =>
@@ -42,10 +47,11 @@ const tokenExchanges = (fake: FakeFlare, from: number) =>
 
 /** Runs every step of one case; returns the failure, if any. */
 async function runCase(
-	n8n: N8nInstance,
+	execute: (workflow: WorkflowFile) => Promise<Execution>,
 	fake: FakeFlare,
 	testCase: E2eCase,
 	workflow: WorkflowFile,
+	secrets: E2eSecretScan,
 	model: FakeModel,
 ): Promise<{ message?: string; step: number; executions: number }> {
 	for (let index = 0; index < testCase.steps.length; index++) {
@@ -55,8 +61,9 @@ async function runCase(
 		step.before?.(fake);
 		const mark = fake.requests.length;
 		const modelMark = model.requests.length;
-		const execution = await n8n.execute(workflow.id);
+		const execution = await execute(workflow);
 		const requests = fake.requests.slice(mark);
+		if (execution.run) secrets.addRun(execution.run, execution.outputFile);
 		const fail = (problem: string) => {
 			const message = `${problem}\n(n8n's full output: ${execution.outputFile})`;
 			say(`  ✗ ${workflow.file}${label}  ${execution.seconds.toFixed(1)} s`);
@@ -125,6 +132,7 @@ async function runLine(
 	fake: FakeFlare,
 	cases: E2eCase[],
 	failures: Failure[],
+	secrets: E2eSecretScan,
 	model: FakeModel,
 ): Promise<void> {
 	const started = Date.now();
@@ -153,19 +161,59 @@ async function runLine(
 		return;
 	}
 	let executions = 0;
-	for (const testCase of cases) {
-		const workflow = workflows.get(testCase.file)!;
-		const result = await runCase(n8n, fake, testCase, workflow, model);
-		executions += result.executions;
-		if (result.message) {
-			failures.push({
-				line: LINES[line].label,
+	const runCases = async (
+		selected: E2eCase[],
+		execute: (workflow: WorkflowFile, testCase: E2eCase) => Promise<Execution>,
+	) => {
+		for (const testCase of selected) {
+			const workflow = workflows.get(testCase.file)!;
+			const result = await runCase(
+				async (file) => await execute(file, testCase),
+				fake,
+				testCase,
 				workflow,
-				step: result.step,
-				message: result.message,
-			});
+				secrets,
+				model,
+			);
+			executions += result.executions;
+			if (result.message) {
+				failures.push({
+					line: LINES[line].label,
+					workflow,
+					step: result.step,
+					message: result.message,
+				});
+			}
+		}
+	};
+	await runCases(
+		cases.filter((testCase) => !testCase.manualFrom),
+		async (workflow) => await n8n.execute(workflow.id),
+	);
+	// Manual-mode cases run last, through a started n8n, as the editor runs them.
+	const manual = cases.filter((testCase) => testCase.manualFrom);
+	if (manual.length > 0) {
+		let server: N8nServer | undefined;
+		try {
+			server = await startServer(n8n, { env: { EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true' } });
+			const session = await EditorSession.signIn(server, n8n.userFolder);
+			await runCases(
+				manual,
+				async (workflow, testCase) =>
+					await session.runFromTrigger(
+						JSON.parse(fs.readFileSync(workflow.absolute, 'utf8')) as { id: string },
+						testCase.manualFrom!,
+					),
+			);
+		} catch (error) {
+			const message = `manual-mode cases could not run: ${(error as Error).message}`;
+			say(`  ✗ ${message}`);
+			failures.push({ line: LINES[line].label, step: 0, subject: 'n8n server', message });
+		} finally {
+			await server?.stop();
 		}
 	}
+	await secrets.addInstanceFiles(n8n.userFolder);
 	say(
 		`${LINES[line].label}: ${cases.length} workflows, ${executions} executions in ${seconds(started)}.`,
 	);
@@ -225,16 +273,32 @@ async function main(): Promise<void> {
 	// The chat model of the AI Agent workflow (behaviours/ai-agent-tool.json), behind an OpenAI credential.
 	const model = await FakeModel.start(FAKE_MODEL_SCRIPT);
 	const failures: Failure[] = [];
+	const secrets = new E2eSecretScan(fake.apiKeys.full);
 	try {
 		// Missing n8n installs all start now, side by side, while the first line runs its workflows.
 		const installs = new Map(lines.map((line) => [line, ensureN8n(line, say)]));
 		for (const install of installs.values()) install.catch(() => undefined); // awaited below
 		for (const line of lines) {
-			await runLine(root, line, installs.get(line)!, tarball, fake, cases, failures, model);
+			await runLine(
+				root,
+				line,
+				installs.get(line)!,
+				tarball,
+				fake,
+				cases,
+				failures,
+				secrets,
+				model,
+			);
 		}
 	} finally {
 		await fake.stop();
 		await model.stop();
+	}
+	say('');
+	say(await secrets.write(root));
+	if (secrets.leaks) {
+		failures.push({ line: 'all lines', step: 0, subject: 'secret scan', message: secrets.describe() });
 	}
 
 	say('');
@@ -244,7 +308,7 @@ async function main(): Promise<void> {
 			say(
 				failure.workflow
 					? `  ✗ [${failure.line}] ${failure.workflow.file} — workflow "${failure.workflow.name}"`
-					: `  ✗ [${failure.line}] set-up`,
+					: `  ✗ [${failure.line}] ${failure.subject ?? 'set-up'}`,
 			);
 			say(`      ${failure.message.split('\n').join('\n      ')}`);
 		}

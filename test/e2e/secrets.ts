@@ -14,10 +14,12 @@ import {
 	writeScanSummary,
 } from '../reliability/secret-scan';
 import { fs, path } from '../support/node';
-import type { RunJson } from './report';
+import type { ExecutionItem, RunJson } from './report';
 
 /** n8n writes its log here, inside the instance's user folder (see N8nInstance.env). */
 export const N8N_LOG_FILE = 'n8n.log';
+/** What `n8n start` printed, when the instance was also started as a server (server.ts). */
+export const SERVER_OUTPUT_FILE = 'server.log';
 
 export class E2eSecretScan {
 	private readonly patterns;
@@ -43,7 +45,9 @@ export class E2eSecretScan {
 		for (const taskRuns of Object.values(resultData.runData ?? {})) {
 			for (const taskRun of taskRuns) {
 				if (taskRun.error) this.errors++;
-				for (const item of (taskRun.data?.main ?? []).flatMap((output) => output ?? [])) {
+				// Every connection type: main, and the AI sub-nodes' ai_tool, ai_languageModel…
+				const outputs = Object.values(taskRun.data ?? {}) as Array<Array<ExecutionItem[] | null>>;
+				for (const item of outputs.flat().flatMap((output) => output ?? [])) {
 					this.items++;
 					if (item.error) this.errors++;
 				}
@@ -53,8 +57,8 @@ export class E2eSecretScan {
 	}
 
 	/**
-	 * Everything an n8n instance left behind: what each command printed (runs/), the log file, and
-	 * the database (executions and credentials as stored).
+	 * Everything an n8n instance left behind: what each command and the server printed, the log
+	 * file, and the database (executions and credentials as stored).
 	 */
 	async addInstanceFiles(userFolder: string): Promise<void> {
 		const runs = path.join(userFolder, 'runs');
@@ -67,7 +71,12 @@ export class E2eSecretScan {
 			.filter((name) => name.startsWith('database.sqlite'))
 			.map((name) => path.join(n8nFolder, name));
 		const scan = await scanFiles(
-			[...printed, path.join(userFolder, N8N_LOG_FILE), ...database],
+			[
+				...printed,
+				path.join(userFolder, N8N_LOG_FILE),
+				path.join(userFolder, SERVER_OUTPUT_FILE),
+				...database,
+			],
 			this.patterns,
 		);
 		this.logFiles += scan.files;

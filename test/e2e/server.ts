@@ -6,8 +6,8 @@
  */
 import { sleep } from 'n8n-workflow';
 
-import { childProcess, fs, net, path, processRef } from '../support/node';
-import type { N8nInstance } from './n8n';
+import { childProcess, fs, path, processRef } from '../support/node';
+import { freePort, type N8nInstance } from './n8n';
 import { SERVER_OUTPUT_FILE } from './secrets';
 
 export interface N8nServer {
@@ -18,18 +18,6 @@ export interface N8nServer {
 	/** Seconds from spawn to a ready /healthz/readiness. */
 	startSeconds: number;
 	stop(): Promise<void>;
-}
-
-/** A TCP port that is free on 127.0.0.1 right now. */
-export async function freePort(): Promise<number> {
-	return await new Promise((resolve, reject) => {
-		const server = net.createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as net.AddressInfo;
-			server.close(() => resolve(port));
-		});
-	});
 }
 
 const tail = (file: string) => {

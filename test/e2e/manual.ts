@@ -1,0 +1,159 @@
+/**
+ * Manual executions, as the editor runs them: a signed-in owner asks a running n8n (`n8n start`) to run
+ * a workflow from its trigger (`POST /rest/workflows/:id/run`), then reads the saved execution. This is
+ * how a trigger's "fetch test event" runs in manual mode, which `n8n execute` cannot do.
+ */
+import { sleep } from 'n8n-workflow';
+
+import { fs, path } from '../support/node';
+import type { Execution } from './n8n';
+import type { RunJson } from './report';
+import type { N8nServer } from './server';
+
+/** Credentials of the instance's owner, created on the first sign-in (the instances are throwaway). */
+export const OWNER = {
+	email: 'owner@example.com',
+	firstName: 'Flare',
+	lastName: 'Tester',
+	password: 'Flare-e2e-0wner',
+};
+
+/** The execution data n8n's REST API returns is serialised with `flatted`: this reads it back. */
+export function unflatten(text: string): unknown {
+	const input = JSON.parse(text) as unknown[];
+	const revived = new Set<object>();
+	// Every object is one entry of `input`; inside it, a string is the index of the entry it holds.
+	const revive = (value: object): object => {
+		if (revived.has(value)) return value;
+		revived.add(value);
+		const record = value as Record<string, unknown>;
+		for (const key of Object.keys(record)) {
+			if (typeof record[key] !== 'string') continue;
+			const target = input[Number(record[key])];
+			record[key] = target !== null && typeof target === 'object' ? revive(target) : target;
+		}
+		return value;
+	};
+	const root = input[0];
+	return root !== null && typeof root === 'object' ? revive(root) : root;
+}
+
+interface SavedExecution {
+	id: string;
+	status: string;
+	data: string;
+}
+
+export class EditorSession {
+	private executions = 0;
+
+	private constructor(
+		private readonly server: N8nServer,
+		private readonly cookie: string,
+		private readonly folder: string,
+	) {}
+
+	/** Creates the owner account of a fresh instance; its answer signs the owner in. */
+	static async signIn(server: N8nServer, userFolder: string): Promise<EditorSession> {
+		await EditorSession.restReady(server);
+		const response = await fetch(`${server.url}/rest/owner/setup`, {
+			method: 'POST',
+			headers: EditorSession.headers(),
+			body: JSON.stringify(OWNER),
+		});
+		if (!response.ok) {
+			throw new Error(`n8n refused the owner set-up: HTTP ${response.status} ${await response.text()}`);
+		}
+		const cookie = (response.headers.getSetCookie?.() ?? [])
+			.map((value) => value.split(';')[0])
+			.find((value) => value.startsWith('n8n-auth='));
+		if (!cookie) throw new Error('n8n set no n8n-auth cookie after the owner set-up');
+		const folder = path.join(userFolder, 'runs');
+		fs.mkdirSync(folder, { recursive: true });
+		return new EditorSession(server, cookie, folder);
+	}
+
+	/** n8n 1.x reports ready (database migrated) before its REST routes exist: wait for them. */
+	private static async restReady(server: N8nServer, timeoutSeconds = 120): Promise<void> {
+		const started = Date.now();
+		for (;;) {
+			const status = await fetch(`${server.url}/rest/settings`).then(
+				(response) => response.status,
+				() => 0,
+			);
+			if (status === 200) return;
+			if (Date.now() - started > timeoutSeconds * 1000) {
+				throw new Error(`n8n's REST API did not answer within ${timeoutSeconds} s (last: HTTP ${status})`);
+			}
+			await sleep(500);
+		}
+	}
+
+	/** The editor sends a browser id with every request; n8n ties the session cookie to it. */
+	private static headers(cookie?: string): Record<string, string> {
+		return {
+			'content-type': 'application/json',
+			'browser-id': 'flare-e2e',
+			...(cookie ? { cookie } : {}),
+		};
+	}
+
+	async request<T>(method: string, route: string, body?: unknown): Promise<T> {
+		const response = await fetch(`${this.server.url}/rest${route}`, {
+			method,
+			headers: EditorSession.headers(this.cookie),
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`${method} /rest${route}: HTTP ${response.status} ${text}`);
+		return (JSON.parse(text) as { data: T }).data;
+	}
+
+	/**
+	 * Runs the workflow from `trigger` as the editor's "Execute workflow" does, waits for it to end,
+	 * and returns it like `n8n execute` would (the run, and a file holding what n8n answered).
+	 */
+	async runFromTrigger(
+		workflow: { id: string } & Record<string, unknown>,
+		trigger: string,
+		timeoutSeconds = 300,
+	): Promise<Execution> {
+		const started = Date.now();
+		const answer = await this.request<{ executionId?: string; waitingForWebhook?: boolean }>(
+			'POST',
+			`/workflows/${workflow.id}/run`,
+			{ workflowData: workflow, triggerToStartFrom: { name: trigger } },
+		);
+		if (!answer.executionId) {
+			throw new Error(`n8n started no execution: ${JSON.stringify(answer)}`);
+		}
+		let saved: SavedExecution;
+		for (;;) {
+			saved = await this.request<SavedExecution>('GET', `/executions/${answer.executionId}`);
+			if (!['new', 'running'].includes(saved.status)) break;
+			if (Date.now() - started > timeoutSeconds * 1000) {
+				throw new Error(`execution ${answer.executionId} still ${saved.status} after ${timeoutSeconds} s`);
+			}
+			await sleep(250);
+		}
+		const run: RunJson = {
+			status: saved.status,
+			data: unflatten(saved.data) as RunJson['data'],
+		};
+		const output = JSON.stringify(run, null, 2);
+		this.executions++;
+		const outputFile = path.join(
+			this.folder,
+			`manual-${String(this.executions).padStart(2, '0')}-${workflow.id}.json`,
+		);
+		fs.writeFileSync(outputFile, output);
+		return {
+			workflowId: workflow.id,
+			run,
+			exitCode: saved.status === 'success' ? 0 : 1,
+			output,
+			outputFile,
+			seconds: (Date.now() - started) / 1000,
+		};
+	}
+}
