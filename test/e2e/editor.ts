@@ -27,8 +27,8 @@ import { N8nInstance } from './n8n';
 import { startServer, type N8nServer } from './server';
 import {
 	buildAndPack,
-	CREDENTIAL_ID,
 	CREDENTIAL_NAME,
+	flareCredential,
 	repositoryRoot,
 	say,
 	seconds,
@@ -575,19 +575,7 @@ async function main(): Promise<void> {
 	let failed = true;
 	try {
 		await n8n.installPackage(tarball);
-		await n8n.importCredentials([
-			{
-				id: CREDENTIAL_ID,
-				name: CREDENTIAL_NAME,
-				type: 'flareApi',
-				data: {
-					apiKey: fake.apiKeys.full,
-					baseUrl: fake.url,
-					productSegment: 'firework',
-					accessToken: '',
-				},
-			},
-		]);
+		await n8n.importCredentials([flareCredential(fake)]);
 		const described = await readDescriptions(n8n);
 		server = await startServer(n8n);
 		say(

@@ -62,7 +62,9 @@ export class EditorSession {
 			body: JSON.stringify(OWNER),
 		});
 		if (!response.ok) {
-			throw new Error(`n8n refused the owner set-up: HTTP ${response.status} ${await response.text()}`);
+			throw new Error(
+				`n8n refused the owner set-up: HTTP ${response.status} ${await response.text()}`,
+			);
 		}
 		const cookie = (response.headers.getSetCookie?.() ?? [])
 			.map((value) => value.split(';')[0])
@@ -83,7 +85,9 @@ export class EditorSession {
 			);
 			if (status === 200) return;
 			if (Date.now() - started > timeoutSeconds * 1000) {
-				throw new Error(`n8n's REST API did not answer within ${timeoutSeconds} s (last: HTTP ${status})`);
+				throw new Error(
+					`n8n's REST API did not answer within ${timeoutSeconds} s (last: HTTP ${status})`,
+				);
 			}
 			await sleep(500);
 		}
@@ -132,7 +136,9 @@ export class EditorSession {
 			saved = await this.request<SavedExecution>('GET', `/executions/${answer.executionId}`);
 			if (!['new', 'running'].includes(saved.status)) break;
 			if (Date.now() - started > timeoutSeconds * 1000) {
-				throw new Error(`execution ${answer.executionId} still ${saved.status} after ${timeoutSeconds} s`);
+				throw new Error(
+					`execution ${answer.executionId} still ${saved.status} after ${timeoutSeconds} s`,
+				);
 			}
 			await sleep(250);
 		}

@@ -298,7 +298,12 @@ async function main(): Promise<void> {
 	say('');
 	say(await secrets.write(root));
 	if (secrets.leaks) {
-		failures.push({ line: 'all lines', step: 0, subject: 'secret scan', message: secrets.describe() });
+		failures.push({
+			line: 'all lines',
+			step: 0,
+			subject: 'secret scan',
+			message: secrets.describe(),
+		});
 	}
 
 	say('');

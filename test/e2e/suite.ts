@@ -6,7 +6,7 @@ import type { FakeFlare } from '../fake-flare';
 import { fs, path, processRef } from '../support/node';
 import { FAKE_MODEL_API_KEY, type FakeModel } from './fake-model';
 import { ensureN8n, type InstalledN8n, type LineKey, run } from './install';
-import { N8nInstance } from './n8n';
+import { type CredentialToImport, N8nInstance } from './n8n';
 
 export const CREDENTIAL_ID = 'flareApiExample1';
 export const CREDENTIAL_NAME = 'Flare API';
@@ -85,6 +85,21 @@ export function allWorkflowFiles(root: string): string[] {
 	return found.sort();
 }
 
+/** The Flare API credential for the fake, token empty: the first request exchanges the key. */
+export function flareCredential(fake: FakeFlare): CredentialToImport {
+	return {
+		id: CREDENTIAL_ID,
+		name: CREDENTIAL_NAME,
+		type: 'flareApi',
+		data: {
+			apiKey: fake.apiKeys.full,
+			baseUrl: fake.url,
+			productSegment: 'firework',
+			accessToken: '',
+		},
+	};
+}
+
 /**
  * A fresh n8n of the given line with the package installed, the credential for the fake imported
  * (empty token: the first request exchanges the key) and the workflows imported.
@@ -106,17 +121,7 @@ export async function prepareInstance(options: {
 	const n8n = N8nInstance.create(install, path.join(workFolder(root), folderName));
 	const packageSeconds = await n8n.installPackage(tarball);
 	const credentialSeconds = await n8n.importCredentials([
-		{
-			id: CREDENTIAL_ID,
-			name: CREDENTIAL_NAME,
-			type: 'flareApi',
-			data: {
-				apiKey: fake.apiKeys.full,
-				baseUrl: fake.url,
-				productSegment: 'firework',
-				accessToken: '',
-			},
-		},
+		flareCredential(fake),
 		...(model
 			? [
 					{

@@ -11,7 +11,11 @@ describe("reading n8n's saved execution data (flatted)", () => {
 		expect(self).toBeDefined();
 		expect(rest).toEqual({
 			resultData: {
-				runData: { A: [{ data: { main: [[{ json: { id: 1, name: 'x' } }, { json: { id: 2, name: 'x' } }]] } }] },
+				runData: {
+					A: [
+						{ data: { main: [[{ json: { id: 1, name: 'x' } }, { json: { id: 2, name: 'x' } }]] } },
+					],
+				},
 			},
 			list: ['y', null, true, 3],
 		});

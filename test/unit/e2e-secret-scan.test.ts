@@ -29,9 +29,15 @@ describe('the end-to-end secret scan', () => {
 		const root = temporary('flare-e2e-scan-');
 		fs.mkdirSync(path.join(root, 'runs'));
 		fs.mkdirSync(path.join(root, '.n8n'));
-		fs.writeFileSync(path.join(root, 'runs', '01-run.log'), files.printed ?? 'Execution was successful\n');
+		fs.writeFileSync(
+			path.join(root, 'runs', '01-run.log'),
+			files.printed ?? 'Execution was successful\n',
+		);
 		fs.writeFileSync(path.join(root, N8N_LOG_FILE), files.log ?? 'info: n8n ready\n');
-		fs.writeFileSync(path.join(root, '.n8n', 'database.sqlite'), files.database ?? 'SQLite format 3\n');
+		fs.writeFileSync(
+			path.join(root, '.n8n', 'database.sqlite'),
+			files.database ?? 'SQLite format 3\n',
+		);
 		return root;
 	};
 
@@ -41,12 +47,27 @@ describe('the end-to-end secret scan', () => {
 
 	it('counts a clean run and writes the summary the reliability table reads', async () => {
 		const scan = new E2eSecretScan(CANARY_API_KEY);
-		scan.addRun(run({ id: 1, hash: 'p*****d' }, { message: 'Identifier 7999 was not found' }), 'run 1');
+		scan.addRun(
+			run({ id: 1, hash: 'p*****d' }, { message: 'Identifier 7999 was not found' }),
+			'run 1',
+		);
 		await scan.addInstanceFiles(userFolder({}));
 		expect(scan.leaks).toBe(0);
-		expect(await scan.write(folder)).toMatch(/^Secret scan: 1 runs, 2 output items, 2 errors, 3 files/);
-		const summary = JSON.parse(fs.readFileSync(path.join(folder, 'test-results', 'secret-scan-e2e.json'), 'utf8'));
-		expect(summary).toMatchObject({ suite: 'e2e', runs: 1, items: 2, errors: 2, logFiles: 3, leaks: 0, hits: [] });
+		expect(await scan.write(folder)).toMatch(
+			/^Secret scan: 1 runs, 2 output items, 2 errors, 3 files/,
+		);
+		const summary = JSON.parse(
+			fs.readFileSync(path.join(folder, 'test-results', 'secret-scan-e2e.json'), 'utf8'),
+		);
+		expect(summary).toMatchObject({
+			suite: 'e2e',
+			runs: 1,
+			items: 2,
+			errors: 2,
+			logFiles: 3,
+			leaks: 0,
+			hits: [],
+		});
 	});
 
 	it.each([
@@ -55,13 +76,16 @@ describe('the end-to-end secret scan', () => {
 		["n8n's log", { log: `debug: Authorization: ${CANARY_API_KEY}\n` }],
 		['a printed run', { printed: `"accessToken": "${token}"\n` }],
 		["n8n's database", { database: `\u0000${token}\u0000` }],
-	])('finds a secret in %s, without repeating it', async (_where, place: Record<string, unknown>) => {
-		const scan = new E2eSecretScan(CANARY_API_KEY);
-		const error = place.error ? { message: String(place.error) } : undefined;
-		scan.addRun(run((place.run as Record<string, unknown>) ?? { id: 1 }, error), 'run 1');
-		await scan.addInstanceFiles(userFolder(place as Record<string, string>));
-		expect(scan.leaks).toBeGreaterThan(0);
-		expect(scan.describe()).not.toContain(CANARY_API_KEY);
-		expect(scan.describe()).not.toContain(token);
-	});
+	])(
+		'finds a secret in %s, without repeating it',
+		async (_where, place: Record<string, unknown>) => {
+			const scan = new E2eSecretScan(CANARY_API_KEY);
+			const error = place.error ? { message: String(place.error) } : undefined;
+			scan.addRun(run((place.run as Record<string, unknown>) ?? { id: 1 }, error), 'run 1');
+			await scan.addInstanceFiles(userFolder(place as Record<string, string>));
+			expect(scan.leaks).toBeGreaterThan(0);
+			expect(scan.describe()).not.toContain(CANARY_API_KEY);
+			expect(scan.describe()).not.toContain(token);
+		},
+	);
 });
