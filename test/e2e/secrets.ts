@@ -29,6 +29,7 @@ export class E2eSecretScan {
 	private bytes = 0;
 	private logFiles = 0;
 	private logLines = 0;
+	private databaseBytes = 0;
 	private readonly hits: SecretHit[] = [];
 
 	constructor(apiKey: string) {
@@ -70,19 +71,17 @@ export class E2eSecretScan {
 			.readdirSync(n8nFolder)
 			.filter((name) => name.startsWith('database.sqlite'))
 			.map((name) => path.join(n8nFolder, name));
-		const scan = await scanFiles(
-			[
-				...printed,
-				path.join(userFolder, N8N_LOG_FILE),
-				path.join(userFolder, SERVER_OUTPUT_FILE),
-				...database,
-			],
+		const logs = await scanFiles(
+			[...printed, path.join(userFolder, N8N_LOG_FILE), path.join(userFolder, SERVER_OUTPUT_FILE)],
 			this.patterns,
 		);
-		this.logFiles += scan.files;
-		this.logLines += scan.lines;
-		this.bytes += scan.bytes;
-		this.hits.push(...scan.hits);
+		this.logFiles += logs.files;
+		this.logLines += logs.lines;
+		// The database is read as text too, but its "lines" are not log lines: only its size counts.
+		const stored = await scanFiles(database, this.patterns);
+		this.databaseBytes += stored.bytes;
+		this.bytes += logs.bytes + stored.bytes;
+		this.hits.push(...logs.hits, ...stored.hits);
 	}
 
 	get leaks(): number {
@@ -107,6 +106,7 @@ export class E2eSecretScan {
 			hits: this.hits,
 		};
 		const file = await writeScanSummary(path.join(root, 'test-results'), summary);
-		return `Secret scan: ${this.runs} runs, ${this.items} output items, ${this.errors} errors, ${this.logFiles} files n8n wrote (${this.logLines} lines): ${this.hits.length} leaks (${path.relative(root, file)}).`;
+		const database = `${(this.databaseBytes / 1_048_576).toFixed(1)} MiB of n8n's database`;
+		return `Secret scan: ${this.runs} runs, ${this.items} output items, ${this.errors} errors, ${this.logLines} lines in ${this.logFiles} files n8n printed or logged, ${database}: ${this.hits.length} leaks (${path.relative(root, file)}).`;
 	}
 }
