@@ -131,21 +131,24 @@ export class EditorSession {
 		if (!answer.executionId) {
 			throw new Error(`n8n started no execution: ${JSON.stringify(answer)}`);
 		}
-		let saved: SavedExecution;
+		// n8n can report the end of an execution a moment before its data is stored: wait for both.
+		let run: RunJson | undefined;
+		let status = 'new';
 		for (;;) {
-			saved = await this.request<SavedExecution>('GET', `/executions/${answer.executionId}`);
-			if (!['new', 'running'].includes(saved.status)) break;
+			const saved = await this.request<SavedExecution>('GET', `/executions/${answer.executionId}`);
+			status = saved.status;
+			const data = saved.data ? (unflatten(saved.data) as Partial<RunJson['data']>) : undefined;
+			if (!['new', 'running'].includes(status) && data?.resultData) {
+				run = { status, data: data as RunJson['data'] };
+				break;
+			}
 			if (Date.now() - started > timeoutSeconds * 1000) {
 				throw new Error(
-					`execution ${answer.executionId} still ${saved.status} after ${timeoutSeconds} s`,
+					`execution ${answer.executionId} still ${status}, without its data, after ${timeoutSeconds} s`,
 				);
 			}
 			await sleep(250);
 		}
-		const run: RunJson = {
-			status: saved.status,
-			data: unflatten(saved.data) as RunJson['data'],
-		};
 		const output = JSON.stringify(run, null, 2);
 		this.executions++;
 		const outputFile = path.join(
@@ -156,7 +159,7 @@ export class EditorSession {
 		return {
 			workflowId: workflow.id,
 			run,
-			exitCode: saved.status === 'success' ? 0 : 1,
+			exitCode: status === 'success' ? 0 : 1,
 			output,
 			outputFile,
 			seconds: (Date.now() - started) / 1000,

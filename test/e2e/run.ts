@@ -45,14 +45,22 @@ const tokenExchanges = (fake: FakeFlare, from: number) =>
 		.slice(from)
 		.filter((request) => request.method === 'POST' && request.path === '/tokens/generate').length;
 
+/** What every case of every line shares: the fakes, the secret scan, the failures found so far. */
+interface Suite {
+	root: string;
+	cases: E2eCase[];
+	fake: FakeFlare;
+	model: FakeModel;
+	secrets: E2eSecretScan;
+	failures: Failure[];
+}
+
 /** Runs every step of one case; returns the failure, if any. */
 async function runCase(
-	execute: (workflow: WorkflowFile) => Promise<Execution>,
-	fake: FakeFlare,
+	{ fake, model, secrets }: Suite,
 	testCase: E2eCase,
 	workflow: WorkflowFile,
-	secrets: E2eSecretScan,
-	model: FakeModel,
+	execute: (workflow: WorkflowFile) => Promise<Execution>,
 ): Promise<{ message?: string; step: number; executions: number }> {
 	for (let index = 0; index < testCase.steps.length; index++) {
 		const step = testCase.steps[index];
@@ -125,16 +133,12 @@ async function runCase(
 }
 
 async function runLine(
-	root: string,
+	suite: Suite,
 	line: LineKey,
 	install: Promise<InstalledN8n>,
 	tarball: string,
-	fake: FakeFlare,
-	cases: E2eCase[],
-	failures: Failure[],
-	secrets: E2eSecretScan,
-	model: FakeModel,
 ): Promise<void> {
+	const { root, cases, fake, model, secrets, failures } = suite;
 	const started = Date.now();
 	say('');
 	say(`== ${LINES[line].label}`);
@@ -168,12 +172,10 @@ async function runLine(
 		for (const testCase of selected) {
 			const workflow = workflows.get(testCase.file)!;
 			const result = await runCase(
-				async (file) => await execute(file, testCase),
-				fake,
+				suite,
 				testCase,
 				workflow,
-				secrets,
-				model,
+				async (file) => await execute(file, testCase),
 			);
 			executions += result.executions;
 			if (result.message) {
@@ -274,22 +276,13 @@ async function main(): Promise<void> {
 	const model = await FakeModel.start(FAKE_MODEL_SCRIPT);
 	const failures: Failure[] = [];
 	const secrets = new E2eSecretScan(fake.apiKeys.full);
+	const suite: Suite = { root, cases, fake, model, secrets, failures };
 	try {
 		// Missing n8n installs all start now, side by side, while the first line runs its workflows.
 		const installs = new Map(lines.map((line) => [line, ensureN8n(line, say)]));
 		for (const install of installs.values()) install.catch(() => undefined); // awaited below
 		for (const line of lines) {
-			await runLine(
-				root,
-				line,
-				installs.get(line)!,
-				tarball,
-				fake,
-				cases,
-				failures,
-				secrets,
-				model,
-			);
+			await runLine(suite, line, installs.get(line)!, tarball);
 		}
 	} finally {
 		await fake.stop();
