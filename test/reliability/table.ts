@@ -99,12 +99,12 @@ function render(figures: Figures): { markdown: string; problems: string[] } {
 				`${number(sum(inputs, (row) => row.rejected))} rejected before any request, naming the parameter; ${number(sum(inputs, (row) => row.worked))} worked; ${number(sum(inputs, (row) => row.notFound))} well-formed lookups of unknown IDs (404); path parameters checked in ${number(sum(inputs, (row) => row.pathsChecked))} requests, none changed the path`,
 			],
 			[
-				`Secret scan with a recognisable API key and tokens: every output item, error message and description, and n8n's log (${figures.secretScan.map((scan) => scan.suite).join(', ')})`,
+				`Secret scan with a recognisable API key and tokens: every output item, error message and description, and every line n8n printed or logged (${figures.secretScan.map((scan) => scan.suite).join(', ')}; in the real n8n also its database)`,
 				`${number(runs)} runs`,
 				number(sum(figures.secretScan, (scan) => scan.items)),
 				'—',
 				'—',
-				`**${number(leaks)} secret leaks** in ${number(sum(figures.secretScan, (scan) => scan.errors))} errors and ${number(sum(figures.secretScan, (scan) => scan.logLines))} log lines`,
+				`**${number(leaks)} secret leaks** in ${number(sum(figures.secretScan, (scan) => scan.errors))} errors and ${number(sum(figures.secretScan, (scan) => scan.logLines))} printed or logged lines`,
 			],
 			[
 				'Leaked values in default output (search, identity lookups, trigger; simplified and raw)',
