@@ -4,15 +4,13 @@
  * 401 refresh, token persisted between executions).
  *
  * `Harness.runWorkflow` also scans every run for secrets, which serialises the whole run: fine for
- * tests, but it would be measured here (and 1,000,000 items do not fit in one string). This runner is
- * the same minus that scan.
+ * tests, but it would be measured here (and 1,000,000 items do not fit in one string). The bench runs
+ * the same workflow through `Harness.executeWorkflow`, which leaves that scan out.
  */
 import 'reflect-metadata';
-import type { IDataObject, INode, IRun } from 'n8n-workflow';
-import { NodeConnectionTypes, Workflow, createRunExecutionData } from 'n8n-workflow';
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type { IDataObject, IRun } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, Harness, PACKAGE_NAME } from '../../test/harness/engine';
+import { Harness, itemsIntoNode } from '../../test/harness/engine';
 
 export { Harness };
 
@@ -32,60 +30,11 @@ export async function runFlareNode(
 	parameters: IDataObject,
 	options: { items?: IDataObject[]; credentialId?: string; continueOnFail?: boolean } = {},
 ): Promise<EngineRun> {
-	const nodes: INode[] = [
-		{
-			id: 'items',
-			name: 'Items',
-			type: 'harness.items',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: { items: JSON.stringify(options.items ?? [{}]) },
-		},
-		{
-			id: 'flare',
-			name: 'Flare',
-			type: `${PACKAGE_NAME}.flare`,
-			typeVersion: 1,
-			position: [200, 0],
-			parameters: parameters as INode['parameters'],
-			onError: options.continueOnFail ? 'continueRegularOutput' : undefined,
-			credentials: { [CREDENTIAL_TYPE]: { id: options.credentialId ?? 'cred-1', name: 'Flare' } },
-		},
-	];
-	const connections = {
-		Items: { main: [[{ node: 'Flare', type: NodeConnectionTypes.Main, index: 0 }]] },
-	};
-	const workflow = new Workflow({
-		id: 'bench-workflow',
-		name: 'Bench',
-		nodes,
-		connections,
-		active: false,
-		nodeTypes: harness.nodeTypes(),
-		settings: { executionOrder: 'v1' },
-	});
-	const hooks = new ExecutionLifecycleHooks('manual', 'bench', {
-		id: 'bench-workflow',
-		name: 'Bench',
-		nodes,
-		connections,
-		active: false,
-		activeVersionId: null,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		settings: {},
-	} as never);
-	const runData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [{ node: nodes[0], data: { main: [[{ json: {} }]] }, source: null }],
-		},
-	});
-	const run = await new WorkflowExecute(
-		harness.additionalData(hooks),
-		'manual',
-		runData,
-	).processRunExecutionData(workflow);
+	const { nodes, connections } = itemsIntoNode(
+		{ parameters, onError: options.continueOnFail ? 'continueRegularOutput' : undefined },
+		options,
+	);
+	const run = await harness.executeWorkflow(nodes, connections);
 	const task = run.data.resultData.runData.Flare?.[0];
 	const output = task?.data?.main?.[0] ?? [];
 	const errorItems = output.filter((item) => item.error !== undefined || 'error' in item.json);

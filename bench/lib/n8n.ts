@@ -9,9 +9,10 @@
  * when the process exits, polled from outside as a fallback).
  */
 import { ensureN8n, run } from '../../test/e2e/install';
-import { type CredentialToImport, N8nInstance, parseRun } from '../../test/e2e/n8n';
+import { type CredentialToImport, freePort, N8nInstance, parseRun } from '../../test/e2e/n8n';
 import type { RunJson } from '../../test/e2e/report';
-import { childProcess, fs, net, path } from '../../test/support/node';
+import { buildAndPack } from '../../test/e2e/suite';
+import { childProcess, fs, path } from '../../test/support/node';
 import { BENCH_DIR, HEAP_FLAGS, REPO_ROOT, statusKb } from './proc';
 import { sleep } from 'n8n-workflow';
 
@@ -39,7 +40,7 @@ export class BenchN8n {
 	/** A fresh n8n user folder with this repository's package (built, packed) installed. */
 	static async prepare(log: (text: string) => void): Promise<BenchN8n> {
 		const install = await ensureN8n('2', log);
-		const tarball = await pack();
+		const tarball = await buildAndPack(REPO_ROOT, path.join(WORK_DIR, 'pack'));
 		const instance = N8nInstance.create(install, path.join(WORK_DIR, 'n8n'));
 		await instance.installPackage(tarball);
 		return new BenchN8n(instance, install.label);
@@ -156,27 +157,4 @@ export class BenchN8n {
 			N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'false',
 		};
 	}
-}
-
-async function freePort(): Promise<number> {
-	return await new Promise((resolve, reject) => {
-		const server = net.createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as net.AddressInfo;
-			server.close(() => resolve(port));
-		});
-	});
-}
-
-/** Builds the package and packs it into the bench's work folder; returns the tarball. */
-async function pack(): Promise<string> {
-	const destination = path.join(WORK_DIR, 'pack');
-	fs.rmSync(destination, { recursive: true, force: true });
-	fs.mkdirSync(destination, { recursive: true });
-	await run('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT });
-	await run('npm', ['pack', '--pack-destination', destination, '--loglevel=error'], { cwd: REPO_ROOT });
-	const [tarball] = fs.readdirSync(destination).filter((file) => file.endsWith('.tgz'));
-	if (!tarball) throw new Error(`npm pack wrote no tarball into ${destination}`);
-	return path.join(destination, tarball);
 }

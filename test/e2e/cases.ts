@@ -88,6 +88,28 @@ function searchItems(run: RunView, node: string) {
 	});
 }
 
+/**
+ * "Request a threat report" created one request, and "Get the request status" ran twice: the fake
+ * answers "processing" to the first status read, then the report. Returns the stored request.
+ */
+function checkReportRequestLoop(run: RunView, fake: FakeFlare) {
+	const node = 'Get the request status';
+	const stored = fake.state.reportRequests.at(-1)!;
+	checkEqual(
+		run.json('Request a threat report'),
+		[{ request_id: stored.request_id }],
+		'Request a threat report',
+		'output',
+	);
+	checkEqual(
+		run.runs(node),
+		[[{ status: 'processing', report: null }], [{ status: 'completed', report: stored.report }]],
+		node,
+		'status of each run',
+	);
+	return stored;
+}
+
 export const CASES: E2eCase[] = [
 	{
 		file: 'behaviours/token-reuse.json',
@@ -367,23 +389,7 @@ export const CASES: E2eCase[] = [
 		steps: one({
 			check(run, { fake, api }) {
 				const node = 'Get the request status';
-				const stored = fake.state.reportRequests.at(-1)!;
-				checkEqual(
-					run.json('Request a threat report'),
-					[{ request_id: stored.request_id }],
-					'Request a threat report',
-					'output',
-				);
-				// The fake answers "processing" to the first status read, then the report.
-				checkEqual(
-					run.runs(node),
-					[
-						[{ status: 'processing', report: null }],
-						[{ status: 'completed', report: stored.report }],
-					],
-					node,
-					'status of each run',
-				);
+				const stored = checkReportRequestLoop(run, fake);
 				checkEqual(run.runs('Wait 2 seconds').length, 1, 'Wait 2 seconds', 'runs');
 				checkEqual(
 					run.json('Report ready'),
@@ -686,23 +692,7 @@ export const CASES: E2eCase[] = [
 		about: 'request a threat report, wait, fetch it when Flare has written it',
 		steps: one({
 			check(run, { fake }) {
-				const node = 'Get the request status';
-				const stored = fake.state.reportRequests.at(-1)!;
-				checkEqual(
-					run.json('Request a threat report'),
-					[{ request_id: stored.request_id }],
-					'Request a threat report',
-					'output',
-				);
-				checkEqual(
-					run.runs(node),
-					[
-						[{ status: 'processing', report: null }],
-						[{ status: 'completed', report: stored.report }],
-					],
-					node,
-					'status after each wait',
-				);
+				const stored = checkReportRequestLoop(run, fake);
 				checkEqual(
 					run.json('Report'),
 					[

@@ -21,7 +21,7 @@ import { chromium, type BrowserContext, type Locator, type Page } from 'playwrig
 
 import { FakeFlare } from '../fake-flare';
 import { fs, os, path, processRef } from '../support/node';
-import { ensureN8n, run } from './install';
+import { ensureN8n } from './install';
 import { OWNER } from './manual';
 import { N8nInstance } from './n8n';
 import { startServer, type N8nServer } from './server';
@@ -204,26 +204,6 @@ async function settle(locator: Locator, shown: boolean): Promise<boolean> {
 }
 
 // ---------------------------------------------------------------------------------------------------
-
-async function packPackage(root: string, folder: string): Promise<string> {
-	// Other runs (the e2e suite, the demo) share buildAndPack's folder: keep a copy, check it is whole.
-	for (let attempt = 1; ; attempt++) {
-		const tarball = await buildAndPack(root);
-		const copy = path.join(folder, path.basename(tarball));
-		fs.copyFileSync(tarball, copy);
-		const { stdout } = await run('tar', ['tzf', copy], { cwd: folder });
-		const needed = [
-			'package/dist/nodes/Flare/Flare.node.js',
-			'package/dist/credentials/FlareApi.credentials.js',
-		];
-		const missing = needed.filter((file) => !stdout.split('\n').includes(file));
-		if (missing.length === 0) return copy;
-		if (attempt === 3) throw new Error(`The packed package lacks ${missing.join(', ')}`);
-		say(
-			`The packed package lacks ${missing.join(', ')} (dist/ was being rebuilt?); packing again.`,
-		);
-	}
-}
 
 async function screenshot(page: Page, folder: string, name: string): Promise<string> {
 	const file = path.join(folder, name);
@@ -564,7 +544,8 @@ async function main(): Promise<void> {
 	say('Flare node in the n8n editor (Chromium, playwright-core)');
 
 	const installing = ensureN8n('2', (message) => say(message));
-	const tarball = await packPackage(root, artefacts);
+	// Its own pack folder: the e2e suite and the demo empty the shared one when they start.
+	const tarball = await buildAndPack(root, path.join(workFolder(root), 'editor-pack'));
 	const install = await installing;
 	const n8n = N8nInstance.create(install, path.join(workFolder(root), 'editor-n8n'));
 	const fake = await FakeFlare.start({ credentials: 2_000 });

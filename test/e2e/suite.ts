@@ -37,14 +37,19 @@ export const workFolder = (root: string) => path.join(root, '.n8n-e2e');
 
 export const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
-/** `npm run build` (unless FLARE_E2E_SKIP_BUILD=1), then `npm pack`; returns the tarball. */
-export async function buildAndPack(root: string): Promise<string> {
+/**
+ * `npm run build` (unless FLARE_E2E_SKIP_BUILD=1), then `npm pack` into `destination` (emptied
+ * first); returns the tarball.
+ */
+export async function buildAndPack(
+	root: string,
+	destination = path.join(workFolder(root), 'pack'),
+): Promise<string> {
 	if (processRef.env.FLARE_E2E_SKIP_BUILD !== '1') {
 		const started = Date.now();
 		await run('npm', ['run', 'build', '--silent'], { cwd: root });
 		say(`Built the package (npm run build) in ${seconds(started)}.`);
 	}
-	const destination = path.join(workFolder(root), 'pack');
 	fs.rmSync(destination, { recursive: true, force: true });
 	fs.mkdirSync(destination, { recursive: true });
 	await run('npm', ['pack', '--pack-destination', destination, '--loglevel=error'], { cwd: root });

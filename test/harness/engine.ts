@@ -121,6 +121,37 @@ export interface FlareNodeSpec {
 	onError?: INode['onError'];
 }
 
+/** The workflow `Items → <our node>`: the items node emits `items` (one empty item by default). */
+export function itemsIntoNode(
+	spec: FlareNodeSpec,
+	options: { items?: IDataObject[]; credentialId?: string } = {},
+): { nodes: INode[]; connections: Workflow['connectionsBySourceNode'] } {
+	const name = spec.name ?? 'Flare';
+	return {
+		nodes: [
+			{
+				id: 'items',
+				name: 'Items',
+				type: 'harness.items',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { items: JSON.stringify(options.items ?? [{}]) },
+			},
+			{
+				id: 'flare',
+				name,
+				type: `${PACKAGE_NAME}.${spec.type ?? 'flare'}`,
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: spec.parameters,
+				onError: spec.onError,
+				credentials: { [CREDENTIAL_TYPE]: { id: options.credentialId ?? 'cred-1', name: 'Flare' } },
+			} as INode,
+		],
+		connections: { Items: { main: [[{ node: name, type: NodeConnectionTypes.Main, index: 0 }]] } },
+	};
+}
+
 /**
  * Runs workflows with n8n-core's real WorkflowExecute: our package loaded from dist/ by n8n's own
  * loader, credentials served by {@link HarnessCredentialsHelper}, HTTP over real sockets.
@@ -195,30 +226,8 @@ export class Harness {
 		options: { items?: IDataObject[]; credentialId?: string; mode?: WorkflowExecuteMode } = {},
 	): Promise<WorkflowResult & { output: INodeExecutionData[]; errorOutput: INodeExecutionData[] }> {
 		const name = spec.name ?? 'Flare';
-		const result = await this.runWorkflow(
-			[
-				{
-					id: 'items',
-					name: 'Items',
-					type: 'harness.items',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: { items: JSON.stringify(options.items ?? [{}]) },
-				},
-				{
-					id: 'flare',
-					name,
-					type: `${PACKAGE_NAME}.${spec.type ?? 'flare'}`,
-					typeVersion: 1,
-					position: [200, 0],
-					parameters: spec.parameters,
-					onError: spec.onError,
-					credentials: { [CREDENTIAL_TYPE]: { id: options.credentialId ?? 'cred-1', name: 'Flare' } },
-				} as INode,
-			],
-			{ Items: { main: [[{ node: name, type: NodeConnectionTypes.Main, index: 0 }]] } },
-			options.mode,
-		);
+		const { nodes, connections } = itemsIntoNode(spec, options);
+		const result = await this.runWorkflow(nodes, connections, options.mode);
 		const run = result.status === 'success' || result.run.data.resultData.runData[name] ? result.node(name) : { outputs: [] };
 		return { ...result, output: run.outputs[0] ?? [], errorOutput: run.outputs[1] ?? [] };
 	}
@@ -228,6 +237,33 @@ export class Harness {
 		connections: Workflow['connectionsBySourceNode'],
 		mode: WorkflowExecuteMode = 'manual',
 	): Promise<WorkflowResult> {
+		const run = await this.executeWorkflow(nodes, connections, mode);
+		collectRun('run', run, outputItems(run));
+		return {
+			run,
+			status: run.status,
+			error: run.data.resultData.error,
+			node(name: string): NodeRun {
+				const task = run.data.resultData.runData[name]?.[0];
+				if (!task) throw new Error(`Node ${name} did not run`);
+				return {
+					outputs: (task.data?.main ?? []).map((items) => items ?? []),
+					error: task.error,
+					hints: task.hints,
+				};
+			},
+		};
+	}
+
+	/**
+	 * Runs a workflow from its first node and returns n8n's run as is, without the secret scan of
+	 * {@link runWorkflow} (which serialises the whole run: the benchmarks use this).
+	 */
+	async executeWorkflow(
+		nodes: INode[],
+		connections: Workflow['connectionsBySourceNode'],
+		mode: WorkflowExecuteMode = 'manual',
+	): Promise<IRun> {
 		const workflow = new Workflow({
 			id: 'harness-workflow',
 			name: 'Harness',
@@ -255,24 +291,9 @@ export class Harness {
 				nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }],
 			},
 		});
-		const run = await new WorkflowExecute(this.additionalData(hooks), mode, runData).processRunExecutionData(
+		return await new WorkflowExecute(this.additionalData(hooks), mode, runData).processRunExecutionData(
 			workflow,
 		);
-		collectRun('run', run, outputItems(run));
-		return {
-			run,
-			status: run.status,
-			error: run.data.resultData.error,
-			node(name: string): NodeRun {
-				const task = run.data.resultData.runData[name]?.[0];
-				if (!task) throw new Error(`Node ${name} did not run`);
-				return {
-					outputs: (task.data?.main ?? []).map((items) => items ?? []),
-					error: task.error,
-					hints: task.hints,
-				};
-			},
-		};
 	}
 
 	/** Runs the credential test the way n8n's CredentialsTester does (a temporary no-op routing node). */
