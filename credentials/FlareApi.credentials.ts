@@ -1,26 +1,24 @@
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
-	IDataObject,
 	IHttpRequestHelper,
+	IHttpRequestOptions,
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
 
-/** Base URL of the credential without trailing slashes, as used by every request. */
-export function flareBaseUrl(credentials: ICredentialDataDecryptedObject): string {
-	return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
-}
-
-/** HTTP status of a failed request made with `helpers.httpRequest`, if the server answered. */
-function statusOf(error: unknown): number | undefined {
-	const candidate = error as { response?: { status?: number }; httpCode?: string };
-	return candidate?.response?.status ?? (Number(candidate?.httpCode) || undefined);
-}
+import {
+	CREDENTIAL_FIELDS,
+	DEFAULT_BASE_URL,
+	DEFAULT_SEGMENT,
+	readSettings,
+	tokenFingerprint,
+} from '../nodes/Flare/shared/connection';
+import { exchangeToken } from '../nodes/Flare/shared/token';
 
 export class FlareApi implements ICredentialType {
+	// The same as CREDENTIAL_TYPE (shared/connection.ts): n8n's lint reads the name from this line.
 	name = 'flareApi';
 
 	displayName = 'Flare API';
@@ -31,7 +29,7 @@ export class FlareApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		{
-			displayName: 'API Key',
+			displayName: CREDENTIAL_FIELDS.apiKey,
 			name: 'apiKey',
 			type: 'string',
 			typeOptions: { password: true },
@@ -41,7 +39,7 @@ export class FlareApi implements ICredentialType {
 				'API key created in the Flare web application under Profile → API Keys. It never expires and has the permissions of the user who created it.',
 		},
 		{
-			displayName: 'Tenant ID',
+			displayName: CREDENTIAL_FIELDS.tenantId,
 			name: 'tenantId',
 			type: 'number',
 			default: '',
@@ -50,19 +48,20 @@ export class FlareApi implements ICredentialType {
 				'Tenant to work in, as shown under Profile → Tenants. Leave empty to use the default tenant of the API key.',
 		},
 		{
-			displayName: 'Base URL',
+			displayName: CREDENTIAL_FIELDS.baseUrl,
 			name: 'baseUrl',
 			type: 'string',
-			default: 'https://api.flare.io',
-			placeholder: 'e.g. https://api.flare.io',
-			description: 'Address of the Flare API',
+			default: DEFAULT_BASE_URL,
+			placeholder: `e.g. ${DEFAULT_BASE_URL}`,
+			description:
+				'Address of the Flare API, starting with https://. Requests never follow redirects, so enter it exactly.',
 		},
 		{
-			displayName: 'Product Segment',
+			displayName: CREDENTIAL_FIELDS.productSegment,
 			name: 'productSegment',
 			type: 'string',
-			default: 'firework',
-			placeholder: 'e.g. firework',
+			default: DEFAULT_SEGMENT,
+			placeholder: `e.g. ${DEFAULT_SEGMENT}`,
 			description:
 				'Path segment before /v4/ in the Flare API paths. Keep the default unless Flare tells you otherwise.',
 		},
@@ -73,55 +72,59 @@ export class FlareApi implements ICredentialType {
 			typeOptions: { expirable: true, password: true },
 			default: '',
 		},
+		{
+			displayName: 'Access Token Issued For',
+			name: 'accessTokenFor',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
 	];
 
 	/**
 	 * Exchanges the API key for a one-hour access token. n8n calls this when the stored token is
-	 * empty, after a request answered 401, and for the credential test, then stores the new token.
-	 * Errors never carry the key, the token or the body of the token endpoint.
+	 * empty, after a request answered 401, and for the credential test, then stores what it returns:
+	 * the token, and the fingerprint of the settings it was issued for (never the key itself). The
+	 * settings are checked first; errors never carry the key, the token or the token endpoint's body.
 	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		const tenantId = Number(credentials.tenantId);
-		let response: IDataObject;
-		try {
-			response = (await this.helpers.httpRequest({
-				method: 'POST',
-				url: `${flareBaseUrl(credentials)}/tokens/generate`,
-				headers: { Authorization: String(credentials.apiKey ?? '') },
-				body: tenantId > 0 ? { tenant_id: tenantId } : undefined,
-				json: true,
-			})) as IDataObject;
-		} catch (error) {
-			const status = statusOf(error);
-			if (status === 401 || status === 403) {
-				throw new Error(
-					`The API key was rejected by Flare (HTTP ${status}). Check the API key${tenantId > 0 ? ' and that it may access tenant ' + tenantId : ''}, or create a new key under Profile → API Keys.`,
-				);
-			}
-			throw new Error(
-				`Flare did not issue an access token (${status ? 'HTTP ' + status : 'no response'}). Check the base URL and try again.`,
-			);
-		}
-		if (typeof response?.token !== 'string' || response.token === '') {
-			throw new Error('Flare answered the token request without a token. Check the base URL.');
-		}
-		return { accessToken: response.token };
+		const settings = readSettings(credentials);
+		return {
+			accessToken: await exchangeToken(this, settings),
+			accessTokenFor: tokenFingerprint(settings),
+		};
 	}
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.accessToken}}',
-			},
-		},
-	};
+	/**
+	 * Sends the stored token only to what it was issued for: after Tenant ID, Base URL or API key was
+	 * edited, the old token is not sent; Flare answers 401 and n8n exchanges a token for the new
+	 * settings (docs/architecture.md, "Tokens").
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		let issuedForThese = false;
+		try {
+			issuedForThese = credentials.accessTokenFor === tokenFingerprint(readSettings(credentials));
+		} catch {
+			// Settings that cannot be used: no token goes anywhere.
+		}
+		if (issuedForThese && typeof credentials.accessToken === 'string' && credentials.accessToken) {
+			requestOptions.headers = {
+				...requestOptions.headers,
+				Authorization: `Bearer ${credentials.accessToken}`,
+			};
+		}
+		return requestOptions;
+	}
 
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			url: '/tokens/test',
 			method: 'GET',
+			disableFollowRedirect: true,
 		},
 	};
 }

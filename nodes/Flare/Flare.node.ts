@@ -20,8 +20,8 @@ import { matchingPolicyDescription, matchingPolicyOperations } from './resources
 import { sourceDescription, sourceOperations } from './resources/source';
 import { threatReportDescription, threatReportOperations } from './resources/threatReport';
 import { requestOptions } from './shared/descriptions';
-import type { FlareOperation } from './shared/pagination';
-import { runFlareOperation } from './shared/pagination';
+import type { FlareOperation } from './shared/operation';
+import { runFlareOperation } from './shared/runner';
 
 /** Every operation of the node, by resource and operation value. */
 export const flareOperations: Record<string, Record<string, FlareOperation>> = {
@@ -112,9 +112,9 @@ export class Flare implements INodeType {
 	methods = { listSearch };
 
 	/**
-	 * Every operation runs through one runner (shared/pagination.ts); each operation's form file
-	 * declares its fields, its endpoint, how its parameters become the request and how records
-	 * become output items.
+	 * Every operation runs through one runner (shared/runner.ts); each operation's form file declares
+	 * its fields, its endpoint, how its parameters become the request and how records become output
+	 * items (docs/architecture.md).
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const resource = this.getNodeParameter('resource', 0) as string;

@@ -1,8 +1,10 @@
 import {
 	NodeConnectionTypes,
+	NodeApiError,
 	NodeOperationError,
 	type IDataObject,
 	type INodeExecutionData,
+	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
 	type IPollFunctions,
@@ -16,16 +18,8 @@ import {
 import { leakedValueOutput, notice, requestOptions, simplify } from '../Flare/shared/descriptions';
 import { parameterError } from '../Flare/shared/errors';
 import { FlareItem } from '../Flare/shared/item';
-import {
-	asNodeError,
-	buildRequest,
-	flareTarget,
-	requestPolicy,
-	requestTimeout,
-	walkPages,
-	type FlareTarget,
-} from '../Flare/shared/pagination';
-import { FlareRequestFailed } from '../Flare/shared/transport';
+import type { FlareOperation } from '../Flare/shared/operation';
+import { asNodeError, callFlare } from '../Flare/shared/runner';
 import {
 	NewCredentials,
 	queryFingerprint,
@@ -53,31 +47,26 @@ const BACKFILL_MS: Record<string, number> = {
 
 type SearchWalk = { items: IDataObject[]; state: TriggerState };
 
-/** The search request for `query`, without the page size and cursor (added by the page walker). */
-function searchRequest(item: FlareItem, target: FlareTarget, body: IDataObject) {
-	const request = buildRequest(searchOperation, target, { pathParameters: {}, body });
-	request.timeout = requestTimeout(item);
-	return request;
+/** The global search with the trigger's form, sending `body` (the query, its filters and order). */
+function searchFor(properties: INodeProperties[], body: IDataObject): FlareOperation {
+	return { ...searchOperation, properties, prepare: (_item, request) => (request.body = body) };
 }
 
 /** Manual "fetch test event": the newest few matches, newest first. Reads and writes no state. */
 async function newestMatches(
 	context: IPollFunctions,
 	item: FlareItem,
-	target: FlareTarget,
+	properties: INodeProperties[],
 	query: IDataObject,
 ): Promise<INodeExecutionData[][]> {
 	const items: IDataObject[] = [];
-	await walkPages(
-		context,
-		searchRequest(item, target, { query, order: 'desc' }),
-		requestPolicy(searchOperation),
-		{ style: 'cursor', pageSize: SAMPLE_SIZE },
-		(records, response) => {
+	await callFlare(item, searchFor(properties, { query, order: 'desc' }), {
+		pageSize: SAMPLE_SIZE,
+		onPage(records, response) {
 			items.push(...searchOperation.output(item, records, response));
 			return items.length < SAMPLE_SIZE;
 		},
-	);
+	});
 	if (items.length === 0) {
 		throw new NodeOperationError(context.getNode(), 'No leaked credential matches this query yet', {
 			description:
@@ -92,7 +81,7 @@ function startingPoint(item: FlareItem, now: number): { watermark: string; backf
 	const choice = item.parameter<string>('options.backfill', 'none');
 	const window = BACKFILL_MS[choice];
 	if (window === undefined)
-		throw parameterError(item, 'Backfill', `has an unknown value: "${choice}"`);
+		throw parameterError(item, 'options.backfill', `has an unknown value: "${choice}"`);
 	return { watermark: new Date(now - window).toISOString(), backfill: window > 0 };
 }
 
@@ -102,9 +91,8 @@ function startingPoint(item: FlareItem, now: number): { watermark: string; backf
  * if not, it stops and records where to resume.
  */
 async function walkNewCredentials(
-	context: IPollFunctions,
 	item: FlareItem,
-	target: FlareTarget,
+	properties: INodeProperties[],
 	query: IDataObject,
 	state: TriggerState,
 	walk: { gte: string; from?: string; deadline: number },
@@ -113,23 +101,18 @@ async function walkNewCredentials(
 	const items: IDataObject[] = [];
 	let pageEnd = Date.now();
 	let slowestPage = 0;
-	const end = await walkPages(
-		context,
-		searchRequest(item, target, {
-			query,
-			filters: { imported_at: { gte: walk.gte } },
-			order: 'asc',
-		}),
-		requestPolicy(searchOperation),
-		{ style: 'cursor', pageSize: POLL_PAGE_SIZE, from: walk.from },
-		(records, response) => {
+	const body = { query, filters: { imported_at: { gte: walk.gte } }, order: 'asc' };
+	const end = await callFlare(item, searchFor(properties, body), {
+		pageSize: POLL_PAGE_SIZE,
+		from: walk.from,
+		onPage(records, response) {
 			const now = Date.now();
 			slowestPage = Math.max(slowestPage, now - pageEnd);
 			pageEnd = now;
 			items.push(...searchOperation.output(item, credentials.take(records), response));
 			return now + slowestPage < walk.deadline;
 		},
-	);
+	});
 	const next = credentials.next();
 	if (end.next !== undefined) {
 		next.resume = { gte: walk.gte, from: String(end.next), query: queryFingerprint(query) };
@@ -137,19 +120,16 @@ async function walkNewCredentials(
 	return { items, state: next };
 }
 
-/** A stored cursor that Flare no longer accepts (or repeats): the walk restarts from the watermark. */
+/** A stored cursor that Flare no longer accepts: the walk restarts from the watermark. */
 function isStaleCursor(error: unknown): boolean {
-	return (
-		error instanceof FlareRequestFailed &&
-		([400, 422].includes(error.failure.status ?? 0) || error.failure.code === 'REPEATED_CURSOR')
-	);
+	return error instanceof NodeApiError && ['400', '422'].includes(error.httpCode ?? '');
 }
 
 /** An active poll: emits each matching credential once, and moves the state only when it succeeds. */
 async function newCredentials(
 	context: IPollFunctions,
 	item: FlareItem,
-	target: FlareTarget,
+	properties: INodeProperties[],
 	query: IDataObject,
 	startedAt: number,
 ): Promise<INodeExecutionData[][] | null> {
@@ -172,20 +152,20 @@ async function newCredentials(
 	let result: SearchWalk;
 	if (resume && resume.query === queryFingerprint(query)) {
 		try {
-			result = await walkNewCredentials(context, item, target, query, state, {
+			result = await walkNewCredentials(item, properties, query, state, {
 				gte: resume.gte,
 				from: resume.from,
 				deadline,
 			});
 		} catch (error) {
 			if (!isStaleCursor(error)) throw asNodeError(item, searchOperation, error);
-			result = await walkNewCredentials(context, item, target, query, state, {
+			result = await walkNewCredentials(item, properties, query, state, {
 				gte: state.watermark,
 				deadline,
 			});
 		}
 	} else {
-		result = await walkNewCredentials(context, item, target, query, state, {
+		result = await walkNewCredentials(item, properties, query, state, {
 			gte: state.watermark,
 			deadline,
 		});
@@ -193,6 +173,57 @@ async function newCredentials(
 	writeState(staticData, result.state);
 	return result.items.length > 0 ? [context.helpers.returnJsonArray(result.items)] : null;
 }
+
+/** The trigger's form; messages name its fields by these display names. */
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Event',
+		name: 'event',
+		type: 'options',
+		noDataExpression: true,
+		required: true,
+		default: 'newLeakedCredential',
+		description: 'What starts the workflow',
+		options: [
+			{
+				name: 'New Leaked Credential',
+				value: 'newLeakedCredential',
+				description: 'Flare imported a leaked credential that matches the query',
+			},
+		],
+	},
+	notice(
+		'triggerQuotaNotice',
+		"Every poll runs at least one global search, which counts toward your organization's global search quota: polling every minute uses about 43,000 searches a month. Each credential is emitted once, as one item.",
+	),
+	...queryFields,
+	simplify,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Backfill',
+				name: 'backfill',
+				type: 'options',
+				default: 'none',
+				description:
+					'On first activation, also emit the matching credentials imported in this past window. Later polls emit only what is new.',
+				options: [
+					{ name: 'None', value: 'none', description: 'Start from the time of activation' },
+					{ name: 'Last 24 Hours', value: 'last24Hours' },
+					{ name: 'Last 7 Days', value: 'last7Days' },
+					{ name: 'Last 30 Days', value: 'last30Days' },
+				],
+			},
+			leakedValueOutput,
+		],
+	},
+	requestOptions,
+];
 
 export class FlareTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -208,55 +239,7 @@ export class FlareTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'flareApi', required: true }],
-		properties: [
-			{
-				displayName: 'Event',
-				name: 'event',
-				type: 'options',
-				noDataExpression: true,
-				required: true,
-				default: 'newLeakedCredential',
-				description: 'What starts the workflow',
-				options: [
-					{
-						name: 'New Leaked Credential',
-						value: 'newLeakedCredential',
-						description: 'Flare imported a leaked credential that matches the query',
-					},
-				],
-			},
-			notice(
-				'triggerQuotaNotice',
-				"Every poll runs at least one global search, which counts toward your organization's global search quota: polling every minute uses about 43,000 searches a month. Each credential is emitted once, as one item.",
-			),
-			...queryFields,
-			simplify,
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Backfill',
-						name: 'backfill',
-						type: 'options',
-						default: 'none',
-						description:
-							'On first activation, also emit the matching credentials imported in this past window. Later polls emit only what is new.',
-						options: [
-							{ name: 'None', value: 'none', description: 'Start from the time of activation' },
-							{ name: 'Last 24 Hours', value: 'last24Hours' },
-							{ name: 'Last 7 Days', value: 'last7Days' },
-							{ name: 'Last 30 Days', value: 'last30Days' },
-						],
-					},
-					leakedValueOutput,
-				],
-			},
-			requestOptions,
-		],
+		properties,
 	};
 
 	/**
@@ -266,15 +249,9 @@ export class FlareTrigger implements INodeType {
 	 */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const startedAt = Date.now();
-		const item = FlareItem.ofPoll(this);
-		try {
-			const query = searchQuery(item);
-			requestTimeout(item); // checked now, so that a bad value fails the first activation too
-			const target = await flareTarget(this);
-			if (this.getMode() === 'manual') return await newestMatches(this, item, target, query);
-			return await newCredentials(this, item, target, query, startedAt);
-		} catch (error) {
-			throw asNodeError(item, searchOperation, error);
-		}
+		const item = FlareItem.ofNode(this, properties);
+		const query = searchQuery(item);
+		if (this.getMode() === 'manual') return await newestMatches(this, item, properties, query);
+		return await newCredentials(this, item, properties, query, startedAt);
 	}
 }

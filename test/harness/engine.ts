@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type {
+	ICredentialDataDecryptedObject,
 	ICredentialType,
 	IDataObject,
 	IExecuteData,
@@ -20,6 +21,7 @@ import {
 	NodeHelpers,
 	Workflow,
 	createRunExecutionData,
+	sleep,
 } from 'n8n-workflow';
 import {
 	ExecuteContext,
@@ -79,6 +81,19 @@ export async function loadPackage(): Promise<PackageDirectoryLoader> {
 		return loader;
 	})();
 	return await loaded;
+}
+
+/**
+ * Lifts Flare's documented pace (Search 1 request/s, Basic 4/s) from the node's rate gates in this
+ * test file, for suites of hundreds of runs that test something else (the pacing suites keep it).
+ * Gates are made per organization on first use, so this applies to every fake started afterwards.
+ */
+export async function withoutRatePacing(): Promise<void> {
+	const gate = (await import(path.resolve('dist/nodes/Flare/shared/rateGate.js'))) as {
+		DOCUMENTED_INTERVAL_MS: Record<string, number>;
+	};
+	gate.DOCUMENTED_INTERVAL_MS.search = 0;
+	gate.DOCUMENTED_INTERVAL_MS.basic = 0;
 }
 
 class HarnessNodeTypes implements INodeTypes {
@@ -171,6 +186,35 @@ export class Harness {
 		return new Harness(await loadPackage());
 	}
 
+	/**
+	 * Edits a stored credential as n8n's credential dialog does: the fields given change, the hidden
+	 * ones (the access token and what it was issued for) are kept.
+	 */
+	editFlareCredential(changes: IDataObject, id = 'cred-1'): void {
+		registerSecret(changes.apiKey);
+		const record = this.credentials.get(id);
+		this.credentials.put({ ...record, data: { ...record.data, ...(changes as ICredentialDataDecryptedObject) } });
+	}
+
+	/** When our node's execute() last settled (ms since the epoch): cancellation tests read it. */
+	lastSettledAt?: number;
+
+	/** Our node types, each execute() timed (see {@link lastSettledAt}); behaviour unchanged. */
+	private timed(type: INodeType | IVersionedNodeType): INodeType | IVersionedNodeType {
+		const execute = (type as INodeType).execute;
+		if (!execute) return type;
+		const settled = () => (this.lastSettledAt = Date.now());
+		return Object.assign(Object.create(type) as INodeType, {
+			async execute(this: IExecuteFunctions) {
+				try {
+					return await execute.call(this);
+				} finally {
+					settled();
+				}
+			},
+		});
+	}
+
 	/** Stores a `flareApi` credential (id `cred-1` unless given) pointing at `baseUrl`. */
 	addFlareCredential(data: IDataObject, id = 'cred-1'): string {
 		registerSecret(data.apiKey);
@@ -181,7 +225,7 @@ export class Harness {
 	nodeTypes(): HarnessNodeTypes {
 		const types: Record<string, INodeType | IVersionedNodeType> = { 'harness.items': new HarnessItems() };
 		for (const [name, { type }] of Object.entries(this.loader.nodeTypes)) {
-			types[`${PACKAGE_NAME}.${name}`] = type;
+			types[`${PACKAGE_NAME}.${name}`] = this.timed(type);
 		}
 		return new HarnessNodeTypes(types);
 	}
@@ -223,11 +267,11 @@ export class Harness {
 	 */
 	async runNode(
 		spec: FlareNodeSpec,
-		options: { items?: IDataObject[]; credentialId?: string; mode?: WorkflowExecuteMode } = {},
+		options: { items?: IDataObject[]; credentialId?: string; mode?: WorkflowExecuteMode; cancelAfterMs?: number } = {},
 	): Promise<WorkflowResult & { output: INodeExecutionData[]; errorOutput: INodeExecutionData[] }> {
 		const name = spec.name ?? 'Flare';
 		const { nodes, connections } = itemsIntoNode(spec, options);
-		const result = await this.runWorkflow(nodes, connections, options.mode);
+		const result = await this.runWorkflow(nodes, connections, options.mode, options.cancelAfterMs);
 		const run = result.status === 'success' || result.run.data.resultData.runData[name] ? result.node(name) : { outputs: [] };
 		return { ...result, output: run.outputs[0] ?? [], errorOutput: run.outputs[1] ?? [] };
 	}
@@ -236,8 +280,9 @@ export class Harness {
 		nodes: INode[],
 		connections: Workflow['connectionsBySourceNode'],
 		mode: WorkflowExecuteMode = 'manual',
+		cancelAfterMs?: number,
 	): Promise<WorkflowResult> {
-		const run = await this.executeWorkflow(nodes, connections, mode);
+		const run = await this.executeWorkflow(nodes, connections, mode, cancelAfterMs);
 		collectRun('run', run, outputItems(run));
 		return {
 			run,
@@ -255,14 +300,20 @@ export class Harness {
 		};
 	}
 
+	/** When the last run started with `cancelAfterMs` was cancelled (ms since the epoch). */
+	cancelledAt?: number;
+
 	/**
 	 * Runs a workflow from its first node and returns n8n's run as is, without the secret scan of
-	 * {@link runWorkflow} (which serialises the whole run: the benchmarks use this).
+	 * {@link runWorkflow} (which serialises the whole run: the benchmarks use this). With
+	 * `cancelAfterMs`, the execution is cancelled then, as the editor's Stop does, and the run n8n
+	 * reports at that moment is returned.
 	 */
 	async executeWorkflow(
 		nodes: INode[],
 		connections: Workflow['connectionsBySourceNode'],
 		mode: WorkflowExecuteMode = 'manual',
+		cancelAfterMs?: number,
 	): Promise<IRun> {
 		const workflow = new Workflow({
 			id: 'harness-workflow',
@@ -291,9 +342,14 @@ export class Harness {
 				nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }],
 			},
 		});
-		return await new WorkflowExecute(this.additionalData(hooks), mode, runData).processRunExecutionData(
-			workflow,
-		);
+		const running = new WorkflowExecute(this.additionalData(hooks), mode, runData).processRunExecutionData(workflow);
+		if (cancelAfterMs === undefined) return await running;
+		const ended = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)));
+		void sleep(cancelAfterMs).then(() => {
+			this.cancelledAt = Date.now();
+			running.cancel();
+		});
+		return await ended;
 	}
 
 	/** Runs the credential test the way n8n's CredentialsTester does (a temporary no-op routing node). */

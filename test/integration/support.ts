@@ -10,12 +10,13 @@ export function apiRequests(fake: FakeFlare): LoggedRequest[] {
 	return fake.requests.filter((request) => !request.path.startsWith('/tokens/'));
 }
 
-/** The masking the README promises, written independently of the node's code. */
+/**
+ * The masking the README promises, written independently of the node's code: eight stars whatever
+ * the length, with the first and last characters around them for 12 characters or more.
+ */
 export function masked(value: string): string {
 	const characters = [...value];
-	return characters.length <= 2
-		? '*'.repeat(characters.length)
-		: `${characters[0]}${'*'.repeat(characters.length - 2)}${characters[characters.length - 1]}`;
+	return characters.length < 12 ? '********' : `${characters[0]}********${characters[characters.length - 1]}`;
 }
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');

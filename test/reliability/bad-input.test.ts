@@ -3,9 +3,11 @@ import type { IDataObject, INode, INodeProperties, INodePropertyOptions } from '
 import { NodeHelpers } from 'n8n-workflow';
 
 import { Flare, flareOperations } from '../../nodes/Flare/Flare.node';
+import { displayNameIn } from '../../nodes/Flare/shared/item';
+import type { FlareOperation } from '../../nodes/Flare/shared/operation';
 import { FlareTrigger } from '../../nodes/FlareTrigger/FlareTrigger.node';
 import { FakeFlare } from '../fake-flare';
-import { Harness } from '../harness/engine';
+import { Harness, withoutRatePacing } from '../harness/engine';
 import { TriggerWorkflow } from '../harness/poll';
 import {
 	arbitraryFor,
@@ -53,11 +55,12 @@ const PATH_PARAMETERS: Record<string, string> = {
 	request_id: 'requestId',
 };
 
-/** The name the operation's messages give a path parameter, e.g. "Policy UUID" for the policy picker. */
-function aliasesOf(operation: { fields?: Record<string, string> }, parameter: string): string[] {
+/** The name the operation's messages give a path parameter: its display name in the operation's form. */
+function aliasesOf(operation: FlareOperation, parameter: string): string[] {
 	return Object.entries(PATH_PARAMETERS)
 		.filter(([, source]) => source === parameter)
-		.map(([placeholder]) => operation.fields?.[placeholder])
+		.map(([placeholder]) => operation.apiFields?.[placeholder])
+		.map((name) => (name === undefined ? undefined : displayNameIn(operation.properties, name)))
 		.filter((name): name is string => name !== undefined);
 }
 
@@ -80,6 +83,8 @@ describe('Bad input: every parameter either works or is rejected before any requ
 	const recorder = new Recorder('bad-input');
 
 	beforeAll(async () => {
+		// 2,480 runs: validation and paths are tested here, not the pace (pacing.test.ts).
+		await withoutRatePacing();
 		fake = await FakeFlare.start({ credentials: 1_000, ...CANARY_OPTIONS });
 		harness = await Harness.create();
 		harness.addFlareCredential({ apiKey: CANARY_API_KEY, baseUrl: fake.url });

@@ -1,68 +1,94 @@
 import type { IDataObject } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
-import { FakeFlare } from '../fake-flare';
+import { FakeFlare, type FakeFlareOptions } from '../fake-flare';
 import { Harness } from '../harness/engine';
 import { apiRequests } from '../integration/support';
 import { CANARY_API_KEY } from './secret-scan';
 import { CANARY_OPTIONS } from './support';
 
+const RATE_LIMITED = { status: 429, body: { error: { code: 'RATELIMIT_REACHED', message: 'ratelimit reached' } } };
+const gaps = (times: number[]) => times.slice(1).map((time, index) => time - times[index]);
+
 /**
- * Found by the fault matrix, in the per-process rate gate (shared/rateGate.ts):
- * - it took the idle time before a lone 429 for the tier's spacing, and from then on paced every
- *   request of the tier that far apart (a 429 twenty seconds after the last request: one request
- *   every 30 s, for the life of the process);
- * - it learned again from every 429 of a burst, each time from a gap that its own waits had grown:
- *   ten 429s with "Retry-After: 1" took 164 s instead of 10 s and left a spacing of 49 s.
+ * The node paces at Flare's documented rates from the first request (Search 1 per second, Basic 4
+ * per second, per organization), so that a fake enforcing exactly those rates, without Retry-After,
+ * never has to refuse it; and after 429s the documented pace comes back.
  */
-describe('Rate gate after 429s', () => {
-	let fake: FakeFlare;
+describe('Pacing at Flare’s documented rates', () => {
 	let harness: Harness;
-
 	beforeAll(async () => {
-		fake = await FakeFlare.start({ credentials: 3_000, quirks: { shortPageEvery: 1, emptyPageEvery: 2 }, ...CANARY_OPTIONS });
 		harness = await Harness.create();
+	});
+
+	/** A fake of its own (a new address: a new organization to the node, with fresh gates). */
+	async function fakeWith(options: FakeFlareOptions): Promise<FakeFlare> {
+		const fake = await FakeFlare.start({ ...CANARY_OPTIONS, ...options });
 		harness.addFlareCredential({ apiKey: CANARY_API_KEY, baseUrl: fake.url });
-	});
-	afterAll(async () => await fake.stop());
+		return fake;
+	}
 
-	it('paces the rest of the walk at the documented spacing, not at the idle time before the 429', async () => {
-		const parameters: IDataObject = { resource: 'astpUrl', operation: 'getAll', credentialHash: fake.dataset.credentialHash(49), limit: 100 };
-		const before = await harness.runNode({ parameters });
-		expect(before.status).toBe('success');
-		await sleep(2_500); // quiet: nothing sent for a while
-		fake.clearLog();
-		fake.faults.add({
-			path: '/astp/urls/by_credential_hash',
-			fault: { status: 429, body: { error: { code: 'RATELIMIT_REACHED', message: 'ratelimit reached' } }, headers: { 'Retry-After': '0' } },
-		});
+	it('a Return All of several pages against Search at 1 per second, no Retry-After: zero 429s, every record once', async () => {
+		const fake = await fakeWith({ credentials: 150_000, rateLimits: { search: 1 }, retryAfter: 'none', quirks: { shortPageEvery: 1, emptyPageEvery: 2 } });
+		try {
+			const parameters: IDataObject = { resource: 'leakedCredential', operation: 'search', queryType: 'domain', fqdn: 'acme.com', returnAll: true };
 
-		const result = await harness.runNode({ parameters });
+			const result = await harness.runNode({ parameters });
 
-		expect(result.status).toBe('success');
-		const requests = apiRequests(fake);
-		expect(requests.map((request) => request.status)).toEqual([429, 200, 200, 200]);
-		// Basic tier: 4 requests/s documented, so about 250 ms apart; never the 2.5 s of idle time.
-		const gaps = requests.slice(1).map((request, index) => request.at - requests[index].at);
-		expect(Math.max(...gaps.slice(1))).toBeLessThan(1_000);
-	});
+			expect(result.status).toBe('success');
+			const searches = apiRequests(fake);
+			expect(searches.length).toBeGreaterThanOrEqual(4);
+			expect(searches.map((request) => request.status)).toEqual(searches.map(() => 200));
+			const ids = result.output.map((item) => item.json.id);
+			expect(new Set(ids).size).toBe(ids.length);
+			expect(ids).toEqual(fake.dataset.searchAll({ query: { type: 'domain', fqdn: 'acme.com' } }).map((record) => record.id));
+			for (const gap of gaps(searches.map((request) => request.at))) expect(gap).toBeGreaterThanOrEqual(1_000);
+		} finally {
+			await fake.stop();
+		}
+	}, 60_000);
 
-	it('waits out a burst of 429s as told, without inflating the spacing', async () => {
-		const parameters: IDataObject = { resource: 'astpUrl', operation: 'getAll', credentialHash: fake.dataset.credentialHash(99), limit: 100 };
-		fake.faults.add({
-			path: '/astp/urls/by_credential_hash',
-			skip: 1,
-			times: 10,
-			fault: { status: 429, body: { error: { code: 'RATELIMIT_REACHED', message: 'ratelimit reached' } }, headers: { 'Retry-After': '0' } },
-		});
-		fake.clearLog();
+	it('twenty items of a Basic read against 4 per second, no Retry-After: zero 429s, each paired', async () => {
+		const fake = await fakeWith({ rateLimits: { basic: 4 }, retryAfter: 'none' });
+		try {
+			const sources = fake.dataset.sources().slice(0, 20).map((source) => source.id);
 
-		const result = await harness.runNode({ parameters });
+			const result = await harness.runNode(
+				{ parameters: { resource: 'source', operation: 'get', sourceId: '={{ $json.id }}' } },
+				{ items: sources.map((id) => ({ id })) },
+			);
 
-		expect(result.status).toBe('success');
-		const requests = apiRequests(fake);
-		expect(requests.map((request) => request.status)).toEqual([200, ...Array(10).fill(429), 200, 200]);
-		// Before the fix: about 48 s, each 429 teaching a longer spacing than the one before.
-		expect(requests[requests.length - 1].at - requests[0].at).toBeLessThan(6_000);
-	});
+			expect(result.status).toBe('success');
+			expect(result.output.map((item) => [item.json.id, item.pairedItem])).toEqual(sources.map((id, index) => [id, { item: index }]));
+			expect(apiRequests(fake).map((request) => request.status)).toEqual(Array(20).fill(200));
+		} finally {
+			await fake.stop();
+		}
+	}, 60_000);
+
+	it('after a burst of 429s, waits as told and then returns to the documented pace', async () => {
+		const fake = await fakeWith({});
+		try {
+			fake.faults.add({ path: /^\/astp\/sources\//, times: 3, fault: { ...RATE_LIMITED, headers: { 'Retry-After': '1' } } });
+			const sources = fake.dataset.sources().slice(0, 8).map((source) => source.id);
+
+			const result = await harness.runNode(
+				{ parameters: { resource: 'source', operation: 'get', sourceId: '={{ $json.id }}' } },
+				{ items: sources.map((id) => ({ id })) },
+			);
+
+			expect(result.status).toBe('success');
+			const requests = apiRequests(fake);
+			expect(requests.map((request) => request.status)).toEqual([429, 429, 429, ...Array(8).fill(200)]);
+			const times = requests.map((request) => request.at);
+			// Each 429 held the tier for its Retry-After (1 s).
+			for (const gap of gaps(times.slice(0, 4))) expect(gap).toBeGreaterThanOrEqual(1_000);
+			// Then the documented pace, 4 per second, not slower (arrival times on loopback jitter by a few ms).
+			for (const gap of gaps(times.slice(3))) {
+				expect(gap).toBeGreaterThanOrEqual(240);
+				expect(gap).toBeLessThan(600);
+			}
+		} finally {
+			await fake.stop();
+		}
+	}, 60_000);
 });

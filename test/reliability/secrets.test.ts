@@ -122,7 +122,8 @@ describe('Secret hygiene', () => {
 
 		it.each([
 			['a refused key', { key: `${CANARY_API_KEY}_revoked` }],
-			['a failing token endpoint', { fault: { path: '/tokens/generate', fault: { status: 500, body: { error: { message: 'boom' } } } } }],
+			// The exchange is tried 3 times on a 5xx: every attempt fails.
+			['a failing token endpoint', { fault: { path: '/tokens/generate', times: 3, fault: { status: 500, body: { error: { message: 'boom' } } } } }],
 			['a token endpoint answering without a token', { fault: { path: '/tokens/generate', fault: { status: 200, body: {} } } }],
 			['tokens refused after the refresh', { fault: { path: SEARCH_PATH, times: 2, fault: { status: 401, body: { error: { code: 'UNAUTHORIZED', message: 'token revoked' } } } } }],
 		] as const)('Search with %s: the error message and description hold no secret', async (_name, setup) => {

@@ -1,27 +1,33 @@
-import type { IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 
 import { FlareApi } from '../../credentials/FlareApi.credentials';
 
 /** A recognisable API key that must never be echoed. */
 const KEY = ['fk', 'unit', 'never', 'echoed'].join('_');
 
-/** A helpers stub that records the request and answers with `answer`. */
-function helpers(answer: () => Promise<unknown>) {
+/** A helpers stub that records each request and answers with the next of `answers` (the last repeats). */
+function helpers(...answers: Array<() => Promise<unknown>>) {
 	const sent: IHttpRequestOptions[] = [];
 	const context: IHttpRequestHelper = {
 		helpers: {
 			httpRequest: (async (options: IHttpRequestOptions) => {
 				sent.push(options);
-				return await answer();
+				return await answers[Math.min(sent.length, answers.length) - 1]();
 			}) as IHttpRequestHelper['helpers']['httpRequest'],
 		},
 	};
 	return { context, sent };
 }
 
-function httpFailure(status: number, body: unknown) {
-	return Object.assign(new Error(`Request failed with status code ${status}`), { response: { status, data: body } });
+const answer = (body: unknown) => async () => ({ body, statusCode: 200, headers: {} });
+
+function httpFailure(status: number, body: unknown, headers: Record<string, string> = {}) {
+	return Object.assign(new Error(`Request failed with status code ${status}`), { response: { status, data: body, headers } });
 }
+
+const fails = (status: number, body: unknown = {}, headers?: Record<string, string>) => async () => {
+	throw httpFailure(status, body, headers);
+};
 
 describe('FlareApi credential', () => {
 	const credential = new FlareApi();
@@ -35,6 +41,7 @@ describe('FlareApi credential', () => {
 			['baseUrl', 'string'],
 			['productSegment', 'string'],
 			['accessToken', 'hidden'],
+			['accessTokenFor', 'hidden'],
 		]);
 		const byName = Object.fromEntries(credential.properties.map((property) => [property.name, property]));
 		expect(byName.apiKey.typeOptions).toEqual({ password: true });
@@ -42,50 +49,106 @@ describe('FlareApi credential', () => {
 		expect(byName.baseUrl.default).toBe('https://api.flare.io');
 		expect(byName.productSegment.default).toBe('firework');
 		expect(byName.accessToken.typeOptions).toEqual({ expirable: true, password: true });
+		expect(byName.accessTokenFor.typeOptions).toEqual({ password: true });
 	});
 
-	it('exchanges the raw key (no Bearer) at /tokens/generate, trimming trailing slashes', async () => {
-		const { context, sent } = helpers(async () => ({ token: 'ftok_new', refresh_token_exp: 1 }));
+	it('exchanges the raw key (no Bearer) at /tokens/generate: no redirects, a 30 s deadline, trailing slashes trimmed', async () => {
+		const { context, sent } = helpers(answer({ token: 'ftok_new', refresh_token_exp: 1 }));
 
 		const result = await credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://flare.test//', tenantId: '' });
 
-		expect(result).toEqual({ accessToken: 'ftok_new' });
+		expect(result).toEqual({ accessToken: 'ftok_new', accessTokenFor: expect.stringMatching(/^[0-9a-f]{32}$/) });
+		expect(result.accessTokenFor).not.toContain(KEY);
 		expect(sent).toEqual([
-			{ method: 'POST', url: 'https://flare.test/tokens/generate', headers: { Authorization: KEY }, body: undefined, json: true },
+			{
+				method: 'POST',
+				url: 'https://flare.test/tokens/generate',
+				headers: { Authorization: KEY },
+				body: undefined,
+				json: true,
+				encoding: 'stream',
+				returnFullResponse: true,
+				disableFollowRedirect: true,
+				timeout: 30_000,
+				abortSignal: expect.any(AbortSignal),
+			},
 		]);
 	});
 
 	it('selects the tenant in the exchange body when a tenant ID is set', async () => {
-		const { context, sent } = helpers(async () => ({ token: 'ftok_tenant' }));
+		const { context, sent } = helpers(answer({ token: 'ftok_tenant' }));
 
 		await credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://flare.test', tenantId: 202 });
 
 		expect(sent[0].body).toEqual({ tenant_id: 202 });
 	});
 
+	it('binds the token to Base URL, Tenant ID and API key: each edit changes the fingerprint', async () => {
+		const fingerprint = async (data: ICredentialDataDecryptedObject) =>
+			(await credential.preAuthentication.call(helpers(answer({ token: 't' })).context, data)).accessTokenFor;
+		const base = { apiKey: KEY, baseUrl: 'https://flare.test', tenantId: 101 };
+
+		const prints = await Promise.all([
+			fingerprint(base),
+			fingerprint({ ...base, tenantId: 202 }),
+			fingerprint({ ...base, baseUrl: 'https://other.test' }),
+			fingerprint({ ...base, apiKey: `${KEY}2` }),
+		]);
+
+		expect(new Set(prints).size).toBe(4);
+		expect(await fingerprint({ ...base, baseUrl: 'https://flare.test/' })).toBe(prints[0]);
+	});
+
 	it.each([
+		[400, /^The API key was rejected by Flare \(HTTP 400\)\. Check the API key, or create a new key/],
 		[401, /^The API key was rejected by Flare \(HTTP 401\)\. Check the API key, or create a new key/],
 		[403, /^The API key was rejected by Flare \(HTTP 403\)/],
-	])('explains a %i from the token endpoint without the key or the response body', async (status, message) => {
-		const { context } = helpers(async () => {
-			throw httpFailure(status, { error: { code: 'UNAUTHORIZED', message: `invalid api key ${KEY}` } });
-		});
+	])('explains a %i from the token endpoint at once, without the key or the response body', async (status, message) => {
+		const { context, sent } = helpers(fails(status, { error: { code: 'UNAUTHORIZED', message: `invalid api key ${KEY}` } }));
 
 		const failure = credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://flare.test' });
 
 		await expect(failure).rejects.toThrow(message);
 		await expect(failure).rejects.not.toThrow(KEY);
 		await expect(failure).rejects.not.toThrow('invalid api key');
+		expect(sent).toHaveLength(1);
 	});
 
 	it('names the tenant when a tenant-scoped exchange is refused', async () => {
-		const { context } = helpers(async () => {
-			throw httpFailure(403, {});
-		});
+		const { context } = helpers(fails(403));
 
 		await expect(
 			credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://flare.test', tenantId: 7 }),
 		).rejects.toThrow('Check the API key and that it may access tenant 7');
+	});
+
+	it('tries a 429 or 5xx again, at most 3 times, and then says rate-limited or unavailable', async () => {
+		const recovers = helpers(fails(503), fails(429, {}, { 'retry-after': '0' }), answer({ token: 'ftok_third' }));
+		await expect(credential.preAuthentication.call(recovers.context, { apiKey: KEY, baseUrl: 'https://flare.test' })).resolves.toMatchObject({
+			accessToken: 'ftok_third',
+		});
+		expect(recovers.sent).toHaveLength(3);
+
+		const unavailable = helpers(fails(502));
+		await expect(credential.preAuthentication.call(unavailable.context, { apiKey: KEY, baseUrl: 'https://flare.test' })).rejects.toThrow(
+			"Flare's token service is temporarily unavailable (HTTP 502). Try again later.",
+		);
+		expect(unavailable.sent).toHaveLength(3);
+
+		const rateLimited = helpers(fails(429, {}, { 'retry-after': '3600' }));
+		await expect(credential.preAuthentication.call(rateLimited.context, { apiKey: KEY, baseUrl: 'https://flare.test' })).rejects.toThrow(
+			'Flare is rate-limiting the token requests of this API key (HTTP 429). Try again in a minute.',
+		);
+		expect(rateLimited.sent).toHaveLength(1);
+	}, 15_000);
+
+	it('refuses a redirect, naming where it pointed', async () => {
+		const { context, sent } = helpers(fails(307, '', { location: 'https://collector.example:8443/keys' }));
+
+		await expect(credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://flare.test' })).rejects.toThrow(
+			"Flare's token endpoint answered with a redirect to collector.example:8443 (HTTP 307); nothing was sent there. Check the Base URL in the Flare API credential.",
+		);
+		expect(sent).toHaveLength(1);
 	});
 
 	it('explains an unreachable token endpoint and a missing token', async () => {
@@ -94,19 +157,59 @@ describe('FlareApi credential', () => {
 		});
 		await expect(
 			credential.preAuthentication.call(unreachable.context, { apiKey: KEY, baseUrl: 'https://flare.test' }),
-		).rejects.toThrow('Flare did not issue an access token (no response). Check the base URL and try again.');
+		).rejects.toThrow('Flare did not issue an access token (ECONNREFUSED). Check the Base URL in the Flare API credential.');
 
-		const empty = helpers(async () => ({ refresh_token_exp: 1 }));
+		const empty = helpers(answer({ refresh_token_exp: 1 }));
 		await expect(
 			credential.preAuthentication.call(empty.context, { apiKey: KEY, baseUrl: 'https://flare.test' }),
-		).rejects.toThrow('Flare answered the token request without a token. Check the base URL.');
+		).rejects.toThrow('Flare answered the token request without a token. Check the Base URL in the Flare API credential.');
 	});
 
-	it('authenticates with the bearer token and tests with GET /tokens/test', () => {
-		expect(credential.authenticate).toEqual({
-			type: 'generic',
-			properties: { headers: { Authorization: '=Bearer {{$credentials.accessToken}}' } },
-		});
-		expect(credential.test.request).toMatchObject({ url: '/tokens/test', method: 'GET' });
+	it.each([
+		[{ baseUrl: 'http://api.flare.io' }, `The Flare API credential's 'Base URL' must start with https://, not "http://"`],
+		[{ baseUrl: 'ftp://api.flare.io' }, `The Flare API credential's 'Base URL' must start with https://, not "ftp://"`],
+		[{ baseUrl: 'https://user:pass@api.flare.io' }, `The Flare API credential's 'Base URL' must not contain a user name, a password, a query (?) or a fragment (#)`],
+		[{ baseUrl: 'https://api.flare.io?x=1' }, `The Flare API credential's 'Base URL' must not contain a user name, a password, a query (?) or a fragment (#)`],
+		[{ baseUrl: 'https://api.flare.io#x' }, `The Flare API credential's 'Base URL' must not contain a user name, a password, a query (?) or a fragment (#)`],
+		[{ baseUrl: 'api.flare.io' }, `The Flare API credential's 'Base URL' is not a URL: "api.flare.io"`],
+		[{ productSegment: 'x/../../tokens/generate?' }, `The Flare API credential's 'Product Segment' may contain only letters, digits, - and _, not "x/../../tokens/generate?"`],
+		[{ tenantId: 'abc' }, `The Flare API credential's 'Tenant ID' must be empty or a positive whole number, not "abc"`],
+		[{ tenantId: 0 }, `The Flare API credential's 'Tenant ID' must be empty or a positive whole number, not "0"`],
+		[{ tenantId: 1.5 }, `The Flare API credential's 'Tenant ID' must be empty or a positive whole number, not "1.5"`],
+		[{ apiKey: '  ' }, `The Flare API credential's 'API Key' is empty`],
+	])('refuses the setting %j before anything is sent', async (setting, message) => {
+		const { context, sent } = helpers(answer({ token: 't' }));
+
+		await expect(credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://flare.test', ...setting })).rejects.toThrow(message);
+		expect(sent).toEqual([]);
+	});
+
+	it.each(['http://localhost:5678', 'http://127.0.0.1:8080/', 'http://[::1]:9000', 'https://api.eu.flare.io', 'https://proxy.example/flare'])(
+		'accepts the Base URL %s',
+		async (baseUrl) => {
+			const { context, sent } = helpers(answer({ token: 't' }));
+
+			await credential.preAuthentication.call(context, { apiKey: KEY, baseUrl, productSegment: '/firework/' });
+
+			expect(sent[0].url).toBe(`${baseUrl.replace(/\/+$/, '')}/tokens/generate`);
+		},
+	);
+
+	it('sends the stored token only with the settings it was issued for', async () => {
+		const settings = { apiKey: KEY, baseUrl: 'https://flare.test', tenantId: 101 };
+		const issued = await credential.preAuthentication.call(helpers(answer({ token: 'ftok_101' })).context, settings);
+		const headersFor = async (data: ICredentialDataDecryptedObject) =>
+			(await credential.authenticate({ ...issued, ...data }, { url: '/x', headers: { Accept: 'application/json' } })).headers;
+
+		expect(await headersFor(settings)).toEqual({ Accept: 'application/json', Authorization: 'Bearer ftok_101' });
+		expect(await headersFor({ ...settings, tenantId: 202 })).toEqual({ Accept: 'application/json' });
+		expect(await headersFor({ ...settings, baseUrl: 'https://other.test' })).toEqual({ Accept: 'application/json' });
+		expect(await headersFor({ ...settings, apiKey: 'another' })).toEqual({ Accept: 'application/json' });
+		expect(await headersFor({ ...settings, baseUrl: 'http://flare.test' })).toEqual({ Accept: 'application/json' });
+		expect(await headersFor({ ...settings, accessTokenFor: '' })).toEqual({ Accept: 'application/json' });
+	});
+
+	it('tests with GET /tokens/test, not following redirects', () => {
+		expect(credential.test.request).toMatchObject({ url: '/tokens/test', method: 'GET', disableFollowRedirect: true });
 	});
 });

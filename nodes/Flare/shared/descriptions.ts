@@ -60,13 +60,15 @@ export const leakedValueOutput: INodeProperties = {
 		{
 			name: 'Masked',
 			value: 'masked',
-			description: 'Only the first and last characters, e.g. S*********!',
+			description:
+				'Eight stars whatever the length, with the first and last characters around them only for values of 12 characters or more, e.g. ******** or C********y',
 		},
 		{ name: 'Omit', value: 'omit', description: 'Leave the leaked value out' },
 		{
 			name: 'SHA-256',
 			value: 'sha256',
-			description: 'The SHA-256 hex digest of the leaked value, to compare without revealing it',
+			description:
+				'The SHA-256 hex digest of the leaked value, to compare values without showing them. Weak passwords can be recovered from their digest with lookup tables.',
 		},
 	],
 };
@@ -75,6 +77,9 @@ export const leakedValueOutput: INodeProperties = {
 export function notice(name: string, displayName: string): INodeProperties {
 	return { displayName, name, type: 'notice', default: '' };
 }
+
+/** Time allowed for each answer when Request Options → Timeout is not set: a 10,000-credential page is several megabytes. */
+export const DEFAULT_TIMEOUT_MS = 120_000;
 
 /** Request settings shared by every operation, named as in n8n's own HTTP-based nodes. */
 export const requestOptions: INodeProperties = {
@@ -90,9 +95,9 @@ export const requestOptions: INodeProperties = {
 			name: 'timeout',
 			type: 'number',
 			typeOptions: { minValue: 1 },
-			default: 120000,
+			default: DEFAULT_TIMEOUT_MS,
 			description:
-				'Time in milliseconds to wait for each answer from Flare. A read that times out is retried; a write is not, since Flare may have applied it.',
+				'Time in milliseconds allowed for each answer from Flare, from sending the request to the last byte of the answer (the token exchange included). A read that times out is retried; a write is not, since Flare may have applied it.',
 		},
 	],
 };

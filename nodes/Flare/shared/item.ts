@@ -1,19 +1,40 @@
 import type {
 	IExecuteFunctions,
 	IGetNodeParameterOptions,
+	ILoadOptionsFunctions,
 	INode,
+	INodeProperties,
+	INodePropertyCollection,
 	IPollFunctions,
 } from 'n8n-workflow';
 
+/** The contexts that send Flare requests: a node execution, a trigger's poll or a picker's list. */
+export type FlareContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+
+/** The display name of a parameter (`name`, or `collection.option`), from the form's properties. */
+export function displayNameIn(properties: INodeProperties[], path: string): string | undefined {
+	const [name, ...rest] = path.split('.');
+	const property = properties.find((candidate) => candidate.name === name);
+	if (!property) return undefined;
+	if (rest.length === 0) return property.displayName;
+	const options = (property.options ?? []) as Array<INodeProperties | INodePropertyCollection>;
+	const nested = options.flatMap((option) =>
+		'values' in option ? option.values : 'displayName' in option ? [option as INodeProperties] : [],
+	);
+	return displayNameIn(nested, rest.join('.'));
+}
+
 /**
  * One set of parameters being processed: an input item of the Flare node (its context plus the
- * item's index), or the single parameter set of a poll of the Flare Trigger. n8n resolves a poll's
- * parameters at item 0, so a poll is item 0 here too.
+ * item's index), the single parameter set of a poll of the Flare Trigger, or a picker's list. n8n
+ * resolves a poll's parameters at item 0, so a poll is item 0 here too. Messages name parameters by
+ * the display names of `properties`, the form of the operation at hand.
  */
 export class FlareItem {
 	private constructor(
-		readonly context: IExecuteFunctions | IPollFunctions,
+		readonly context: FlareContext,
 		readonly index: number,
+		private readonly properties: INodeProperties[],
 		private readonly read: (
 			name: string,
 			fallback: unknown,
@@ -22,15 +43,19 @@ export class FlareItem {
 	) {}
 
 	/** Input item `index` of a node execution. */
-	static ofInput(context: IExecuteFunctions, index: number): FlareItem {
-		return new FlareItem(context, index, (name, fallback, options) =>
+	static ofInput(
+		context: IExecuteFunctions,
+		index: number,
+		properties: INodeProperties[],
+	): FlareItem {
+		return new FlareItem(context, index, properties, (name, fallback, options) =>
 			context.getNodeParameter(name, index, fallback, options),
 		);
 	}
 
-	/** The parameters of a poll, which has no input items. */
-	static ofPoll(context: IPollFunctions): FlareItem {
-		return new FlareItem(context, 0, (name, fallback, options) =>
+	/** The parameters of a poll, or of a picker's list: a node without input items. */
+	static ofNode(context: IPollFunctions | ILoadOptionsFunctions, properties: INodeProperties[]) {
+		return new FlareItem(context, 0, properties, (name, fallback, options) =>
 			context.getNodeParameter(name, fallback, options),
 		);
 	}
@@ -47,6 +72,18 @@ export class FlareItem {
 	 */
 	locator(name: string): unknown {
 		return this.read(name, '', { extractValue: true });
+	}
+
+	/** The display name of parameter `name` (e.g. `options.importedFrom` → "Imported From"). */
+	displayName(name: string): string {
+		return displayNameIn(this.properties, name) ?? name;
+	}
+
+	/** The execution's cancel signal; polls and pickers have none. */
+	cancelSignal(): AbortSignal | undefined {
+		return 'getExecutionCancelSignal' in this.context
+			? this.context.getExecutionCancelSignal()
+			: undefined;
 	}
 
 	node(): INode {

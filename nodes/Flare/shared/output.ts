@@ -4,40 +4,40 @@ import type { IDataObject } from 'n8n-workflow';
 /** How leaked secrets (`hash` fields) appear in the output. */
 export type LeakedValueOutput = 'masked' | 'full' | 'sha256' | 'omit';
 
+/** The mask: the same width whatever the value, so that it says nothing of the length. */
+const MASK = '********';
+/** Values at least this long keep their first and last characters around the mask. */
+const REVEAL_FROM_LENGTH = 12;
 /** A UTF-16 surrogate: the string has characters made of two code units. */
 const SURROGATE = /[\uD800-\uDFFF]/;
 
-/** Runs of `*` by length, shared by every masked value of that length. */
-const stars: string[] = [];
-const starsOf = (length: number) =>
-	length > 64 ? '*'.repeat(length) : (stars[length] ??= '*'.repeat(length));
-
-/** Keeps the first and last character: enough to recognise a value, not to use it. */
-export function maskValue(value: string): string {
+/**
+ * Masks a leaked value (docs/api-contract.md, "Masking"): eight stars; for a string of 12 characters
+ * or more, its first and last characters around them. A value that is not a string is masked whole;
+ * null stays null (there is no value to hide).
+ */
+export function maskValue(value: unknown): unknown {
+	if (value === null || value === undefined) return value;
+	if (typeof value !== 'string') return MASK;
 	// Most values have no surrogate pair: then code units are characters, and no array is needed
 	// (this runs for every record of a walk, a million times for a large Return All).
-	if (!SURROGATE.test(value)) {
-		const length = value.length;
-		if (length <= 2) return starsOf(length);
-		return value[0] + starsOf(length - 2) + value[length - 1];
-	}
-	const characters = Array.from(value);
-	if (characters.length <= 2) return '*'.repeat(characters.length);
-	return characters[0] + '*'.repeat(characters.length - 2) + characters[characters.length - 1];
+	const characters = SURROGATE.test(value) ? Array.from(value) : value;
+	const length = characters.length;
+	return length < REVEAL_FROM_LENGTH ? MASK : characters[0] + MASK + characters[length - 1];
+}
+
+/** SHA-256 hex digest of a leaked value (of its JSON when it is not a string). */
+function digestOf(value: unknown): unknown {
+	if (value === null || value === undefined) return value;
+	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /** Applies the chosen output to the `hash` field of a record, in place. */
 function protectHash(record: IDataObject, mode: LeakedValueOutput): void {
 	if (!('hash' in record) || mode === 'full') return;
-	const value = record.hash;
-	if (mode === 'omit') {
-		delete record.hash;
-	} else if (typeof value === 'string') {
-		record.hash =
-			mode === 'sha256'
-				? createHash('sha256').update(value, 'utf8').digest('hex')
-				: maskValue(value);
-	}
+	if (mode === 'omit') delete record.hash;
+	else record.hash = (mode === 'sha256' ? digestOf(record.hash) : maskValue(record.hash)) as string;
 }
 
 /** Applies the chosen output to every `hash` field of a credential or an identity (its passwords). */

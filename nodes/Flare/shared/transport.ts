@@ -1,73 +1,122 @@
-import type {
-	IExecuteFunctions,
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
-	ILoadOptionsFunctions,
-	IPollFunctions,
-} from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
+import { BodyTooLarge, discard, MAX_PAGE_BYTES, readJson } from './body';
+import { CREDENTIAL_TYPE } from './connection';
 import {
 	failureFromError,
+	FlareRequestFailed,
 	isNetworkFailure,
 	isQuotaExceeded,
 	redactFailure,
 	type FlareFailure,
 } from './errors';
+import type { FlareContext } from './item';
+import type { FlareResponse, RateTier } from './operation';
 import { rateGate } from './rateGate';
+import { wait } from './wait';
 
-export const CREDENTIAL_TYPE = 'flareApi';
-
-/** Flare's advice when a 429 carries no Retry-After. */
+/** Flare's advice when a 429 says nothing of how long to wait. */
 export const DEFAULT_RATE_LIMIT_WAIT_MS = 10_000;
-/** 429s tolerated for one request before giving up. */
+/** Shortest wait after a 429: a Retry-After of zero, below zero or in the past counts as this. */
+export const MIN_RATE_LIMIT_WAIT_MS = 1_000;
+/** Longest Retry-After honoured; Flare asking for more fails the request at once. */
+export const MAX_RATE_LIMIT_WAIT_MS = 120_000;
+/** Rate-limit waiting allowed to one request in all, and the 429s it may meet. */
+export const RATE_LIMIT_BUDGET_MS = 5 * 60_000;
 export const MAX_RATE_LIMIT_RETRIES = 15;
-/** Retries of a read after 5xx, a connection error, a time-out or a malformed answer. */
+/** Retries of a read after a 5xx, a connection error, a time-out or a malformed answer. */
 export const MAX_TRANSIENT_RETRIES = 4;
 /** First wait before retrying a transient failure; doubles each time. */
 export const TRANSIENT_BASE_WAIT_MS = 500;
 
-/** Time allowed for one answer; a 10,000-credential page is several megabytes. */
-export const REQUEST_TIMEOUT_MS = 120_000;
-
 /** Network errors that happen before a request reaches Flare: even a write may be sent again. */
 const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
 
-export type RateTier = 'search' | 'basic';
-
-export interface FlareRequestPolicy {
+/** One request to Flare and the rules it is sent under. */
+export interface FlareRequest {
+	/** Method, base URL, path, query and body. */
+	options: IHttpRequestOptions;
+	/** Time allowed for each attempt, from sending to the last byte of the answer. */
+	timeoutMs: number;
 	tier: RateTier;
 	/** A write is never sent twice once Flare may have processed it. */
 	write: boolean;
+	/** Whose rate limits the request counts against (connection.ts `organizationKey`). */
+	organization: string;
+	/** The execution's cancel signal: every wait and every attempt ends when it fires. */
+	cancel?: AbortSignal;
 }
 
-export class FlareRequestFailed extends Error {
-	constructor(readonly failure: FlareFailure) {
-		super(failure.message ?? `Flare request failed (${failure.status ?? failure.code})`);
-	}
-}
+type Outcome = { response: FlareResponse } | { failure: FlareFailure };
 
-type Outcome = { response: IN8nHttpFullResponse } | { failure: FlareFailure };
-
-/** The contexts that send Flare requests: a node execution, a trigger's poll or a list search. */
-export type FlareContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
-
-/** One HTTP exchange through n8n's authenticated helper (token exchange and the 401 refresh included). */
-async function sendOnce(ctx: FlareContext, options: IHttpRequestOptions): Promise<Outcome> {
+/** `work`'s result, or what stopped waiting for it: the deadline, or the execution's cancellation. */
+async function within<T>(
+	work: Promise<T>,
+	timeoutMs: number,
+	cancel?: AbortSignal,
+): Promise<T | 'TIMEOUT' | 'CANCELLED'> {
+	const deadline = AbortSignal.timeout(timeoutMs);
+	let stop = () => {};
+	const stopped = new Promise<'TIMEOUT' | 'CANCELLED'>((resolve) => {
+		stop = () => resolve(cancel?.aborted ? 'CANCELLED' : 'TIMEOUT');
+		deadline.addEventListener('abort', stop, { once: true });
+		cancel?.addEventListener('abort', stop, { once: true });
+	});
 	try {
-		const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
-			timeout: REQUEST_TIMEOUT_MS,
-			...options,
-			json: true,
-			returnFullResponse: true,
-		})) as IN8nHttpFullResponse;
-		if (typeof response.body === 'string' && response.body !== '') {
-			return { failure: { status: response.statusCode, malformed: true } };
-		}
-		return { response };
-	} catch (error) {
-		return { failure: redactFailure(failureFromError(error), await credentialSecrets(ctx)) };
+		return await Promise.race([work, stopped]);
+	} finally {
+		deadline.removeEventListener('abort', stop);
+		cancel?.removeEventListener('abort', stop);
 	}
+}
+
+/**
+ * One attempt through n8n's authenticated helper (token exchange and the 401 refresh included),
+ * never following a redirect. The answer is read as a stream, at most 256 MiB of it, and the whole
+ * attempt (token exchange, answer and body) must end within the Timeout: past it, the answer is
+ * dropped and its connection closed.
+ */
+async function sendOnce(ctx: FlareContext, request: FlareRequest): Promise<Outcome> {
+	const { options, timeoutMs } = request;
+	let abandoned = false;
+	let body: unknown;
+	const attempt = (async (): Promise<Outcome> => {
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
+				...options,
+				timeout: timeoutMs,
+				json: true,
+				encoding: 'stream',
+				returnFullResponse: true,
+				disableFollowRedirect: true,
+			})) as IN8nHttpFullResponse;
+		} catch (error) {
+			return { failure: await failureFromError(error, `${options.baseURL}${options.url}`) };
+		}
+		body = response.body;
+		if (abandoned) discard(body);
+		try {
+			const { headers, statusCode } = response;
+			return { response: { headers, statusCode, body: await readJson(body, MAX_PAGE_BYTES) } };
+		} catch (error) {
+			const failure: FlareFailure = { status: response.statusCode };
+			return {
+				failure:
+					error instanceof BodyTooLarge
+						? { ...failure, code: 'TOO_LARGE' }
+						: { ...failure, malformed: true },
+			};
+		}
+	})();
+	const outcome = await within(attempt, timeoutMs, request.cancel);
+	if (typeof outcome === 'string') {
+		abandoned = true;
+		discard(body);
+		return { failure: { code: outcome, timeoutMs } };
+	}
+	if ('failure' in outcome) redactFailure(outcome.failure, await credentialSecrets(ctx));
+	return outcome;
 }
 
 /** The API key and the current access token, so that an answer echoing them cannot pass them on. */
@@ -80,7 +129,8 @@ async function credentialSecrets(ctx: FlareContext): Promise<unknown[]> {
 	}
 }
 
-function isRetryableRead(failure: FlareFailure): boolean {
+function isRetryable(failure: FlareFailure, write: boolean): boolean {
+	if (write) return isNetworkFailure(failure) && NOT_SENT_CODES.includes(failure.code ?? '');
 	return (
 		failure.malformed === true ||
 		isNetworkFailure(failure) ||
@@ -88,51 +138,59 @@ function isRetryableRead(failure: FlareFailure): boolean {
 	);
 }
 
-/** Documented spacing of each tier (Search 1 request/s, Basic 4 requests/s), for the pacing's guess. */
-const TIER_INTERVAL_MS: Record<RateTier, number> = { search: 1000, basic: 250 };
+/** How long a 429 makes the tier wait: Retry-After as decided (docs/api-contract.md), else 10 s. */
+function rateLimitWait(retryAfterMs: number | undefined): number {
+	if (retryAfterMs === undefined) return DEFAULT_RATE_LIMIT_WAIT_MS;
+	return retryAfterMs <= 0 ? MIN_RATE_LIMIT_WAIT_MS : retryAfterMs;
+}
 
 /**
- * Sends one request with the decided retry rules (contract-decisions.md): a 429 rate limit waits
- * Retry-After (else 10 s) and retries, for reads and writes alike; a quota 429 fails at once; reads
- * retry 5xx, connection errors, time-outs and malformed answers with growing waits; writes retry a
- * connection error only when the request never left. Once the tier has answered a 429, its
- * {@link rateGate} paces every request of the tier at the spacing it learned.
+ * Sends one request under the decided rules (docs/api-contract.md): paced by its organization's rate
+ * gate; a 429 rate limit waits Retry-After (at most 2 minutes, at most 5 minutes of waiting in all,
+ * else 10 s) and retries, for reads and writes alike; a quota answer fails at once; reads retry 5xx,
+ * connection errors, time-outs and malformed answers with growing waits; writes retry a connection
+ * error only when the request never left. Every wait ends when the execution is cancelled.
  */
 export async function flareRequest(
 	ctx: FlareContext,
-	options: IHttpRequestOptions,
-	policy: FlareRequestPolicy,
-): Promise<IN8nHttpFullResponse> {
-	const gate = rateGate(String(options.baseURL ?? ''), policy.tier, {
-		expectedIntervalMs: TIER_INTERVAL_MS[policy.tier],
-	});
+	request: FlareRequest,
+): Promise<FlareResponse> {
+	const gate = rateGate(request.organization, request.tier);
 	let attempts = 0;
 	let rateLimited = 0;
+	let rateLimitWaitedMs = 0;
 	let transient = 0;
 	for (;;) {
-		const sentAt = await gate.acquire();
+		await gate.acquire(request.cancel);
 		attempts++;
-		const outcome = await sendOnce(ctx, options);
-		if ('response' in outcome) {
-			gate.accepted(sentAt);
-			return outcome.response;
-		}
-		const { failure } = outcome;
-		failure.attempts = attempts;
-		if (
-			failure.status === 429 &&
-			!isQuotaExceeded(failure) &&
-			rateLimited < MAX_RATE_LIMIT_RETRIES
-		) {
+		const outcome = await sendOnce(ctx, request);
+		if ('response' in outcome) return outcome.response;
+		const failure: FlareFailure = { ...outcome.failure, attempts };
+		if (request.cancel?.aborted) throw new FlareRequestFailed({ code: 'CANCELLED', attempts });
+		if (failure.status === 429 && !isQuotaExceeded(failure)) {
+			const waitMs = rateLimitWait(failure.retryAfterMs);
+			if (waitMs > MAX_RATE_LIMIT_WAIT_MS) {
+				throw new FlareRequestFailed({
+					...failure,
+					code: 'RETRY_AFTER_TOO_LONG',
+					retryAfterMs: waitMs,
+				});
+			}
+			if (
+				rateLimited >= MAX_RATE_LIMIT_RETRIES ||
+				rateLimitWaitedMs + waitMs > RATE_LIMIT_BUDGET_MS
+			) {
+				throw new FlareRequestFailed(failure);
+			}
 			rateLimited++;
-			// The gate holds this request (and the tier) until the wait is over.
-			gate.rejected(sentAt, failure.retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS, failure.retryAfterMs);
+			rateLimitWaitedMs += waitMs;
+			// The whole tier of this organization holds back, this request included.
+			gate.pauseUntil(Date.now() + waitMs);
 			continue;
 		}
-		const retryable = policy.write
-			? isNetworkFailure(failure) && NOT_SENT_CODES.includes(failure.code ?? '')
-			: isRetryableRead(failure);
-		if (!retryable || transient >= MAX_TRANSIENT_RETRIES) throw new FlareRequestFailed(failure);
-		await sleep(TRANSIENT_BASE_WAIT_MS * 2 ** transient++);
+		if (!isRetryable(failure, request.write) || transient >= MAX_TRANSIENT_RETRIES) {
+			throw new FlareRequestFailed(failure);
+		}
+		await wait(TRANSIENT_BASE_WAIT_MS * 2 ** transient++, request.cancel);
 	}
 }

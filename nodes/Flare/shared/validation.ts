@@ -2,9 +2,10 @@ import { parameterError } from './errors';
 import type { FlareItem } from './item';
 
 /**
- * Reads and checks parameters before anything is sent. Each reader names the parameter by its
- * display name and the item in its error, and accepts what expressions commonly produce (numbers
- * for text fields, numeric strings for numbers, arrays for lists).
+ * Reads and checks parameters before anything is sent. Each reader takes the parameter's name; its
+ * errors name the parameter by its display name (from the operation's form) and the item, and it
+ * accepts what expressions commonly produce (numbers for text fields, numeric strings for numbers,
+ * arrays for lists).
  */
 
 const DOMAIN =
@@ -18,37 +19,42 @@ function raw(item: FlareItem, name: string): unknown {
 }
 
 /** A non-empty text value, trimmed unless `keepSpaces`. */
-export function requiredText(
-	item: FlareItem,
-	name: string,
-	displayName: string,
-	keepSpaces = false,
-): string {
-	return textValue(item, raw(item, name), displayName, keepSpaces);
+export function requiredText(item: FlareItem, name: string, keepSpaces = false): string {
+	return textValue(item, raw(item, name), name, keepSpaces);
 }
 
 /** Non-empty text from a value (a number is fine, an object or a boolean is not). */
-function textValue(item: FlareItem, value: unknown, displayName: string, keepSpaces = false): string {
+function textValue(item: FlareItem, value: unknown, name: string, keepSpaces = false): string {
 	if (
 		value === null ||
 		value === undefined ||
 		typeof value === 'object' ||
 		typeof value === 'boolean'
 	) {
-		throw parameterError(item, displayName, 'must be text', `Enter a value for '${displayName}'.`);
+		throw parameterError(
+			item,
+			name,
+			'must be text',
+			`Enter a value for '${item.displayName(name)}'.`,
+		);
 	}
 	const text = keepSpaces ? String(value) : String(value).trim();
 	if (text.trim() === '')
-		throw parameterError(item, displayName, 'is required', `Enter a value for '${displayName}'.`);
+		throw parameterError(
+			item,
+			name,
+			'is required',
+			`Enter a value for '${item.displayName(name)}'.`,
+		);
 	return text;
 }
 
-export function domainName(item: FlareItem, name: string, displayName: string): string {
-	const value = requiredText(item, name, displayName).toLowerCase().replace(/\.$/, '');
+export function domainName(item: FlareItem, name: string): string {
+	const value = requiredText(item, name).toLowerCase().replace(/\.$/, '');
 	if (!DOMAIN.test(value)) {
 		throw parameterError(
 			item,
-			displayName,
+			name,
 			`is not a domain name: "${value}"`,
 			'Enter a domain such as example.com, without scheme or path.',
 		);
@@ -56,13 +62,13 @@ export function domainName(item: FlareItem, name: string, displayName: string): 
 	return value;
 }
 
-export function emailAddress(item: FlareItem, name: string, displayName: string): string {
-	const value = requiredText(item, name, displayName);
+export function emailAddress(item: FlareItem, name: string): string {
+	const value = requiredText(item, name);
 	const at = value.lastIndexOf('@');
 	if (at < 1 || !EMAIL_LOCAL_PART.test(value.slice(0, at)) || !DOMAIN.test(value.slice(at + 1))) {
 		throw parameterError(
 			item,
-			displayName,
+			name,
 			`is not an e-mail address: "${value}"`,
 			'Enter an address such as jane@example.com.',
 		);
@@ -71,17 +77,17 @@ export function emailAddress(item: FlareItem, name: string, displayName: string)
 }
 
 /** A positive whole number, from a number or a numeric string. */
-export function positiveInteger(item: FlareItem, name: string, displayName: string): number {
-	return toPositiveInteger(item, raw(item, name), displayName);
+export function positiveInteger(item: FlareItem, name: string): number {
+	return toPositiveInteger(item, raw(item, name), name);
 }
 
-function toPositiveInteger(item: FlareItem, value: unknown, displayName: string): number {
+function toPositiveInteger(item: FlareItem, value: unknown, name: string): number {
 	const text =
 		typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
 	if (!/^\d{1,15}$/.test(text) || Number(text) < 1) {
 		throw parameterError(
 			item,
-			displayName,
+			name,
 			`must be a positive whole number, not "${String(value)}"`,
 			'Use the numeric ID shown in Flare, e.g. 7001.',
 		);
@@ -90,7 +96,7 @@ function toPositiveInteger(item: FlareItem, value: unknown, displayName: string)
 }
 
 /** Whole numbers from a comma-separated text or an array (from an expression). */
-export function positiveIntegerList(item: FlareItem, name: string, displayName: string): number[] {
+export function positiveIntegerList(item: FlareItem, name: string): number[] {
 	const value = raw(item, name);
 	const entries = Array.isArray(value)
 		? value
@@ -103,20 +109,20 @@ export function positiveIntegerList(item: FlareItem, name: string, displayName: 
 	if (entries.length === 0) {
 		throw parameterError(
 			item,
-			displayName,
+			name,
 			'needs at least one ID',
 			'Enter IDs separated by commas, e.g. 7001, 7002.',
 		);
 	}
-	return [...new Set(entries.map((entry) => toPositiveInteger(item, entry, displayName)))];
+	return [...new Set(entries.map((entry) => toPositiveInteger(item, entry, name)))];
 }
 
-export function uuid(item: FlareItem, name: string, displayName: string): string {
-	const value = requiredText(item, name, displayName);
+export function uuid(item: FlareItem, name: string): string {
+	const value = requiredText(item, name);
 	if (!UUID.test(value)) {
 		throw parameterError(
 			item,
-			displayName,
+			name,
 			`is not a UUID: "${value}"`,
 			'Use the UUID shown in Flare, e.g. 1f0e4f2a-8c1d-4b6e-9a53-3c2d7e8f9a10.',
 		);
@@ -124,12 +130,12 @@ export function uuid(item: FlareItem, name: string, displayName: string): string
 	return value.toLowerCase();
 }
 
-export function hexDigest(item: FlareItem, name: string, displayName: string): string {
-	const value = requiredText(item, name, displayName);
+export function hexDigest(item: FlareItem, name: string): string {
+	const value = requiredText(item, name);
 	if (!HEX.test(value)) {
 		throw parameterError(
 			item,
-			displayName,
+			name,
 			'must be a hexadecimal digest',
 			'Use the credential_hash field of a leaked credential, e.g. from a search.',
 		);
@@ -138,14 +144,14 @@ export function hexDigest(item: FlareItem, name: string, displayName: string): s
 }
 
 /** A keyword where `*` may stand only at the start or only at the end. */
-export function wildcardKeyword(item: FlareItem, name: string, displayName: string): string {
-	const value = requiredText(item, name, displayName);
+export function wildcardKeyword(item: FlareItem, name: string): string {
+	const value = requiredText(item, name);
 	const inner = value.replace(/^\*/, '').replace(/\*$/, '');
 	const wildcards = value.length - inner.length;
 	if (inner.includes('*') || wildcards > 1 || inner === '') {
 		throw parameterError(
 			item,
-			displayName,
+			name,
 			`has a misplaced wildcard: "${value}"`,
 			'A * may stand only at the start (e.g. *@example.com) or only at the end (e.g. john.doe*).',
 		);
@@ -154,7 +160,7 @@ export function wildcardKeyword(item: FlareItem, name: string, displayName: stri
 }
 
 /** An ISO 8601 date-time (or empty when optional), returned as ISO with offset. */
-export function dateTime(item: FlareItem, name: string, displayName: string): string | undefined {
+export function dateTime(item: FlareItem, name: string): string | undefined {
 	const value = raw(item, name);
 	if (value === '' || value === null || value === undefined) return undefined;
 	const text =
@@ -167,7 +173,7 @@ export function dateTime(item: FlareItem, name: string, displayName: string): st
 	if (!/^\d{4}-/.test(iso)) {
 		throw parameterError(
 			item,
-			displayName,
+			name,
 			`is not a date and time: "${text}"`,
 			'Use ISO 8601, e.g. 2025-01-31T00:00:00Z.',
 		);
@@ -179,7 +185,6 @@ export function dateTime(item: FlareItem, name: string, displayName: string): st
 export function optionValue<T extends string>(
 	item: FlareItem,
 	name: string,
-	displayName: string,
 	allowed: readonly T[],
 	fallback: T,
 ): T {
@@ -187,7 +192,7 @@ export function optionValue<T extends string>(
 	if (!allowed.includes(value as T)) {
 		throw parameterError(
 			item,
-			displayName,
+			name,
 			`has an unknown value: ${JSON.stringify(value) ?? String(value)}`,
 			`Use one of: ${allowed.join(', ')}.`,
 		);
@@ -199,7 +204,6 @@ export function optionValue<T extends string>(
 export function optionValues<T extends string>(
 	item: FlareItem,
 	name: string,
-	displayName: string,
 	allowed: readonly T[],
 ): T[] {
 	const value = item.parameter<unknown>(name, []);
@@ -210,7 +214,7 @@ export function optionValues<T extends string>(
 	if (unknown.length > 0) {
 		throw parameterError(
 			item,
-			displayName,
+			name,
 			`has an unknown value: ${JSON.stringify(unknown[0]) ?? String(unknown[0])}`,
 			`Use a list of: ${allowed.join(', ')}.`,
 		);
@@ -223,25 +227,24 @@ export function optionValues<T extends string>(
 // the plain string or number that workflows saved before the parameter became a locator.
 
 /** The value of a resource locator as non-empty, trimmed text (e.g. a source ID). */
-export function locatorText(item: FlareItem, name: string, displayName: string): string {
-	return textValue(item, item.locator(name), displayName);
+export function locatorText(item: FlareItem, name: string): string {
+	return textValue(item, item.locator(name), name);
 }
 
 /** The value of a resource locator as a positive whole number (e.g. an identifier ID). */
-export function locatorInteger(item: FlareItem, name: string, displayName: string): number {
-	return toPositiveInteger(item, item.locator(name), displayName);
+export function locatorInteger(item: FlareItem, name: string): number {
+	return toPositiveInteger(item, item.locator(name), name);
 }
 
 /** The value of a resource locator as a lowercase UUID (e.g. a matching policy). */
 export function locatorUuid(
 	item: FlareItem,
 	name: string,
-	displayName: string,
 	hint = 'Use the UUID shown in Flare, e.g. 1f0e4f2a-8c1d-4b6e-9a53-3c2d7e8f9a10.',
 ): string {
-	const value = locatorText(item, name, displayName);
+	const value = locatorText(item, name);
 	if (!UUID.test(value)) {
-		throw parameterError(item, displayName, `is not a UUID: "${value}"`, hint);
+		throw parameterError(item, name, `is not a UUID: "${value}"`, hint);
 	}
 	return value.toLowerCase();
 }

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { notice, returnAllOrLimit, updateDisplayOptions } from '../../shared/descriptions';
-import type { FlareOperation } from '../../shared/pagination';
+import { nextCursor, type FlareOperation } from '../../shared/operation';
 import { hexDigest } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
@@ -33,10 +33,11 @@ export const getAllOperation: FlareOperation = {
 	method: 'POST',
 	path: '/astp/urls/by_credential_hash',
 	tier: 'basic',
-	paging: { style: 'cursor', maxPageSize: 5_000 },
-	fields: { credential_hash: 'Credential Hash', size: 'Limit' },
+	paging: { maxPageSize: 5_000, next: nextCursor, key: (record) => record.url },
+	properties: fields,
+	apiFields: { credential_hash: 'credentialHash', size: 'limit' },
 	prepare(item, request) {
-		request.body = { credential_hash: hexDigest(item, 'credentialHash', 'Credential Hash') };
+		request.body = { credential_hash: hexDigest(item, 'credentialHash') };
 	},
 	output: (_item, records) => records,
 };

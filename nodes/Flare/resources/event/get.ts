@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { notice, updateDisplayOptions } from '../../shared/descriptions';
-import type { FlareOperation } from '../../shared/pagination';
+import type { FlareOperation } from '../../shared/operation';
 import { requiredText } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
@@ -27,10 +27,11 @@ export const getOperation: FlareOperation = {
 	method: 'GET',
 	path: '/{segment}/v4/events/',
 	tier: 'basic',
-	fields: { uid: 'Event UID' },
+	properties: fields,
+	apiFields: { uid: 'uid' },
 	target: (item) => `Event '${String(item.parameter('uid', ''))}'`,
 	prepare(item, request) {
-		request.qs = { uid: requiredText(item, 'uid', 'Event UID') };
+		request.qs = { uid: requiredText(item, 'uid') };
 	},
 	output: (_item, records) => records,
 };

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { identifierLocator, notice, updateDisplayOptions } from '../../shared/descriptions';
-import type { FlareOperation } from '../../shared/pagination';
+import type { FlareOperation } from '../../shared/operation';
 import { locatorInteger, locatorLabel } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
@@ -23,12 +23,11 @@ export const deleteOperation: FlareOperation = {
 	path: '/{segment}/v4/identifiers/{identifier_id}',
 	tier: 'basic',
 	write: true,
-	fields: { identifier_id: 'Identifier' },
+	properties: fields,
+	apiFields: { identifier_id: 'identifierId' },
 	target: (item) => `Identifier ${locatorLabel(item, 'identifierId')}`,
 	prepare(item, request) {
-		request.pathParameters.identifier_id = locatorInteger(item, 'identifierId', 'Identifier');
+		request.pathParameters.identifier_id = locatorInteger(item, 'identifierId');
 	},
-	output: (item) => [
-		{ deleted: true, identifierId: locatorInteger(item, 'identifierId', 'Identifier') },
-	],
+	output: (item) => [{ deleted: true, identifierId: locatorInteger(item, 'identifierId') }],
 };

@@ -23,11 +23,12 @@ export const getByKeywordDescription = updateDisplayOptions(
 	fields,
 );
 
-export const getByKeywordOperation = identityLookup(
-	'look up identities by keyword',
-	'/leaksdb/identities/by_keyword/{keyword}',
-	{ keyword: 'Keyword' },
-	(item, request) => {
-		request.pathParameters.keyword = wildcardKeyword(item, 'keyword', 'Keyword');
+export const getByKeywordOperation = identityLookup({
+	action: 'look up identities by keyword',
+	path: '/leaksdb/identities/by_keyword/{keyword}',
+	properties: fields,
+	apiFields: { keyword: 'keyword' },
+	prepare(item, request) {
+		request.pathParameters.keyword = wildcardKeyword(item, 'keyword');
 	},
-);
+});

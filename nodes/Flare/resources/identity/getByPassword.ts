@@ -23,11 +23,12 @@ export const getByPasswordDescription = updateDisplayOptions(
 	fields,
 );
 
-export const getByPasswordOperation = identityLookup(
-	'look up identities by password',
-	'/leaksdb/identities/by_password/{password}',
-	{ password: 'Password' },
-	(item, request) => {
-		request.pathParameters.password = requiredText(item, 'password', 'Password', true);
+export const getByPasswordOperation = identityLookup({
+	action: 'look up identities by password',
+	path: '/leaksdb/identities/by_password/{password}',
+	properties: fields,
+	apiFields: { password: 'password' },
+	prepare(item, request) {
+		request.pathParameters.password = requiredText(item, 'password', true);
 	},
-);
+});

@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { leakedValueOutput, notice, returnAllOrLimit, simplify } from '../../shared/descriptions';
+import type { FlareOperation, Paging } from '../../shared/operation';
 import { protectLeakedValues, simplifyIdentity, type LeakedValueOutput } from '../../shared/output';
-import type { FlareOperation } from '../../shared/pagination';
 
 /** Fields and behaviour shared by the two deprecated identity lookups (by password, by keyword). */
 export const identityLookupFields: INodeProperties[] = [
@@ -15,21 +15,35 @@ export const identityLookupFields: INodeProperties[] = [
 	leakedValueOutput,
 ];
 
+const passwordIds = (identity: IDataObject) =>
+	((identity.passwords as IDataObject[] | undefined) ?? [])
+		.map((password) => Number(password.id))
+		.filter(Number.isFinite);
+
+/**
+ * Identity lookups page by credential id (docs/api-contract.md): `from` is the largest password id of
+ * the page, exclusive; an empty page ends the walk. An identity is the same record again only with
+ * the same passwords (one identity's passwords may continue on the next page).
+ */
+const byPasswordId: Paging = {
+	maxPageSize: 10_000,
+	next(_body, records) {
+		const ids = records.flatMap(passwordIds);
+		return ids.length > 0 ? Math.max(...ids) : undefined;
+	},
+	key: (identity) => `${String(identity.name)}|${passwordIds(identity).join(',')}`,
+};
+
 export function identityLookup(
-	action: string,
-	path: string,
-	fields: Record<string, string>,
-	prepare: FlareOperation['prepare'],
+	definition: Pick<FlareOperation, 'action' | 'path' | 'properties' | 'apiFields' | 'prepare'>,
 ): FlareOperation {
 	return {
-		action,
+		...definition,
 		entitlement: 'ASTP',
 		method: 'GET',
-		path,
 		tier: 'basic',
-		paging: { style: 'idCursor', maxPageSize: 10_000 },
-		fields: { ...fields, size: 'Limit' },
-		prepare,
+		paging: byPasswordId,
+		apiFields: { ...definition.apiFields, size: 'limit' },
 		output(item, records) {
 			const mode = item.parameter<LeakedValueOutput>('leakedValueOutput', 'masked');
 			const results: IDataObject[] = item.parameter<boolean>('simplify', true)

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { FlareOperation } from '../../shared/pagination';
+import type { FlareOperation } from '../../shared/operation';
 import { searchDescription, searchOperation } from './search';
 
 const showOnlyForLeakedCredentials = { resource: ['leakedCredential'] };

@@ -14,7 +14,7 @@ import {
 	simplifyCredential,
 	type LeakedValueOutput,
 } from '../../shared/output';
-import type { FlareOperation } from '../../shared/pagination';
+import { nextCursor, type FlareOperation } from '../../shared/operation';
 import {
 	dateTime,
 	domainName,
@@ -177,13 +177,15 @@ export const searchDescription = updateDisplayOptions(
 
 const INCLUDE = ['auth_domains', 'known_password_id', 'urls'] as const;
 
-const QUERY_VALUE: Record<string, { name: string; displayName: string; field: string }> = {
-	domain: { name: 'fqdn', displayName: 'Domain', field: 'fqdn' },
-	auth_domain: { name: 'fqdn', displayName: 'Domain', field: 'fqdn' },
-	email: { name: 'email', displayName: 'Email', field: 'email' },
-	keyword: { name: 'keyword', displayName: 'Keyword', field: 'keyword' },
-	secret: { name: 'secret', displayName: 'Secret', field: 'secret' },
+/** Each query type's parameter (named as Flare's field), read and checked as that type needs. */
+const QUERY_VALUE: Record<string, (item: FlareItem) => string> = {
+	domain: (item) => domainName(item, 'fqdn'),
+	auth_domain: (item) => domainName(item, 'fqdn'),
+	email: (item) => emailAddress(item, 'email'),
+	keyword: (item) => requiredText(item, 'keyword'),
+	secret: (item) => requiredText(item, 'secret', true),
 };
+const QUERY_FIELD: Record<string, string> = { domain: 'fqdn', auth_domain: 'fqdn' };
 
 /**
  * The `query` of a global credential search, from Search By and its value, checked before anything is
@@ -192,16 +194,8 @@ const QUERY_VALUE: Record<string, { name: string; displayName: string; field: st
 export function searchQuery(item: FlareItem): IDataObject {
 	const type = item.parameter<string>('queryType', 'domain');
 	const value = QUERY_VALUE[type];
-	if (!value) throw parameterError(item, 'Search By', `has an unknown value: "${type}"`);
-	const text =
-		type === 'email'
-			? emailAddress(item, value.name, value.displayName)
-			: type === 'secret'
-				? requiredText(item, value.name, value.displayName, true)
-				: type === 'keyword'
-					? requiredText(item, value.name, value.displayName)
-					: domainName(item, value.name, value.displayName);
-	return { type, [value.field]: text };
+	if (!value) throw parameterError(item, 'queryType', `has an unknown value: "${type}"`);
+	return { type, [QUERY_FIELD[type] ?? type]: value(item) };
 }
 
 export const searchOperation: FlareOperation = {
@@ -209,38 +203,40 @@ export const searchOperation: FlareOperation = {
 	method: 'POST',
 	path: '/{segment}/v4/credentials/global/_search',
 	tier: 'search',
-	paging: { style: 'cursor', maxPageSize: 10_000 },
-	fields: {
-		fqdn: 'Domain',
-		email: 'Email',
-		keyword: 'Keyword',
-		secret: 'Secret',
-		size: 'Limit',
-		gte: 'Imported From',
-		lte: 'Imported To',
-		include: 'Include',
-		order: 'Order',
+	paging: { maxPageSize: 10_000, next: nextCursor, key: (record) => record.id },
+	properties: fields,
+	apiFields: {
+		fqdn: 'fqdn',
+		email: 'email',
+		keyword: 'keyword',
+		secret: 'secret',
+		size: 'limit',
+		gte: 'options.importedFrom',
+		lte: 'options.importedTo',
+		include: 'options.include',
+		order: 'options.order',
 	},
 	prepare(item, request) {
 		const query = searchQuery(item);
-		const gte = dateTime(item, 'options.importedFrom', 'Imported From');
-		const lte = dateTime(item, 'options.importedTo', 'Imported To');
+		const gte = dateTime(item, 'options.importedFrom');
+		const lte = dateTime(item, 'options.importedTo');
 		if (gte && lte && gte > lte) {
+			const after = `is after ${item.displayName('options.importedTo')}`;
 			throw parameterError(
 				item,
-				'Imported From',
-				'is after Imported To',
+				'options.importedFrom',
+				after,
 				'Swap the two dates or widen the window.',
 			);
 		}
-		const include = optionValues(item, 'options.include', 'Include', INCLUDE);
+		const include = optionValues(item, 'options.include', INCLUDE);
 		request.body = {
 			query,
 			...(gte || lte
 				? { filters: { imported_at: { ...(gte ? { gte } : {}), ...(lte ? { lte } : {}) } } }
 				: {}),
 			...(include.length ? { include } : {}),
-			order: optionValue(item, 'options.order', 'Order', ['desc', 'asc'], 'desc'),
+			order: optionValue(item, 'options.order', ['desc', 'asc'], 'desc'),
 		};
 	},
 	output(item, records, response) {

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { matchingPolicyLocator, notice, updateDisplayOptions } from '../../shared/descriptions';
-import type { FlareOperation } from '../../shared/pagination';
+import type { FlareOperation } from '../../shared/operation';
 import { locatorLabel, locatorUuid, positiveIntegerList } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
@@ -37,16 +37,17 @@ export const assignOperation: FlareOperation = {
 	path: '/{segment}/v4/matching-policies/{policy_uuid}/assignments',
 	tier: 'basic',
 	write: true,
-	fields: {
-		policy_uuid: 'Matching Policy',
-		identifier_ids: 'Identifier IDs',
-		clean_past_events: 'Clean Past Events',
+	properties: fields,
+	apiFields: {
+		policy_uuid: 'policyUuid',
+		identifier_ids: 'identifierIds',
+		clean_past_events: 'cleanPastEvents',
 	},
 	target: (item) => `Matching policy ${locatorLabel(item, 'policyUuid')} or one of the identifiers`,
 	prepare(item, request) {
-		request.pathParameters.policy_uuid = locatorUuid(item, 'policyUuid', 'Matching Policy');
+		request.pathParameters.policy_uuid = locatorUuid(item, 'policyUuid');
 		request.body = {
-			identifier_ids: positiveIntegerList(item, 'identifierIds', 'Identifier IDs'),
+			identifier_ids: positiveIntegerList(item, 'identifierIds'),
 			clean_past_events: item.parameter<boolean>('cleanPastEvents', false) === true,
 		};
 	},
@@ -54,8 +55,8 @@ export const assignOperation: FlareOperation = {
 		return [
 			{
 				assigned: true,
-				policyUuid: locatorUuid(item, 'policyUuid', 'Matching Policy'),
-				identifierIds: positiveIntegerList(item, 'identifierIds', 'Identifier IDs'),
+				policyUuid: locatorUuid(item, 'policyUuid'),
+				identifierIds: positiveIntegerList(item, 'identifierIds'),
 				cleanPastEvents: item.parameter<boolean>('cleanPastEvents', false) === true,
 			},
 		];

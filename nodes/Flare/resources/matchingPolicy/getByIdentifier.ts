@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { identifierLocator, notice, updateDisplayOptions } from '../../shared/descriptions';
-import type { FlareOperation } from '../../shared/pagination';
+import type { FlareOperation } from '../../shared/operation';
 import { locatorInteger, locatorLabel } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
@@ -21,10 +21,11 @@ export const getByIdentifierOperation: FlareOperation = {
 	method: 'GET',
 	path: '/{segment}/v4/matching-policies/by_identifier_id/{identifier_id}',
 	tier: 'basic',
-	fields: { identifier_id: 'Identifier' },
+	properties: fields,
+	apiFields: { identifier_id: 'identifierId' },
 	target: (item) => `Identifier ${locatorLabel(item, 'identifierId')}`,
 	prepare(item, request) {
-		request.pathParameters.identifier_id = locatorInteger(item, 'identifierId', 'Identifier');
+		request.pathParameters.identifier_id = locatorInteger(item, 'identifierId');
 	},
 	output: (_item, records) => records,
 };

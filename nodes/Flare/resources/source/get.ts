@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { notice, sourceLocator, updateDisplayOptions } from '../../shared/descriptions';
-import type { FlareOperation } from '../../shared/pagination';
+import type { FlareOperation } from '../../shared/operation';
 import { locatorLabel, locatorText } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
@@ -25,10 +25,11 @@ export const getOperation: FlareOperation = {
 	method: 'GET',
 	path: '/astp/sources/{source_id}',
 	tier: 'basic',
-	fields: { source_id: 'Source' },
+	properties: fields,
+	apiFields: { source_id: 'sourceId' },
 	target: (item) => `Source '${locatorLabel(item, 'sourceId')}'`,
 	prepare(item, request) {
-		request.pathParameters.source_id = locatorText(item, 'sourceId', 'Source');
+		request.pathParameters.source_id = locatorText(item, 'sourceId');
 	},
 	output: (_item, records) => records,
 };

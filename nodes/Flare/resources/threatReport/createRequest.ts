@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { notice, updateDisplayOptions } from '../../shared/descriptions';
 import { parameterError } from '../../shared/errors';
-import type { FlareOperation } from '../../shared/pagination';
+import type { FlareOperation } from '../../shared/operation';
 import { dateTime, optionValue, requiredText } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
@@ -121,31 +121,34 @@ export const createRequestOperation: FlareOperation = {
 	path: '/{segment}/v4/threat_flow/reports/requests',
 	tier: 'basic',
 	write: true,
-	fields: {
-		report_title: 'Report Title',
-		time_range_type: 'Time Range',
-		time_range_from: 'From',
-		time_range_to: 'To',
-		question: 'Question',
-		included_keywords: 'Included Keywords',
-		excluded_keywords: 'Excluded Keywords',
+	properties: fields,
+	apiFields: {
+		report_title: 'reportTitle',
+		time_range_type: 'timeRangeType',
+		time_range_from: 'timeRangeFrom',
+		time_range_to: 'timeRangeTo',
+		question: 'additionalFields.question',
+		included_keywords: 'additionalFields.includedKeywords',
+		excluded_keywords: 'additionalFields.excludedKeywords',
 	},
 	prepare(item, request) {
-		const body: IDataObject = { report_title: requiredText(item, 'reportTitle', 'Report Title') };
-		const timeRangeType = optionValue(item, 'timeRangeType', 'Time Range', TIME_RANGES, 'all');
+		const body: IDataObject = { report_title: requiredText(item, 'reportTitle') };
+		const timeRangeType = optionValue(item, 'timeRangeType', TIME_RANGES, 'all');
 		body.time_range_type = timeRangeType;
 		if (timeRangeType === 'range') {
-			const from = dateTime(item, 'timeRangeFrom', 'From');
-			const to = dateTime(item, 'timeRangeTo', 'To');
-			if (!from) throw parameterError(item, 'From', 'is required for a custom range');
-			if (!to) throw parameterError(item, 'To', 'is required for a custom range');
-			if (from >= to)
+			const from = dateTime(item, 'timeRangeFrom');
+			const to = dateTime(item, 'timeRangeTo');
+			if (!from) throw parameterError(item, 'timeRangeFrom', 'is required for a custom range');
+			if (!to) throw parameterError(item, 'timeRangeTo', 'is required for a custom range');
+			if (from >= to) {
+				const before = `must be before ${item.displayName('timeRangeTo')}`;
 				throw parameterError(
 					item,
-					'From',
-					'must be before To',
+					'timeRangeFrom',
+					before,
 					'Swap the two dates or widen the range.',
 				);
+			}
 			body.time_range_from = from;
 			body.time_range_to = to;
 		}

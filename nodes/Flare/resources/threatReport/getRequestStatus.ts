@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { notice, reportRequestLocator, updateDisplayOptions } from '../../shared/descriptions';
-import type { FlareOperation } from '../../shared/pagination';
+import type { FlareOperation } from '../../shared/operation';
 import { locatorLabel, locatorUuid } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
@@ -25,14 +25,14 @@ export const getRequestStatusOperation: FlareOperation = {
 	method: 'GET',
 	path: '/{segment}/v4/threat_flow/reports/requests/{request_id}',
 	tier: 'basic',
+	properties: fields,
 	// Flare's OpenAPI names the path parameter request_info_id.
-	fields: { request_id: 'Report Request', request_info_id: 'Report Request' },
+	apiFields: { request_id: 'requestId', request_info_id: 'requestId' },
 	target: (item) => `Threat report request ${locatorLabel(item, 'requestId')}`,
 	prepare(item, request) {
 		request.pathParameters.request_id = locatorUuid(
 			item,
 			'requestId',
-			'Report Request',
 			'Use the request_id that Create Request returned, e.g. 3fa85f64-5717-4562-b3fc-2c963f66afa6.',
 		);
 	},

@@ -1,0 +1,260 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import {
+	CREDENTIAL_TYPE,
+	FlareSettingsError,
+	organizationKey,
+	readSettings,
+	type FlareSettings,
+} from './connection';
+import { DEFAULT_TIMEOUT_MS, requestOptions } from './descriptions';
+import { flareApiError, FlareRequestFailed, parameterError, settingsError } from './errors';
+import { FlareItem } from './item';
+import {
+	buildPath,
+	recordsOf,
+	type FlareOperation,
+	type FlareRequestParts,
+	type FlareResponse,
+} from './operation';
+import { walkPages, type WalkEnd } from './paging';
+import { flareRequest, type FlareRequest } from './transport';
+
+/** How much of an operation to fetch, and what to do with each page. */
+export interface CallOptions {
+	/** Page size of a paged operation, the same for the whole walk (default: the endpoint's largest). */
+	pageSize?: number;
+	/** Cursor to resume a walk at. */
+	from?: string | number;
+	/** Gets each page's records (a single request's, once); returns false to stop the walk. */
+	onPage(records: IDataObject[], response: FlareResponse): boolean;
+}
+
+/** The Timeout of Request Options, checked like every other parameter. */
+function timeoutOf(item: FlareItem): number {
+	const timeout = item.parameter<number>('requestOptions.timeout', DEFAULT_TIMEOUT_MS);
+	if (!Number.isInteger(timeout) || timeout < 1) {
+		throw parameterError(
+			item,
+			'requestOptions.timeout',
+			'must be a whole number of milliseconds, at least 1',
+		);
+	}
+	// Node.js timers cannot wait longer: a larger value would silently become 1 ms.
+	if (timeout > MAX_TIMEOUT_MS) {
+		throw parameterError(
+			item,
+			'requestOptions.timeout',
+			`must be at most ${MAX_TIMEOUT_MS} milliseconds (about 24 days)`,
+		);
+	}
+	return timeout;
+}
+
+/** The longest wait Node.js timers support. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/**
+ * Longest text a path segment or a query value may take once percent-encoded. Servers and proxies
+ * refuse much longer request lines (HTTP 414 or 431); this leaves room for the rest of the URL.
+ */
+const MAX_URL_VALUE_LENGTH = 2_048;
+
+/**
+ * Checks the values that go into the URL, before anything is sent: each path parameter stays one
+ * segment (`.` and `..` would move the request elsewhere, since URLs resolve them), and no value is
+ * too long to send or impossible to encode.
+ */
+function checkUrlValues(
+	item: FlareItem,
+	operation: FlareOperation,
+	parts: FlareRequestParts,
+): void {
+	const check = (key: string, value: unknown, inPath: boolean) => {
+		const name = operation.apiFields?.[key] ?? key;
+		const text = String(value);
+		if (inPath && (text === '.' || text === '..')) {
+			throw parameterError(
+				item,
+				name,
+				`cannot be "${text}": it would change the address of the request`,
+			);
+		}
+		let encoded: string;
+		try {
+			encoded = encodeURIComponent(text);
+		} catch {
+			throw parameterError(
+				item,
+				name,
+				'contains characters that cannot be sent (an incomplete Unicode surrogate pair)',
+			);
+		}
+		if (encoded.length > MAX_URL_VALUE_LENGTH) {
+			throw parameterError(
+				item,
+				name,
+				`is too long to send: ${encoded.length} characters once encoded for the URL, at most ${MAX_URL_VALUE_LENGTH}`,
+			);
+		}
+	};
+	for (const [key, value] of Object.entries(parts.pathParameters)) check(key, value, true);
+	for (const [key, value] of Object.entries(parts.qs ?? {})) {
+		if (typeof value === 'string') check(key, value, false);
+	}
+}
+
+/** The credential's settings, or a clear error naming the setting that cannot be used. */
+async function settingsOf(item: FlareItem): Promise<FlareSettings> {
+	try {
+		return readSettings(await item.context.getCredentials(CREDENTIAL_TYPE));
+	} catch (error) {
+		throw error instanceof FlareSettingsError ? settingsError(item, error) : error;
+	}
+}
+
+/** Any failure of an operation as the error n8n shows: what happened and how to fix it. */
+export function asNodeError(item: FlareItem, operation: FlareOperation, error: unknown) {
+	if (error instanceof FlareRequestFailed) {
+		const fields: Record<string, string> = {};
+		for (const [apiField, name] of Object.entries(operation.apiFields ?? {})) {
+			fields[apiField] = item.displayName(name);
+		}
+		return flareApiError(
+			item.node(),
+			error.failure,
+			{ ...operation, fields, target: operation.target?.(item) },
+			item.index,
+		);
+	}
+	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
+	return new NodeOperationError(item.node(), error as Error, { itemIndex: item.index });
+}
+
+/** `request` asking for one page: the page size and the cursor, in the query or the body. */
+function pageOf(
+	request: IHttpRequestOptions,
+	size: number,
+	from: string | number | undefined,
+): IHttpRequestOptions {
+	const paging: IDataObject = { size, ...(from === undefined ? {} : { from }) };
+	return request.method === 'GET'
+		? { ...request, qs: { ...request.qs, ...paging } }
+		: { ...request, body: { ...(request.body as IDataObject), ...paging } };
+}
+
+/**
+ * The one entry into the request path, for the node, the trigger and the pickers: validates the
+ * item's parameters and the credential's settings before anything is sent, sends the operation's
+ * request (and walks its pages), and hands the records to `options.onPage`. Failures come out as the
+ * errors n8n shows, naming the parameter or saying what Flare did and how to fix it.
+ */
+export async function callFlare(
+	item: FlareItem,
+	operation: FlareOperation,
+	options: CallOptions,
+): Promise<WalkEnd> {
+	try {
+		const parts: FlareRequestParts = { pathParameters: {} };
+		operation.prepare?.(item, parts);
+		checkUrlValues(item, operation, parts);
+		const timeoutMs = timeoutOf(item);
+		const settings = await settingsOf(item);
+		const request: FlareRequest = {
+			options: {
+				method: operation.method,
+				baseURL: settings.baseUrl,
+				url: buildPath(operation.path, settings.segment, parts.pathParameters),
+				qs: parts.qs,
+				body: parts.body,
+			},
+			timeoutMs,
+			tier: operation.tier,
+			write: operation.write === true,
+			organization: organizationKey(settings),
+			cancel: item.cancelSignal(),
+		};
+		const { paging } = operation;
+		if (!paging) {
+			const response = await flareRequest(item.context, request);
+			options.onPage(recordsOf(response.body), response);
+			return {};
+		}
+		const size = Math.min(options.pageSize ?? paging.maxPageSize, paging.maxPageSize);
+		return await walkPages(
+			paging,
+			async (from) =>
+				await flareRequest(item.context, {
+					...request,
+					options: pageOf(request.options, size, from),
+				}),
+			options.from,
+			options.onPage,
+		);
+	} catch (error) {
+		throw asNodeError(item, operation, error);
+	}
+}
+
+/** Reads Return All and Limit: how many output items to deliver at most. */
+function wantedItems(item: FlareItem): number {
+	if (item.parameter('returnAll', false)) return Infinity;
+	const limit = item.parameter<number>('limit', 50);
+	if (!Number.isInteger(limit) || limit < 1) {
+		throw parameterError(
+			item,
+			'limit',
+			'must be a whole number of at least 1',
+			'Set Limit to 1 or more, or turn on Return All.',
+		);
+	}
+	return limit;
+}
+
+/**
+ * Runs an operation of the Flare node for each input item, in turn: an exact Limit with the fewest
+ * pages (the page size is chosen once, min(Limit, largest), and kept for the whole walk), one output
+ * item per record, each paired with its input item. A failed item gives none of its records, only
+ * its error: thrown, or a paired error item when the node continues on fail. Items run one after
+ * another, which keeps one execution within Flare's rate limits.
+ */
+export async function runFlareOperation(
+	context: IExecuteFunctions,
+	operation: FlareOperation,
+): Promise<INodeExecutionData[][]> {
+	const properties = [...operation.properties, requestOptions];
+	const results: INodeExecutionData[] = [];
+	for (let index = 0; index < context.getInputData().length; index++) {
+		const item = FlareItem.ofInput(context, index, properties);
+		const pairedItem = { item: index };
+		const start = results.length;
+		try {
+			const wanted = operation.paging ? wantedItems(item) : Infinity;
+			const end = start + wanted;
+			await callFlare(item, operation, {
+				pageSize: wanted,
+				onPage(records, response) {
+					// One at a time: spreading a large array into push() overflows the call stack.
+					for (const json of operation.output(item, records, response)) {
+						if (results.length >= end) break;
+						results.push({ json, pairedItem });
+					}
+					return results.length < end;
+				},
+			});
+		} catch (error) {
+			results.length = start;
+			const nodeError = asNodeError(item, operation, error);
+			if (!context.continueOnFail()) throw nodeError;
+			// n8n shows error items as { error: message } and keeps the whole error beside the item.
+			results.push({ json: { error: nodeError.message }, error: nodeError, pairedItem });
+		}
+	}
+	return [results];
+}
