@@ -12,4 +12,5 @@ export {
 	type Tier,
 } from './server';
 export { Dataset, DEFAULT_LIST_SIZES, SCAN_CAP, type StoredAssignment } from './dataset';
-export { Faults, type Fault, type FaultRule } from './faults';
+export { Faults, type Fault, type FaultRule, type PagingFault } from './faults';
+export { OtherOrigin, type OtherOriginRequest, STOLEN_TOKEN } from './other-origin';
