@@ -61,6 +61,8 @@ export class Faults {
 	private rules: ActiveRule[] = [];
 
 	add(rule: FaultRule): void {
+		if ('cursorCycle' in rule.fault && rule.fault.cursorCycle.length === 0)
+			throw new Error('Faults.add: a cursorCycle needs at least one cursor');
 		this.rules.push({ rule, seen: 0, applied: 0 });
 	}
 

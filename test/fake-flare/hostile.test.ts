@@ -344,6 +344,7 @@ describe('paging faults', () => {
 		fake.faults.clear();
 		expect(await page(token, 'B')).toEqual(first);
 		expect((await search(fake, token, { ...body, from: 'C' })).status).toBe(422);
+		expect(() => fake.faults.add({ fault: { cursorCycle: [] } })).toThrow(/at least one/);
 	});
 
 	it('freshEmptyPages: empty pages, each with a new cursor that is accepted', async () => {

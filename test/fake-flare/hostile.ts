@@ -10,7 +10,7 @@ export interface HeldLog {
 	status: number;
 	/** Body bytes the socket accepted. */
 	bytesSent?: number;
-	/** When the client went away (or the fake stopped) before the answer ended; ms since the epoch. */
+	/** When the client went away (or the fake stopped) before the answer ended; the fake's clock. */
 	disconnectedAt?: number;
 }
 

@@ -22,7 +22,7 @@ export interface OtherOriginRequest {
 	 * jest's diffs leave it out, so a failing assertion never prints it.
 	 */
 	readonly authorization?: string;
-	/** Arrival time, ms since the epoch. */
+	/** Arrival time, ms since the epoch (the fake's clock). */
 	at: number;
 }
 

@@ -60,6 +60,12 @@ import { DEFAULT_DOMAINS } from './words';
 
 export type KeyRole = 'full' | 'noAstp' | 'noThreatIntel';
 export type Tier = 'search' | 'basic' | 'token';
+export type QuotaReading = 'requested' | 'returned';
+/**
+ * `envelope`: 429 `QUOTA_EXCEEDED`. `remainingThen403`: 403 `FORBIDDEN` "global search quota
+ * exceeded" (the answer that took the last unit already said Remaining 0).
+ */
+export type QuotaExhaustion = 'envelope' | 'remainingThen403';
 
 export interface FakeFlareOptions {
 	seed?: number;
@@ -72,7 +78,12 @@ export interface FakeFlareOptions {
 	tenants?: number[];
 	rateLimits?: { search?: number; basic?: number };
 	retryAfter?: 'integer' | 'precise' | 'none';
+	/** Global-search quota units of each organization (default 1,000,000). */
 	quota?: number;
+	/** Whether a search session counts the results requested (`size`) or returned (default). */
+	quotaReading?: QuotaReading;
+	/** What a global search gets when it needs a unit and none is left (default `envelope`). */
+	quotaExhaustion?: QuotaExhaustion;
 	quirks?: { emptyPageEvery?: number; shortPageEvery?: number };
 	sameInstantGroup?: number;
 	startTime?: string;
@@ -98,6 +109,8 @@ export interface ResolvedFakeFlareOptions {
 	rateLimits: { search: number; basic: number };
 	retryAfter: 'integer' | 'precise' | 'none';
 	quota: number;
+	quotaReading: QuotaReading;
+	quotaExhaustion: QuotaExhaustion;
 	quirks: Quirks;
 	sameInstantGroup: number;
 	startTime: string;
@@ -122,11 +135,13 @@ export interface LoggedRequest {
 	/** Final status; 0 when the connection was reset or never answered. */
 	status: number;
 	tier: Tier;
-	/** Arrival time, ms since the epoch. */
+	/** Arrival time, ms since the epoch, on the fake's clock. */
 	at: number;
+	/** Global search answered: the quota units it consumed. */
+	quotaCharged?: number;
 	/** Drip and endless bodies: the body bytes the socket accepted. */
 	bytesSent?: number;
-	/** Held connections (drip, endless body, silent): when the client went away, ms since the epoch. */
+	/** Held connections (drip, endless body, silent): when the client went away, on the fake's clock. */
 	disconnectedAt?: number;
 }
 
@@ -170,6 +185,8 @@ const DEFAULTS: ResolvedFakeFlareOptions = {
 	rateLimits: { search: 0, basic: 0 },
 	retryAfter: 'integer',
 	quota: 1_000_000,
+	quotaReading: 'returned',
+	quotaExhaustion: 'envelope',
 	quirks: { emptyPageEvery: 4, shortPageEvery: 3 },
 	sameInstantGroup: 3,
 	startTime: '2024-01-01T00:00:00+00:00',
@@ -210,6 +227,11 @@ const KEY_OWNERS: Record<
 	},
 };
 
+/** A search session of the quota lasts this long from its first search (Flare's 10-minute window). */
+export const QUOTA_SESSION_MS = 10 * 60_000;
+/** Results one quota unit covers. */
+export const RESULTS_PER_UNIT = 100;
+
 const MESSAGES = {
 	astp: 'This endpoint requires access to Account & Session Takeover Prevention (ASTP)',
 	threatIntel: 'This endpoint requires access to the threat intelligence product',
@@ -247,6 +269,15 @@ interface Reply {
 	/** Sent as is instead of JSON of `body`. */
 	raw?: string;
 	headers?: Record<string, string>;
+}
+
+/** Global searches of one query by one organization, from the first until 10 minutes later. */
+interface QuotaSession {
+	startedAt: number;
+	/** Results counted so far (requested or returned, as `quotaReading` says). */
+	counted: number;
+	/** Units charged so far: max(1, ceil(counted / 100)). */
+	units: number;
 }
 
 interface TokenRecord {
@@ -431,18 +462,22 @@ export class FakeFlare {
 	private log: LoggedRequest[] = [];
 	private reportRequests: FakeState['reportRequests'] = [];
 	private writes: FakeState['writes'] = [];
-	private quotaRemaining = 0;
+	/** Quota units used, by organization. */
+	private unitsUsed = new Map<number, number>();
+	/** Search sessions of the quota, by organization and query. */
+	private sessions = new Map<string, QuotaSession>();
 	/** Arrival of the last accepted request, by organization and tier. */
 	private lastAccepted = new Map<string, number>();
 	/** Cursors handed out by paging faults: accepted, they fetch a walk's first page. */
 	private syntheticCursors = new Set<string>();
 	/** Answers that hold their connection (drip, endless body, silent), until they end. */
 	private held = new Set<Promise<void>>();
+	private clockOffset = 0;
 	private address = '';
 
 	private constructor(options: FakeFlareOptions) {
 		this.startOptions = options;
-		this.otherOrigin = new OtherOrigin(() => Date.now());
+		this.otherOrigin = new OtherOrigin(() => this.now());
 		this.reset();
 		this.server = http.createServer((req, res) => void this.handle(req, res));
 	}
@@ -491,14 +526,34 @@ export class FakeFlare {
 		};
 	}
 
-	/** Global searches left in the quota. */
+	/** Global-search quota units left to the organization of the `full` key. */
 	get quotaLeft(): number {
-		return this.quotaRemaining;
+		return this.unitsLeft(this.organizationOf('full'));
+	}
+
+	/** Global-search quota units the organization of `key` has used since the last reset. */
+	quotaUsed(key: KeyRole = 'full'): number {
+		return this.unitsUsed.get(this.organizationOf(key)) ?? 0;
 	}
 
 	/** The organization a demo key belongs to (as /tokens/test reports it). */
 	organizationOf(key: KeyRole): number {
 		return KEY_OWNERS[key].organization_id;
+	}
+
+	/**
+	 * The fake's clock, ms since the epoch: the real time plus every {@link advanceClock}. It dates
+	 * requests, quota sessions, token expiry, assignments and {@link addCredentials}; rate limits keep
+	 * real time.
+	 */
+	now(): number {
+		return Date.now() + this.clockOffset;
+	}
+
+	/** Moves the fake's clock forward (until the next reset). */
+	advanceClock(ms: number): void {
+		if (!(ms >= 0)) throw new Error(`FakeFlare.advanceClock: ${ms} is not a duration`);
+		this.clockOffset += ms;
 	}
 
 	/** Stops both servers; held answers end with their connections, and stop() waits for them. */
@@ -515,7 +570,7 @@ export class FakeFlare {
 
 	/**
 	 * Fresh dataset and state: `options` over the options given to start() over the defaults. Clears tokens,
-	 * the log (and the other origin's), faults, state, quota and rate-limit windows.
+	 * the log (and the other origin's), faults, state, quota, rate-limit windows and the clock's advance.
 	 */
 	reset(options: FakeFlareOptions = {}): void {
 		this.currentOptions = resolveOptions(this.startOptions, options);
@@ -538,9 +593,11 @@ export class FakeFlare {
 		this.faults.clear();
 		this.reportRequests = [];
 		this.writes = [];
-		this.quotaRemaining = this.currentOptions.quota;
+		this.unitsUsed = new Map();
+		this.sessions = new Map();
 		this.lastAccepted = new Map();
 		this.syntheticCursors = new Set();
+		this.clockOffset = 0;
 	}
 
 	/** Empties the request log, and the other origin's. */
@@ -561,9 +618,12 @@ export class FakeFlare {
 		for (const record of this.tokens.values()) record.expiresAt = 0;
 	}
 
-	/** Appends credentials imported at `importedAt` (default now); time must not go backwards. */
+	/**
+	 * Appends credentials imported at `importedAt` (default: now, on the fake's clock); time must not go
+	 * backwards.
+	 */
 	addCredentials(count: number, importedAt?: string): void {
-		const ms = importedAt ? dateTimeToMs(importedAt) : Math.floor(Date.now() / 1000) * 1000;
+		const ms = importedAt ? dateTimeToMs(importedAt) : Math.floor(this.now() / 1000) * 1000;
 		if (Number.isNaN(ms))
 			throw new Error(`FakeFlare.addCredentials: invalid date-time ${importedAt}`);
 		this.currentDataset.append(count, ms);
@@ -588,7 +648,7 @@ export class FakeFlare {
 			key,
 			status: 0,
 			tier: found?.route.tier ?? 'basic',
-			at: Date.now(),
+			at: this.now(),
 		};
 		if (entry.auth === 'bearer')
 			entry.tokenValid = this.validToken(bearerToken(authorization)) !== undefined;
@@ -640,7 +700,7 @@ export class FakeFlare {
 		res: http.ServerResponse,
 		processed?: Reply,
 	): Promise<boolean> {
-		const now = () => Date.now();
+		const now = () => this.now();
 		if ('delayMs' in fault) await sleep(fault.delayMs);
 		else if ('expireTokens' in fault) this.expireAllTokens();
 		else if ('reset' in fault) {
@@ -695,13 +755,16 @@ export class FakeFlare {
 		return undefined;
 	}
 
-	/** Sends a reply; every answer of the global search says the quota left. */
+	/** Sends a reply; every answer of the global search says the quota left to the key's organization. */
 	private send(res: http.ServerResponse, ctx: RequestContext, reply: Reply): void {
 		const headers: Record<string, string> = {};
 		for (const [key, value] of Object.entries(reply.headers ?? {}))
 			headers[key.toLowerCase()] = value;
-		if (ctx.route?.name === 'search')
-			headers['x-flare-global-searches-remaining'] = String(this.quotaRemaining);
+		if (ctx.route?.name === 'search' && ctx.key) {
+			headers['x-flare-global-searches-remaining'] ??= String(
+				this.unitsLeft(this.organizationOf(ctx.key)),
+			);
+		}
 		let payload = '';
 		if (reply.raw !== undefined) {
 			payload = reply.raw;
@@ -771,7 +834,7 @@ export class FakeFlare {
 		}
 	}
 
-	// ---- auth, limits ----
+	// ---- auth, limits, quota ----
 
 	/** The demo key of a request: the key itself, or the key a token (even an expired one) was issued for. */
 	private keyOf(authorization: string | undefined): KeyRole | undefined {
@@ -783,7 +846,7 @@ export class FakeFlare {
 
 	private validToken(token: string | undefined): TokenRecord | undefined {
 		const record = token === undefined ? undefined : this.tokens.get(token);
-		return record && Date.now() < record.expiresAt ? record : undefined;
+		return record && this.now() < record.expiresAt ? record : undefined;
 	}
 
 	private authenticate(ctx: RequestContext): TokenRecord {
@@ -796,7 +859,7 @@ export class FakeFlare {
 		}
 		const record = this.tokens.get(token);
 		if (!record) throw new Halt(errorReply(401, 'UNAUTHORIZED', 'invalid token'));
-		if (Date.now() >= record.expiresAt)
+		if (this.now() >= record.expiresAt)
 			throw new Halt(errorReply(401, 'UNAUTHORIZED', 'token expired'));
 		return record;
 	}
@@ -821,17 +884,43 @@ export class FakeFlare {
 		this.lastAccepted.set(window, arrival);
 	}
 
-	private takeQuota(): void {
-		if (this.quotaRemaining <= 0) {
-			throw new Halt(
-				errorReply(
+	private unitsLeft(organization: number): number {
+		return this.currentOptions.quota - (this.unitsUsed.get(organization) ?? 0);
+	}
+
+	/**
+	 * Charges a global search of `query` that counts `results` (see the README's quota model): the
+	 * increase of its session's units. Refused when it needs a unit and none is left; when it needs more
+	 * than are left, it takes those. Returns whether the session's batch is now full.
+	 */
+	private chargeQuota(ctx: RequestContext, query: unknown, results: number): boolean {
+		const organization = this.organizationOf(ctx.token!.role);
+		const key = `${organization}:${JSON.stringify(query)}`;
+		const now = ctx.entry.at;
+		const open = this.sessions.get(key);
+		const session =
+			open && now - open.startedAt < QUOTA_SESSION_MS
+				? open
+				: { startedAt: now, counted: 0, units: 0 };
+		const counted = session.counted + results;
+		const units = Math.max(1, Math.ceil(counted / RESULTS_PER_UNIT));
+		const left = this.unitsLeft(organization);
+		if (units > session.units && left <= 0) throw new Halt(this.quotaExhausted());
+		const charged = Math.min(units - session.units, left);
+		this.sessions.set(key, { startedAt: session.startedAt, counted, units });
+		this.unitsUsed.set(organization, (this.unitsUsed.get(organization) ?? 0) + charged);
+		ctx.entry.quotaCharged = charged;
+		return counted >= units * RESULTS_PER_UNIT;
+	}
+
+	private quotaExhausted(): Reply {
+		return this.currentOptions.quotaExhaustion === 'remainingThen403'
+			? errorReply(403, 'FORBIDDEN', 'global search quota exceeded')
+			: errorReply(
 					429,
 					'QUOTA_EXCEEDED',
 					'global search quota exceeded: no global searches remaining',
-				),
-			);
-		}
-		this.quotaRemaining--;
+				);
 	}
 
 	// ---- handlers ----
@@ -848,7 +937,7 @@ export class FakeFlare {
 			return errorReply(403, 'FORBIDDEN', `the api key has no access to tenant ${tenantId}`);
 		}
 		const token = this.currentOptions.tokenPrefix + randomBytes(20).toString('hex');
-		const expiresAt = Date.now() + this.currentOptions.tokenLifetimeMs;
+		const expiresAt = this.now() + this.currentOptions.tokenLifetimeMs;
 		this.tokens.set(token, { role, tenantId, expiresAt });
 		return jsonReply(200, { token, refresh_token_exp: Math.floor(expiresAt / 1000) });
 	}
@@ -935,11 +1024,14 @@ export class FakeFlare {
 				};
 			},
 		);
-		this.takeQuota();
-		return jsonReply(200, {
-			items: page.items.map((index) => data.credential(index, body.include)),
-			next: page.next,
-		});
+		const results =
+			this.currentOptions.quotaReading === 'requested' ? body.size : page.items.length;
+		const batchReached = this.chargeQuota(ctx, body.query, results);
+		return jsonReply(
+			200,
+			{ items: page.items.map((index) => data.credential(index, body.include)), next: page.next },
+			batchReached ? { 'X-Flare-Global-Searches-Batch-Reached': 'true' } : undefined,
+		);
 	}
 
 	private urlsByHash(ctx: RequestContext): Reply {
@@ -988,7 +1080,7 @@ export class FakeFlare {
 		if (missing.length > 0)
 			return errorReply(404, 'NOT_FOUND', `identifier ${missing.join(', ')} not found`);
 
-		const assignedAt = isoWithOffset(Date.now());
+		const assignedAt = isoWithOffset(this.now());
 		for (const id of new Set(body.identifier_ids)) {
 			const list = data.assignments.get(id) ?? [];
 			data.assignments.set(id, list);
