@@ -1079,7 +1079,8 @@ describe('rate limits and quota', () => {
 		expect((await call('GET', '/tokens/test', { token })).status).toBe(200);
 		await sleep(550);
 		expect((await search(token, body)).status).toBe(200);
-		expect(fake.quotaLeft).toBe(1_000_000 - 2);
+		// One search session (same query within 10 minutes): one unit; the 429 took none.
+		expect(fake.quotaLeft).toBe(1_000_000 - 1);
 	});
 
 	it('Retry-After modes: precise seconds, or absent', async () => {
@@ -1113,15 +1114,19 @@ describe('rate limits and quota', () => {
 	});
 
 	it('quota: header after each search, then 429 QUOTA_EXCEEDED', async () => {
+		// Three queries, three search sessions of one unit each (quota.test.ts covers the model).
 		fake.reset({ quota: 2 });
 		const token = await tokenFor();
 		const first = await search(token, body);
 		expect(first.headers.get('x-flare-global-searches-remaining')).toBe('1');
 		expectInvalid(await search(token, { ...body, size: 0 }), ['body', 'size']);
-		const second = await search(token, body);
+		const second = await search(token, { ...body, query: { type: 'domain', fqdn: 'globex.io' } });
 		expect(second.status).toBe(200);
 		expect(second.headers.get('x-flare-global-searches-remaining')).toBe('0');
-		const exhausted = await search(token, body);
+		const exhausted = await search(token, {
+			...body,
+			query: { type: 'domain', fqdn: 'initech.net' },
+		});
 		expectError(exhausted, 429, 'QUOTA_EXCEEDED', /quota/);
 		expect(exhausted.headers.get('x-flare-global-searches-remaining')).toBe('0');
 		expect(exhausted.headers.get('retry-after')).toBeNull();

@@ -6,10 +6,15 @@ export {
 	type FakeState,
 	type KeyRole,
 	type LoggedRequest,
+	QUOTA_SESSION_MS,
+	type QuotaExhaustion,
+	type QuotaReading,
+	RESULTS_PER_UNIT,
 	type ResolvedFakeFlareOptions,
 	type StoredReportRequest,
 	threatReportFor,
 	type Tier,
 } from './server';
 export { Dataset, DEFAULT_LIST_SIZES, SCAN_CAP, type StoredAssignment } from './dataset';
-export { Faults, type Fault, type FaultRule } from './faults';
+export { Faults, type Fault, type FaultRule, type PagingFault } from './faults';
+export { OtherOrigin, type OtherOriginRequest, STOLEN_TOKEN } from './other-origin';

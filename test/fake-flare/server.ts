@@ -34,7 +34,18 @@ import {
 } from '../contract';
 import { http, type net, performance } from '../support/node';
 import { Dataset, SCAN_CAP, type StoredAssignment } from './dataset';
-import { Faults } from './faults';
+import { type Fault, Faults, isPagingFault, type PagingFault } from './faults';
+import { drip, endlessBody, silent } from './hostile';
+import {
+	type AuthKind,
+	authKind,
+	bearerToken,
+	bodyForLog,
+	readBody,
+	splitTarget,
+	tryJson,
+} from './incoming';
+import { OtherOrigin } from './other-origin';
 import {
 	type Cursor,
 	decodeCursor,
@@ -49,6 +60,12 @@ import { DEFAULT_DOMAINS } from './words';
 
 export type KeyRole = 'full' | 'noAstp' | 'noThreatIntel';
 export type Tier = 'search' | 'basic' | 'token';
+export type QuotaReading = 'requested' | 'returned';
+/**
+ * `envelope`: 429 `QUOTA_EXCEEDED`. `remainingThen403`: 403 `FORBIDDEN` "global search quota
+ * exceeded" (the answer that took the last unit already said Remaining 0).
+ */
+export type QuotaExhaustion = 'envelope' | 'remainingThen403';
 
 export interface FakeFlareOptions {
 	seed?: number;
@@ -61,7 +78,12 @@ export interface FakeFlareOptions {
 	tenants?: number[];
 	rateLimits?: { search?: number; basic?: number };
 	retryAfter?: 'integer' | 'precise' | 'none';
+	/** Global-search quota units of each organization (default 1,000,000). */
 	quota?: number;
+	/** Whether a search session counts the results requested (`size`) or returned (default). */
+	quotaReading?: QuotaReading;
+	/** What a global search gets when it needs a unit and none is left (default `envelope`). */
+	quotaExhaustion?: QuotaExhaustion;
 	quirks?: { emptyPageEvery?: number; shortPageEvery?: number };
 	sameInstantGroup?: number;
 	startTime?: string;
@@ -87,6 +109,8 @@ export interface ResolvedFakeFlareOptions {
 	rateLimits: { search: number; basic: number };
 	retryAfter: 'integer' | 'precise' | 'none';
 	quota: number;
+	quotaReading: QuotaReading;
+	quotaExhaustion: QuotaExhaustion;
 	quirks: Quirks;
 	sameInstantGroup: number;
 	startTime: string;
@@ -103,14 +127,22 @@ export interface LoggedRequest {
 	query: Record<string, string>;
 	/** Parsed JSON body, the raw text when it is not JSON, undefined when empty. */
 	body: unknown;
-	auth: 'none' | 'apiKey' | 'bearer' | 'other';
+	auth: AuthKind;
+	/** The demo key the request was made with (its role, never the key): see {@link FaultRule.key}. */
+	key?: KeyRole;
 	/** For bearer requests: whether the token was valid on arrival. */
 	tokenValid?: boolean;
-	/** Final status; 0 when the connection was reset. */
+	/** Final status; 0 when the connection was reset or never answered. */
 	status: number;
 	tier: Tier;
-	/** Arrival time, ms since the epoch. */
+	/** Arrival time, ms since the epoch, on the fake's clock. */
 	at: number;
+	/** Global search answered: the quota units it consumed. */
+	quotaCharged?: number;
+	/** Drip and endless bodies: the body bytes the socket accepted. */
+	bytesSent?: number;
+	/** Held connections (drip, endless body, silent): when the client went away, on the fake's clock. */
+	disconnectedAt?: number;
 }
 
 /** A report request as the fake keeps it. */
@@ -153,37 +185,52 @@ const DEFAULTS: ResolvedFakeFlareOptions = {
 	rateLimits: { search: 0, basic: 0 },
 	retryAfter: 'integer',
 	quota: 1_000_000,
+	quotaReading: 'returned',
+	quotaExhaustion: 'envelope',
 	quirks: { emptyPageEvery: 4, shortPageEvery: 3 },
 	sameInstantGroup: 3,
 	startTime: '2024-01-01T00:00:00+00:00',
 	reportProcessingPolls: 1,
 };
 
-/** Who each demo key belongs to, as /tokens/test reports it. */
+/** Who each demo key belongs to, as /tokens/test reports it: each key in an organization of its own. */
 const KEY_OWNERS: Record<
 	KeyRole,
-	{ api_key_id: number; user_id: number; user_email: string; scopes: string[] }
+	{
+		api_key_id: number;
+		organization_id: number;
+		user_id: number;
+		user_email: string;
+		scopes: string[];
+	}
 > = {
 	full: {
 		api_key_id: 9001,
+		organization_id: 4242,
 		user_id: 501,
 		user_email: 'analyst@acme.com',
 		scopes: ['authenticated', 'apikey', 'firework', 'astp', 'threat_flow'],
 	},
 	noAstp: {
 		api_key_id: 9002,
+		organization_id: 4343,
 		user_id: 502,
 		user_email: 'no-astp@acme.com',
 		scopes: ['authenticated', 'apikey', 'firework', 'threat_flow'],
 	},
 	noThreatIntel: {
 		api_key_id: 9003,
+		organization_id: 4444,
 		user_id: 503,
 		user_email: 'no-intel@acme.com',
 		scopes: ['authenticated', 'apikey', 'firework', 'astp'],
 	},
 };
-const ORGANIZATION_ID = 4242;
+
+/** A search session of the quota lasts this long from its first search (Flare's 10-minute window). */
+export const QUOTA_SESSION_MS = 10 * 60_000;
+/** Results one quota unit covers. */
+export const RESULTS_PER_UNIT = 100;
 
 const MESSAGES = {
 	astp: 'This endpoint requires access to Account & Session Takeover Prevention (ASTP)',
@@ -224,6 +271,15 @@ interface Reply {
 	headers?: Record<string, string>;
 }
 
+/** Global searches of one query by one organization, from the first until 10 minutes later. */
+interface QuotaSession {
+	startedAt: number;
+	/** Results counted so far (requested or returned, as `quotaReading` says). */
+	counted: number;
+	/** Units charged so far: max(1, ceil(counted / 100)). */
+	units: number;
+}
+
 interface TokenRecord {
 	role: KeyRole;
 	tenantId: number;
@@ -232,13 +288,21 @@ interface TokenRecord {
 
 interface RequestContext {
 	method: string;
+	/** Path and query as requested. */
+	target: string;
 	rawPath: string;
 	query: Record<string, string>;
 	rawBody: string;
+	route?: Route;
 	/** Raw (still percent-encoded) path parameters. */
 	params: string[];
 	authorization?: string;
+	/** The demo key of the request (at the token exchange the key, else the key of the token). */
+	key?: KeyRole;
 	token?: TokenRecord;
+	/** Arrival, on the monotonic clock of the rate limits. */
+	arrival: number;
+	pagingFault?: PagingFault;
 	entry: LoggedRequest;
 }
 
@@ -343,24 +407,6 @@ function buildRoutes(segment: string): Route[] {
 	];
 }
 
-/** How a request authenticates, for the log (never the secret itself). */
-function authKind(header: string | undefined): LoggedRequest['auth'] {
-	if (!header) return 'none';
-	const scheme = /^(\S+)\s+\S/.exec(header.trim());
-	if (!scheme) return 'apiKey';
-	return scheme[1].toLowerCase() === 'bearer' ? 'bearer' : 'other';
-}
-
-function bearerToken(header: string | undefined): string | undefined {
-	return header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
-}
-
-function parseQuery(rawQuery: string): Record<string, string> {
-	const query: Record<string, string> = {};
-	for (const [key, value] of new URLSearchParams(rawQuery)) if (!(key in query)) query[key] = value;
-	return query;
-}
-
 function parseWith<T extends ZodTypeAny>(
 	schema: T,
 	input: unknown,
@@ -403,16 +449,10 @@ function tryDecode(raw: string): string | undefined {
 	}
 }
 
-function tryJson(text: string): { ok: true; value: unknown } | { ok: false } {
-	try {
-		return { ok: true, value: JSON.parse(text) as unknown };
-	} catch {
-		return { ok: false };
-	}
-}
-
 export class FakeFlare {
 	readonly faults = new Faults();
+	/** A second server on another port, where redirects point; started and stopped with the fake. */
+	readonly otherOrigin: OtherOrigin;
 	private readonly server: http.Server;
 	private readonly startOptions: FakeFlareOptions;
 	private currentOptions!: ResolvedFakeFlareOptions;
@@ -422,17 +462,27 @@ export class FakeFlare {
 	private log: LoggedRequest[] = [];
 	private reportRequests: FakeState['reportRequests'] = [];
 	private writes: FakeState['writes'] = [];
-	private quotaRemaining = 0;
-	private lastAccepted: Partial<Record<Tier, number>> = {};
+	/** Quota units used, by organization. */
+	private unitsUsed = new Map<number, number>();
+	/** Search sessions of the quota, by organization and query. */
+	private sessions = new Map<string, QuotaSession>();
+	/** Arrival of the last accepted request, by organization and tier. */
+	private lastAccepted = new Map<string, number>();
+	/** Cursors handed out by paging faults: accepted, they fetch a walk's first page. */
+	private syntheticCursors = new Set<string>();
+	/** Answers that hold their connection (drip, endless body, silent), until they end. */
+	private held = new Set<Promise<void>>();
+	private clockOffset = 0;
 	private address = '';
 
 	private constructor(options: FakeFlareOptions) {
 		this.startOptions = options;
+		this.otherOrigin = new OtherOrigin(() => this.now());
 		this.reset();
 		this.server = http.createServer((req, res) => void this.handle(req, res));
 	}
 
-	/** Starts a fake on 127.0.0.1 (`port` 0 = a free port). */
+	/** Starts a fake on 127.0.0.1 (`port` 0 = a free port), and its other origin on a free port. */
 	static async start(options: FakeFlareOptions = {}, port = 0): Promise<FakeFlare> {
 		const fake = new FakeFlare(options);
 		await new Promise<void>((resolve, reject) => {
@@ -440,6 +490,7 @@ export class FakeFlare {
 			fake.server.listen(port, '127.0.0.1', () => resolve());
 		});
 		fake.address = `http://127.0.0.1:${(fake.server.address() as net.AddressInfo).port}`;
+		await fake.otherOrigin.listen();
 		return fake;
 	}
 
@@ -475,21 +526,51 @@ export class FakeFlare {
 		};
 	}
 
-	/** Global searches left in the quota. */
+	/** Global-search quota units left to the organization of the `full` key. */
 	get quotaLeft(): number {
-		return this.quotaRemaining;
+		return this.unitsLeft(this.organizationOf('full'));
 	}
 
+	/** Global-search quota units the organization of `key` has used since the last reset. */
+	quotaUsed(key: KeyRole = 'full'): number {
+		return this.unitsUsed.get(this.organizationOf(key)) ?? 0;
+	}
+
+	/** The organization a demo key belongs to (as /tokens/test reports it). */
+	organizationOf(key: KeyRole): number {
+		return KEY_OWNERS[key].organization_id;
+	}
+
+	/**
+	 * The fake's clock, ms since the epoch: the real time plus every {@link advanceClock}. It dates
+	 * requests, quota sessions, token expiry, assignments and {@link addCredentials}; rate limits keep
+	 * real time.
+	 */
+	now(): number {
+		return Date.now() + this.clockOffset;
+	}
+
+	/** Moves the fake's clock forward (until the next reset). */
+	advanceClock(ms: number): void {
+		if (!(ms >= 0)) throw new Error(`FakeFlare.advanceClock: ${ms} is not a duration`);
+		this.clockOffset += ms;
+	}
+
+	/** Stops both servers; held answers end with their connections, and stop() waits for them. */
 	async stop(): Promise<void> {
-		await new Promise<void>((resolve) => {
-			this.server.close(() => resolve());
-			this.server.closeAllConnections();
-		});
+		await Promise.all([
+			new Promise<void>((resolve) => {
+				this.server.close(() => resolve());
+				this.server.closeAllConnections();
+			}),
+			this.otherOrigin.stop(),
+		]);
+		await Promise.all(this.held);
 	}
 
 	/**
 	 * Fresh dataset and state: `options` over the options given to start() over the defaults. Clears tokens,
-	 * the log, faults, state, quota and rate-limit windows.
+	 * the log (and the other origin's), faults, state, quota, rate-limit windows and the clock's advance.
 	 */
 	reset(options: FakeFlareOptions = {}): void {
 		this.currentOptions = resolveOptions(this.startOptions, options);
@@ -508,15 +589,21 @@ export class FakeFlare {
 		this.routes = buildRoutes(this.currentOptions.productSegment);
 		this.tokens = new Map();
 		this.log = [];
+		this.otherOrigin.clear();
 		this.faults.clear();
 		this.reportRequests = [];
 		this.writes = [];
-		this.quotaRemaining = this.currentOptions.quota;
-		this.lastAccepted = {};
+		this.unitsUsed = new Map();
+		this.sessions = new Map();
+		this.lastAccepted = new Map();
+		this.syntheticCursors = new Set();
+		this.clockOffset = 0;
 	}
 
+	/** Empties the request log, and the other origin's. */
 	clearLog(): void {
 		this.log = [];
+		this.otherOrigin.clear();
 	}
 
 	/** The report request `requestId` ends in status `error` (no report) once its processing polls are over. */
@@ -531,9 +618,12 @@ export class FakeFlare {
 		for (const record of this.tokens.values()) record.expiresAt = 0;
 	}
 
-	/** Appends credentials imported at `importedAt` (default now); time must not go backwards. */
+	/**
+	 * Appends credentials imported at `importedAt` (default: now, on the fake's clock); time must not go
+	 * backwards.
+	 */
 	addCredentials(count: number, importedAt?: string): void {
-		const ms = importedAt ? dateTimeToMs(importedAt) : Math.floor(Date.now() / 1000) * 1000;
+		const ms = importedAt ? dateTimeToMs(importedAt) : Math.floor(this.now() / 1000) * 1000;
 		if (Number.isNaN(ms))
 			throw new Error(`FakeFlare.addCredentials: invalid date-time ${importedAt}`);
 		this.currentDataset.append(count, ms);
@@ -542,79 +632,115 @@ export class FakeFlare {
 	// ---- request pipeline ----
 
 	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-		const at = Date.now();
+		const arrival = performance.now();
 		const target = req.url ?? '/';
-		const queryStart = target.indexOf('?');
-		const rawPath = queryStart === -1 ? target : target.slice(0, queryStart);
+		const { path: rawPath, query } = splitTarget(target);
 		const method = (req.method ?? 'GET').toUpperCase();
 		const authorization = req.headers.authorization;
 		const found = this.findRoute(method, rawPath);
+		const key = this.keyOf(authorization);
 		const entry: LoggedRequest = {
 			method,
 			path: rawPath,
-			query: parseQuery(queryStart === -1 ? '' : target.slice(queryStart + 1)),
+			query,
 			body: undefined,
 			auth: authKind(authorization),
+			key,
 			status: 0,
 			tier: found?.route.tier ?? 'basic',
-			at,
+			at: this.now(),
 		};
 		if (entry.auth === 'bearer')
 			entry.tokenValid = this.validToken(bearerToken(authorization)) !== undefined;
 		this.log.push(entry);
+		const ctx: RequestContext = {
+			method,
+			target,
+			rawPath,
+			query,
+			rawBody: '',
+			route: found?.route,
+			params: found?.params ?? [],
+			authorization,
+			key,
+			arrival,
+			entry,
+		};
 
 		try {
-			const rawBody = await readBody(req);
-			entry.body = bodyForLog(rawBody);
-			const ctx: RequestContext = {
-				method,
-				rawPath,
-				query: entry.query,
-				rawBody,
-				params: found?.params ?? [],
-				authorization,
-				entry,
-			};
-			const rule = this.faults.take(method, rawPath);
+			ctx.rawBody = await readBody(req);
+			entry.body = bodyForLog(ctx.rawBody);
+			const rule = this.faults.take({ method, rawPath, key });
 			const phase = rule?.phase ?? 'before';
 			const fault = rule?.fault;
+			if (fault && isPagingFault(fault)) ctx.pagingFault = fault;
 
-			if (fault && phase === 'before') {
-				if ('delayMs' in fault) await sleep(fault.delayMs);
-				else if ('expireTokens' in fault) this.expireAllTokens();
-				else if ('reset' in fault) return destroy(req, entry);
-				else if ('status' in fault)
-					return this.send(res, entry, faultReply(fault), found?.route.name);
-				else if ('malformedJson' in fault) {
-					return this.send(
-						res,
-						entry,
-						{ status: 200, raw: '{"items": [{"id": 1, "identity_name": "trunc' },
-						found?.route.name,
-					);
-				}
-			}
-
-			let reply = this.process(found?.route, ctx);
-
+			if (fault && phase === 'before' && (await this.misbehave(fault, ctx, req, res))) return;
+			let reply = this.process(ctx);
 			if (fault && 'repeatCursor' in fault) reply = repeatCursor(reply, ctx);
-			if (fault && phase === 'after') {
-				if ('delayMs' in fault) await sleep(fault.delayMs);
-				else if ('expireTokens' in fault) this.expireAllTokens();
-				else if ('reset' in fault) return destroy(req, entry);
-				else if ('status' in fault) reply = faultReply(fault);
-				else if ('malformedJson' in fault) {
-					const text = JSON.stringify(reply.body ?? {});
-					reply = { ...reply, raw: text.slice(0, Math.max(1, Math.floor(text.length / 2))) };
-				}
-			}
-			this.send(res, entry, reply, found?.route.name);
+			if (fault && phase === 'after' && (await this.misbehave(fault, ctx, req, res, reply))) return;
+			this.send(res, ctx, reply);
 		} catch (error) {
 			this.send(
 				res,
-				entry,
+				ctx,
 				errorReply(500, 'INTERNAL_ERROR', `fake server error: ${(error as Error).message}`),
 			);
+		}
+	}
+
+	/**
+	 * Applies a fault that delays, expires tokens, or answers in place of the API (then true). `processed`
+	 * is the normal reply, in phase 'after'. Paging faults and repeatCursor shape the normal reply instead.
+	 */
+	private async misbehave(
+		fault: Fault,
+		ctx: RequestContext,
+		req: http.IncomingMessage,
+		res: http.ServerResponse,
+		processed?: Reply,
+	): Promise<boolean> {
+		const now = () => this.now();
+		if ('delayMs' in fault) await sleep(fault.delayMs);
+		else if ('expireTokens' in fault) this.expireAllTokens();
+		else if ('reset' in fault) {
+			ctx.entry.status = 0;
+			req.socket.destroy();
+			return true;
+		} else if ('status' in fault) {
+			this.send(res, ctx, faultReply(fault));
+			return true;
+		} else if ('malformedJson' in fault) {
+			this.send(res, ctx, processed ? truncated(processed) : MALFORMED_PAGE);
+			return true;
+		} else if ('redirect' in fault) {
+			const location = fault.redirect.to ?? this.otherOrigin.url + ctx.target;
+			this.send(res, ctx, {
+				status: fault.redirect.status,
+				raw: `Redirecting to ${location}`,
+				headers: { location, 'content-type': 'text/plain; charset=utf-8' },
+			});
+			return true;
+		} else if ('drip' in fault) {
+			await this.hold(drip(res, ctx.entry, now, fault.drip));
+			return true;
+		} else if ('endlessBody' in fault) {
+			await this.hold(endlessBody(res, ctx.entry, now));
+			return true;
+		} else if ('silent' in fault) {
+			await this.hold(silent(res, ctx.entry, now));
+			return true;
+		}
+		return false;
+	}
+
+	/** Keeps a held answer until it ends, so that stop() can wait for it. */
+	private async hold(answer: Promise<void>): Promise<void> {
+		this.held.add(answer);
+		try {
+			await answer;
+		} finally {
+			this.held.delete(answer);
 		}
 	}
 
@@ -629,17 +755,16 @@ export class FakeFlare {
 		return undefined;
 	}
 
-	private send(
-		res: http.ServerResponse,
-		entry: LoggedRequest,
-		reply: Reply,
-		routeName?: RouteName,
-	): void {
+	/** Sends a reply; every answer of the global search says the quota left to the key's organization. */
+	private send(res: http.ServerResponse, ctx: RequestContext, reply: Reply): void {
 		const headers: Record<string, string> = {};
 		for (const [key, value] of Object.entries(reply.headers ?? {}))
 			headers[key.toLowerCase()] = value;
-		if (routeName === 'search')
-			headers['x-flare-global-searches-remaining'] = String(this.quotaRemaining);
+		if (ctx.route?.name === 'search' && ctx.key) {
+			headers['x-flare-global-searches-remaining'] ??= String(
+				this.unitsLeft(this.organizationOf(ctx.key)),
+			);
+		}
 		let payload = '';
 		if (reply.raw !== undefined) {
 			payload = reply.raw;
@@ -648,13 +773,14 @@ export class FakeFlare {
 			payload = JSON.stringify(reply.body);
 			headers['content-type'] ??= 'application/json';
 		}
-		entry.status = reply.status;
+		ctx.entry.status = reply.status;
 		res.writeHead(reply.status, headers);
 		res.end(payload);
 	}
 
 	/** Route → auth → entitlement → rate limit → validation → quota → handler. */
-	private process(route: Route | undefined, ctx: RequestContext): Reply {
+	private process(ctx: RequestContext): Reply {
+		const { route } = ctx;
 		try {
 			if (!route) return errorReply(404, 'NOT_FOUND', `no route for ${ctx.method} ${ctx.rawPath}`);
 			if (route.name === 'tokenGenerate') return this.generateToken(ctx);
@@ -664,7 +790,7 @@ export class FakeFlare {
 			if (route.needs === 'threatIntel' && ctx.token.role === 'noThreatIntel') {
 				return errorReply(403, 'FORBIDDEN', MESSAGES.threatIntel);
 			}
-			this.rateLimit(route.tier);
+			this.rateLimit(route.tier, this.organizationOf(ctx.token.role), ctx.arrival);
 			return this.dispatch(route.name, ctx);
 		} catch (error) {
 			if (error instanceof Halt) return error.reply;
@@ -708,11 +834,19 @@ export class FakeFlare {
 		}
 	}
 
-	// ---- auth, limits ----
+	// ---- auth, limits, quota ----
+
+	/** The demo key of a request: the key itself, or the key a token (even an expired one) was issued for. */
+	private keyOf(authorization: string | undefined): KeyRole | undefined {
+		const token = bearerToken(authorization);
+		if (token !== undefined) return this.tokens.get(token)?.role;
+		const key = authorization?.trim();
+		return (Object.keys(this.apiKeys) as KeyRole[]).find((role) => this.apiKeys[role] === key);
+	}
 
 	private validToken(token: string | undefined): TokenRecord | undefined {
 		const record = token === undefined ? undefined : this.tokens.get(token);
-		return record && Date.now() < record.expiresAt ? record : undefined;
+		return record && this.now() < record.expiresAt ? record : undefined;
 	}
 
 	private authenticate(ctx: RequestContext): TokenRecord {
@@ -725,20 +859,21 @@ export class FakeFlare {
 		}
 		const record = this.tokens.get(token);
 		if (!record) throw new Halt(errorReply(401, 'UNAUTHORIZED', 'invalid token'));
-		if (Date.now() >= record.expiresAt)
+		if (this.now() >= record.expiresAt)
 			throw new Halt(errorReply(401, 'UNAUTHORIZED', 'token expired'));
 		return record;
 	}
 
-	private rateLimit(tier: Tier): void {
+	/** One request per 1/rate s per organization and tier, timed by arrival (real time). */
+	private rateLimit(tier: Tier, organization: number, arrival: number): void {
 		if (tier === 'token') return;
 		const rate = this.currentOptions.rateLimits[tier];
 		if (!rate || rate <= 0) return;
-		const now = performance.now();
 		const interval = 1000 / rate;
-		const last = this.lastAccepted[tier];
-		if (last !== undefined && now - last < interval) {
-			const waitSeconds = (last + interval - now) / 1000;
+		const window = `${organization}/${tier}`;
+		const last = this.lastAccepted.get(window);
+		if (last !== undefined && arrival - last < interval) {
+			const waitSeconds = (last + interval - arrival) / 1000;
 			const headers: Record<string, string> = {};
 			if (this.currentOptions.retryAfter === 'integer')
 				headers['Retry-After'] = String(Math.max(1, Math.ceil(waitSeconds)));
@@ -746,20 +881,46 @@ export class FakeFlare {
 				headers['Retry-After'] = Math.max(0.001, waitSeconds).toFixed(3);
 			throw new Halt(errorReply(429, 'RATELIMIT_REACHED', 'ratelimit reached', headers));
 		}
-		this.lastAccepted[tier] = now;
+		this.lastAccepted.set(window, arrival);
 	}
 
-	private takeQuota(): void {
-		if (this.quotaRemaining <= 0) {
-			throw new Halt(
-				errorReply(
+	private unitsLeft(organization: number): number {
+		return this.currentOptions.quota - (this.unitsUsed.get(organization) ?? 0);
+	}
+
+	/**
+	 * Charges a global search of `query` that counts `results` (see the README's quota model): the
+	 * increase of its session's units. Refused when it needs a unit and none is left; when it needs more
+	 * than are left, it takes those. Returns whether the session's batch is now full.
+	 */
+	private chargeQuota(ctx: RequestContext, query: unknown, results: number): boolean {
+		const organization = this.organizationOf(ctx.token!.role);
+		const key = `${organization}:${JSON.stringify(query)}`;
+		const now = ctx.entry.at;
+		const open = this.sessions.get(key);
+		const session =
+			open && now - open.startedAt < QUOTA_SESSION_MS
+				? open
+				: { startedAt: now, counted: 0, units: 0 };
+		const counted = session.counted + results;
+		const units = Math.max(1, Math.ceil(counted / RESULTS_PER_UNIT));
+		const left = this.unitsLeft(organization);
+		if (units > session.units && left <= 0) throw new Halt(this.quotaExhausted());
+		const charged = Math.min(units - session.units, left);
+		this.sessions.set(key, { startedAt: session.startedAt, counted, units });
+		this.unitsUsed.set(organization, (this.unitsUsed.get(organization) ?? 0) + charged);
+		ctx.entry.quotaCharged = charged;
+		return counted >= units * RESULTS_PER_UNIT;
+	}
+
+	private quotaExhausted(): Reply {
+		return this.currentOptions.quotaExhaustion === 'remainingThen403'
+			? errorReply(403, 'FORBIDDEN', 'global search quota exceeded')
+			: errorReply(
 					429,
 					'QUOTA_EXCEEDED',
 					'global search quota exceeded: no global searches remaining',
-				),
-			);
-		}
-		this.quotaRemaining--;
+				);
 	}
 
 	// ---- handlers ----
@@ -776,18 +937,14 @@ export class FakeFlare {
 			return errorReply(403, 'FORBIDDEN', `the api key has no access to tenant ${tenantId}`);
 		}
 		const token = this.currentOptions.tokenPrefix + randomBytes(20).toString('hex');
-		const expiresAt = Date.now() + this.currentOptions.tokenLifetimeMs;
+		const expiresAt = this.now() + this.currentOptions.tokenLifetimeMs;
 		this.tokens.set(token, { role, tenantId, expiresAt });
 		return jsonReply(200, { token, refresh_token_exp: Math.floor(expiresAt / 1000) });
 	}
 
 	private tokenTest(ctx: RequestContext): Reply {
 		const { role, tenantId } = ctx.token!;
-		return jsonReply(200, {
-			...KEY_OWNERS[role],
-			organization_id: ORGANIZATION_ID,
-			tenant_id: tenantId,
-		});
+		return jsonReply(200, { ...KEY_OWNERS[role], tenant_id: tenantId });
 	}
 
 	/** The cursor in `from`, checked against the other parameters of the request. */
@@ -804,66 +961,112 @@ export class FakeFlare {
 		return cursor;
 	}
 
+	/**
+	 * One page of a `from`/`next` walk: checks `from` against the other parameters (`scope` + `params`),
+	 * lets `read` fetch the page at the cursor (undefined: the first page), encodes its `next`, and
+	 * applies the request's paging fault. Every route that pages with `from`/`next` goes through here.
+	 */
+	private cursorPage<T>(
+		ctx: RequestContext,
+		walk: { scope: string; params: object; from?: string | null; location: ErrorLocation },
+		read: (cursor: Cursor | undefined) => { items: T[]; next: Omit<Cursor, 'f'> | null },
+	): { items: T[]; next: string | null } {
+		const { from } = walk;
+		const print = fingerprint(walk.scope, walk.params);
+		const synthetic = from ? this.syntheticCursors.has(from) : false;
+		const cursor = from && !synthetic ? this.cursorFor(from, print, walk.location) : undefined;
+		const page = read(cursor);
+		const next = page.next && encodeCursor({ ...page.next, f: print });
+		const fault = ctx.pagingFault;
+		if (!fault) return { items: page.items, next };
+		if ('cursorCycle' in fault) {
+			const cycle = fault.cursorCycle;
+			for (const entry of cycle) this.syntheticCursors.add(entry);
+			const position = from ? cycle.indexOf(from) : -1;
+			return { items: page.items, next: cycle[(position + 1) % cycle.length] };
+		}
+		const fresh = `fresh-${randomBytes(8).toString('hex')}`;
+		this.syntheticCursors.add(fresh);
+		if ('freshEmptyPages' in fault) return { items: [], next: fresh };
+		return { items: cursor ? read(undefined).items : page.items, next: fresh };
+	}
+
 	private search(ctx: RequestContext): Reply {
 		const body = parseWith(GlobalSearchBody, jsonBody(ctx), 'body');
 		const { from, ...params } = body;
-		const print = fingerprint('search', params);
-		const cursor = from ? this.cursorFor(from, print) : undefined;
-		this.takeQuota();
-
 		const data = this.currentDataset;
 		const range = data.importedRange(
 			body.filters?.imported_at?.gte,
 			body.filters?.imported_at?.lte,
 		);
 		const dir = body.order === 'asc' ? 1 : -1;
-		const start = cursor?.p ?? (dir === 1 ? range.lo : range.hi - 1);
-		const pageNumber = cursor?.n ?? 1;
-		const { found, resume } = scan(
-			data.searchMatcher(body.query),
-			range,
-			start,
-			dir,
-			body.size + 1,
-			SCAN_CAP,
+		const page = this.cursorPage(
+			ctx,
+			{ scope: 'search', params, from, location: 'body' },
+			(cursor) => {
+				const start = cursor?.p ?? (dir === 1 ? range.lo : range.hi - 1);
+				const pageNumber = cursor?.n ?? 1;
+				const { found, resume } = scan(
+					data.searchMatcher(body.query),
+					range,
+					start,
+					dir,
+					body.size + 1,
+					SCAN_CAP,
+				);
+				const shaped = shapePage(
+					{ start, pageNumber, found, resume, size: body.size },
+					this.currentOptions.quirks,
+				);
+				return {
+					items: shaped.positions,
+					next: shaped.nextPosition === null ? null : { p: shaped.nextPosition, n: pageNumber + 1 },
+				};
+			},
 		);
-		const page = shapePage(
-			{ start, pageNumber, found, resume, size: body.size },
-			this.currentOptions.quirks,
+		const results =
+			this.currentOptions.quotaReading === 'requested' ? body.size : page.items.length;
+		const batchReached = this.chargeQuota(ctx, body.query, results);
+		return jsonReply(
+			200,
+			{ items: page.items.map((index) => data.credential(index, body.include)), next: page.next },
+			batchReached ? { 'X-Flare-Global-Searches-Batch-Reached': 'true' } : undefined,
 		);
-		return jsonReply(200, {
-			items: page.positions.map((index) => data.credential(index, body.include)),
-			next:
-				page.nextPosition === null
-					? null
-					: encodeCursor({ p: page.nextPosition, n: pageNumber + 1, f: print }),
-		});
 	}
 
 	private urlsByHash(ctx: RequestContext): Reply {
 		const body = parseWith(UrlsByHashBody, jsonBody(ctx), 'body');
 		const { from, ...params } = body;
-		const print = fingerprint('urls', params);
-		const cursor = from ? this.cursorFor(from, print) : undefined;
-
 		const data = this.currentDataset;
 		const index = data.indexOfCredentialHash(body.credential_hash);
 		const count = index === -1 ? 0 : data.urlCount(index);
-		const start = cursor?.p ?? 0;
-		const pageNumber = cursor?.n ?? 1;
-		const found: number[] = [];
-		for (let j = start; j < count && found.length <= body.size; j++) found.push(j);
-		const page = shapePage(
-			{ start, pageNumber, found, resume: null, size: body.size },
-			this.currentOptions.quirks,
+		const page = this.cursorPage(ctx, { scope: 'urls', params, from, location: 'body' }, (cursor) =>
+			this.positionsPage(cursor, count, body.size),
 		);
 		return jsonReply(200, {
-			items: page.positions.map((j) => data.urlRecord(index, j)),
-			next:
-				page.nextPosition === null
-					? null
-					: encodeCursor({ p: page.nextPosition, n: pageNumber + 1, f: print }),
+			items: page.items.map((j) => data.urlRecord(index, j)),
+			next: page.next,
 		});
+	}
+
+	/** The positions of one page over `count` records, with the paging quirks. */
+	private positionsPage(
+		cursor: Cursor | undefined,
+		count: number,
+		size: number,
+	): { items: number[]; next: Omit<Cursor, 'f'> | null } {
+		const start = Math.min(cursor?.p ?? 0, count);
+		const pageNumber = cursor?.n ?? 1;
+		const found: number[] = [];
+		for (let j = start; j < count && found.length <= size; j++) found.push(j);
+		const page = shapePage(
+			{ start, pageNumber, found, resume: null, size },
+			this.currentOptions.quirks,
+		);
+		return {
+			items: page.positions,
+			next: page.nextPosition === null ? null : { p: page.nextPosition, n: pageNumber + 1 },
+		};
 	}
 
 	private assignPolicy(ctx: RequestContext): Reply {
@@ -877,7 +1080,7 @@ export class FakeFlare {
 		if (missing.length > 0)
 			return errorReply(404, 'NOT_FOUND', `identifier ${missing.join(', ')} not found`);
 
-		const assignedAt = isoWithOffset(Date.now());
+		const assignedAt = isoWithOffset(this.now());
 		for (const id of new Set(body.identifier_ids)) {
 			const list = data.assignments.get(id) ?? [];
 			data.assignments.set(id, list);
@@ -980,33 +1183,18 @@ export class FakeFlare {
 		return jsonReply(200, { status: 'completed', report: stored.report });
 	}
 
-	/**
-	 * One page of a list with the from/next cursor scheme and the paging quirks; the cursor is bound to
-	 * every other query parameter (`scope` + `params`).
-	 */
+	/** One page of a list endpoint: a `from`/`next` walk over `records`, bound to the other query parameters. */
 	private listPage<T>(
+		ctx: RequestContext,
 		scope: string,
 		query: { from?: string; size: number },
 		records: T[],
 	): { items: T[]; next: string | null } {
 		const { from, ...params } = query;
-		const print = fingerprint(scope, params);
-		const cursor = from ? this.cursorFor(from, print, 'query') : undefined;
-		const start = Math.min(cursor?.p ?? 0, records.length);
-		const pageNumber = cursor?.n ?? 1;
-		const found: number[] = [];
-		for (let j = start; j < records.length && found.length <= query.size; j++) found.push(j);
-		const page = shapePage(
-			{ start, pageNumber, found, resume: null, size: query.size },
-			this.currentOptions.quirks,
+		const page = this.cursorPage(ctx, { scope, params, from, location: 'query' }, (cursor) =>
+			this.positionsPage(cursor, records.length, query.size),
 		);
-		return {
-			items: page.positions.map((j) => records[j]),
-			next:
-				page.nextPosition === null
-					? null
-					: encodeCursor({ p: page.nextPosition, n: pageNumber + 1, f: print }),
-		};
+		return { items: page.items.map((j) => records[j]), next: page.next };
 	}
 
 	private listIdentifiers(ctx: RequestContext): Reply {
@@ -1014,19 +1202,19 @@ export class FakeFlare {
 		let records = this.currentDataset.identifiers(ctx.token!.tenantId, query.order_by);
 		if (query.is_disabled !== undefined)
 			records = records.filter((record) => record.is_disabled === query.is_disabled);
-		return jsonReply(200, this.listPage('identifiers', query, records));
+		return jsonReply(200, this.listPage(ctx, 'identifiers', query, records));
 	}
 
 	private listPolicies(ctx: RequestContext): Reply {
 		const query = parseWith(MatchingPolicyListQuery, ctx.query, 'query');
 		const policies = this.currentDataset.policies();
 		if (query.order === 'desc') policies.reverse();
-		return jsonReply(200, this.listPage('policies', query, policies));
+		return jsonReply(200, this.listPage(ctx, 'policies', query, policies));
 	}
 
 	private listSources(ctx: RequestContext): Reply {
 		const query = parseWith(SourceListQuery, ctx.query, 'query');
-		const page = this.listPage('sources', query, this.currentDataset.sources());
+		const page = this.listPage(ctx, 'sources', query, this.currentDataset.sources());
 		return jsonReply(200, { cursors: [], items: page.items, next: page.next, total_count: null });
 	}
 }
@@ -1075,21 +1263,15 @@ export function threatReportFor(
 
 // ---- helpers of the pipeline ----
 
-async function readBody(req: http.IncomingMessage): Promise<string> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of req) chunks.push(chunk as Buffer);
-	return Buffer.concat(chunks).toString('utf8');
-}
+const MALFORMED_PAGE: Reply = {
+	status: 200,
+	raw: '{"items": [{"id": 1, "identity_name": "trunc',
+};
 
-function bodyForLog(rawBody: string): unknown {
-	if (rawBody === '') return undefined;
-	const parsed = tryJson(rawBody);
-	return parsed.ok ? parsed.value : rawBody;
-}
-
-function destroy(req: http.IncomingMessage, entry: LoggedRequest): void {
-	entry.status = 0;
-	req.socket.destroy();
+/** The reply with its JSON cut in half. */
+function truncated(reply: Reply): Reply {
+	const text = JSON.stringify(reply.body ?? {});
+	return { ...reply, raw: text.slice(0, Math.max(1, Math.floor(text.length / 2))) };
 }
 
 function faultReply(fault: {

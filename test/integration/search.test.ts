@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { CredentialRecord, GlobalSearchBody } from '../contract';
-import { FakeFlare, type FakeFlareOptions } from '../fake-flare';
+import { FakeFlare, type FakeFlareOptions, QUOTA_SESSION_MS } from '../fake-flare';
 import { Harness } from '../harness/engine';
 import { apiRequests, jsonOf, masked, sha256, simplifiedCredential } from './support';
 
@@ -167,6 +167,8 @@ describe('Leaked Credential → Search', () => {
 		start({ credentials: 300, quota: 42 });
 
 		const first = await harness.runNode(search({ queryType: 'domain', fqdn: 'example.com', limit: 2 }));
+		// Past Flare's 10-minute window, the same search costs a unit again.
+		fake.advanceClock(QUOTA_SESSION_MS);
 		const second = await harness.runNode(search({ queryType: 'domain', fqdn: 'example.com', limit: 2 }));
 
 		expect(first.output.map((item) => item.json.globalSearchesRemaining)).toEqual([41, 41]);

@@ -264,8 +264,11 @@ export interface FaultCase {
 	name: string;
 	/** The rules for a fault at page index `page` (0-based) of a walk of `pages` pages. */
 	rules(subject: Subject, page: number, fake: FakeFlare): FaultRule[];
-	/** Fake options the fault needs (e.g. a quota that runs out at that page). */
-	options?(subject: Subject, page: number): FakeFlareOptions;
+	/**
+	 * Fake options the fault needs (e.g. a quota that runs out at that page); `unitsBefore`: the global
+	 * search quota units the clean walk had spent before that page.
+	 */
+	options?(subject: Subject, page: number, unitsBefore: number): FakeFlareOptions;
 	/** Node parameters the scenario needs (e.g. a short Timeout). */
 	parameters?: IDataObject;
 	retryClass: RetryClass;
@@ -388,9 +391,10 @@ export const FAULTS = {
 	},
 	quota: {
 		name: 'quota exhausted',
-		// The global search quota runs out for real; other endpoints get the quota envelope injected.
+		// The global search quota runs out for real: it holds what the clean walk spent before the page, and
+		// the page needs more. Other endpoints get the quota envelope injected.
 		rules: (subject, page) => (subject.searchQuota ? [] : at(subject, page, { status: 429, body: QUOTA_EXCEEDED })),
-		options: (subject, page) => (subject.searchQuota ? { quota: page } : {}),
+		options: (subject, page, unitsBefore) => (subject.searchQuota ? { quota: unitsBefore } : {}),
 		retryClass: 'none',
 		fails: {
 			message: () => 'The global search quota of your Flare organization is used up',
@@ -406,6 +410,8 @@ export const FAULTS = {
  */
 export class Matrix {
 	private pages = 0;
+	/** Quota units the clean walk had spent before each page. */
+	private unitsBefore: number[] = [];
 	private oracle?: string[];
 	private current?: FakeFlare;
 
@@ -454,7 +460,14 @@ export class Matrix {
 		if (!comparison.exact || expected.length === 0) {
 			throw new Error(`Baseline delivered the wrong records: ${JSON.stringify(comparison)}`);
 		}
-		this.pages = this.pageRequests().length;
+		const pageRequests = this.pageRequests();
+		this.pages = pageRequests.length;
+		let spent = 0;
+		this.unitsBefore = pageRequests.map((request) => {
+			const before = spent;
+			spent += request.quotaCharged ?? 0;
+			return before;
+		});
 		if (this.pages < 3) throw new Error(`Baseline walk has only ${this.pages} pages`);
 		return this.pages;
 	}
@@ -467,7 +480,7 @@ export class Matrix {
 	async scenario(fault: FaultCase, position: Position): Promise<FaultRow> {
 		const started = Date.now();
 		const page = this.pageAt(position);
-		const walk = await this.prepare(fault.options?.(this.subject, page) ?? {}, fault.parameters);
+		const walk = await this.prepare(fault.options?.(this.subject, page, this.unitsBefore[page]) ?? {}, fault.parameters);
 		for (const rule of fault.rules(this.subject, page, this.fake)) this.fake.faults.add(rule);
 
 		const first = await walk.run();
