@@ -1083,6 +1083,23 @@ describe('rate limits and quota', () => {
 		expect(fake.quotaLeft).toBe(1_000_000 - 1);
 	});
 
+	it('tolerates a request up to 50 ms early, but holds the rate on average: no burst gets through', async () => {
+		fake.reset({ rateLimits: { basic: 4 }, retryAfter: 'none' });
+		const token = await tokenFor();
+		const read = async () => (await call('GET', '/astp/sources/collection-1', { token })).status;
+		expect(await read()).toBe(200);
+		await sleep(215); // 35 ms early for the next turn (at 250 ms): within the tolerance
+		expect(await read()).toBe(200);
+		await sleep(215); // due 500 ms after the first; this one comes about 70 ms early
+		expect(await read()).toBe(429);
+		await sleep(300);
+		expect(await read()).toBe(200);
+		// A client that does not pace: the first goes through, the rest of the burst does not.
+		await sleep(300);
+		const burst = await Promise.all(Array.from({ length: 5 }, read));
+		expect(burst.filter((status) => status === 200)).toHaveLength(1);
+	});
+
 	it('Retry-After modes: precise seconds, or absent', async () => {
 		fake.reset({ rateLimits: { basic: 2 }, retryAfter: 'precise' });
 		let token = await tokenFor();

@@ -77,6 +77,8 @@ export interface FakeFlareOptions {
 	tokenPrefix?: string;
 	tenants?: number[];
 	rateLimits?: { search?: number; basic?: number };
+	/** How early (ms) a request may arrive before its rate-limit turn (default 50). */
+	rateLimitToleranceMs?: number;
 	retryAfter?: 'integer' | 'precise' | 'none';
 	/** Global-search quota units of each organization (default 1,000,000). */
 	quota?: number;
@@ -107,6 +109,7 @@ export interface ResolvedFakeFlareOptions {
 	tokenPrefix: string;
 	tenants: number[];
 	rateLimits: { search: number; basic: number };
+	rateLimitToleranceMs: number;
 	retryAfter: 'integer' | 'precise' | 'none';
 	quota: number;
 	quotaReading: QuotaReading;
@@ -183,6 +186,7 @@ const DEFAULTS: ResolvedFakeFlareOptions = {
 	tokenPrefix: 'ftok_',
 	tenants: [101, 202],
 	rateLimits: { search: 0, basic: 0 },
+	rateLimitToleranceMs: 50,
 	retryAfter: 'integer',
 	quota: 1_000_000,
 	quotaReading: 'returned',
@@ -467,7 +471,7 @@ export class FakeFlare {
 	/** Search sessions of the quota, by organization and query. */
 	private sessions = new Map<string, QuotaSession>();
 	/** Arrival of the last accepted request, by organization and tier. */
-	private lastAccepted = new Map<string, number>();
+	private nextDue = new Map<string, number>();
 	/** Cursors handed out by paging faults: accepted, they fetch a walk's first page. */
 	private syntheticCursors = new Set<string>();
 	/** Answers that hold their connection (drip, endless body, silent), until they end. */
@@ -595,7 +599,7 @@ export class FakeFlare {
 		this.writes = [];
 		this.unitsUsed = new Map();
 		this.sessions = new Map();
-		this.lastAccepted = new Map();
+		this.nextDue = new Map();
 		this.syntheticCursors = new Set();
 		this.clockOffset = 0;
 	}
@@ -864,16 +868,22 @@ export class FakeFlare {
 		return record;
 	}
 
-	/** One request per 1/rate s per organization and tier, timed by arrival (real time). */
+	/**
+	 * One request per 1/rate s per organization and tier, timed by arrival (real time), as a generic
+	 * cell rate algorithm: each accepted request moves the tier's next due time one interval on, and a
+	 * request may arrive at most `rateLimitToleranceMs` before it is due (the jitter of the way to the
+	 * server), so the rate holds on average and no burst gets through.
+	 */
 	private rateLimit(tier: Tier, organization: number, arrival: number): void {
 		if (tier === 'token') return;
 		const rate = this.currentOptions.rateLimits[tier];
 		if (!rate || rate <= 0) return;
 		const interval = 1000 / rate;
 		const window = `${organization}/${tier}`;
-		const last = this.lastAccepted.get(window);
-		if (last !== undefined && arrival - last < interval) {
-			const waitSeconds = (last + interval - arrival) / 1000;
+		const due = this.nextDue.get(window) ?? arrival;
+		const earliest = due - this.currentOptions.rateLimitToleranceMs;
+		if (arrival < earliest) {
+			const waitSeconds = (earliest - arrival) / 1000;
 			const headers: Record<string, string> = {};
 			if (this.currentOptions.retryAfter === 'integer')
 				headers['Retry-After'] = String(Math.max(1, Math.ceil(waitSeconds)));
@@ -881,7 +891,7 @@ export class FakeFlare {
 				headers['Retry-After'] = Math.max(0.001, waitSeconds).toFixed(3);
 			throw new Halt(errorReply(429, 'RATELIMIT_REACHED', 'ratelimit reached', headers));
 		}
-		this.lastAccepted.set(window, arrival);
+		this.nextDue.set(window, Math.max(due, arrival) + interval);
 	}
 
 	private unitsLeft(organization: number): number {

@@ -121,85 +121,7 @@ describe('Flare API credential in the real engine', () => {
 	});
 });
 
-describe('A token belongs to the settings it was issued for', () => {
-	let fake: FakeFlare;
-	let other: FakeFlare;
-	let harness: Harness;
-
-	beforeAll(async () => {
-		fake = await FakeFlare.start({ credentials: 500 });
-		other = await FakeFlare.start({ credentials: 500 });
-		harness = await Harness.create();
-	});
-	afterAll(async () => {
-		await fake.stop();
-		await other.stop();
-	});
-	beforeEach(() => {
-		fake.reset();
-		other.reset();
-	});
-
-	const createReport = { resource: 'threatReport', operation: 'createRequest', reportTitle: 'Tenant check' };
-	const search = { resource: 'leakedCredential', operation: 'search', queryType: 'domain', fqdn: 'acme.com', limit: 2 };
-
-	it('after Tenant ID is edited, a write acts on the new tenant: the old token is not sent', async () => {
-		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url, tenantId: 101 });
-		expect((await harness.runNode({ parameters: createReport })).status).toBe('success');
-		const firstRequestId = fake.state.reportRequests[0].request_id;
-		harness.editFlareCredential({ tenantId: 202 });
-		fake.clearLog();
-
-		const written = await harness.runNode({ parameters: createReport });
-
-		expect(written.status).toBe('success');
-		expect(fake.state.reportRequests.map((request) => request.tenant_id)).toEqual([101, 202]);
-		expect(fake.requests.map((request) => [request.path, request.auth, request.status])).toEqual([
-			['/firework/v4/threat_flow/reports/requests', 'none', 401],
-			['/tokens/generate', 'apiKey', 200],
-			['/firework/v4/threat_flow/reports/requests', 'bearer', 200],
-		]);
-		expect(fake.requests[1].body).toEqual({ tenant_id: 202 });
-		// The request of tenant 101 is not visible from tenant 202.
-		const read = await harness.runNode({ parameters: { resource: 'threatReport', operation: 'getRequestStatus', requestId: firstRequestId } });
-		expect(read.error?.message).toBe(`Threat report request ${firstRequestId} was not found in Flare`);
-	});
-
-	it('after Base URL is edited, the old token never reaches the new host', async () => {
-		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url });
-		expect((await harness.runNode({ parameters: search })).status).toBe('success');
-		harness.editFlareCredential({ baseUrl: other.url });
-
-		const result = await harness.runNode({ parameters: search });
-
-		expect(result.status).toBe('success');
-		expect(other.requests.map((request) => [request.path, request.auth, request.tokenValid, request.status])).toEqual([
-			['/firework/v4/credentials/global/_search', 'none', undefined, 401],
-			['/tokens/generate', 'apiKey', undefined, 200],
-			['/firework/v4/credentials/global/_search', 'bearer', true, 200],
-		]);
-	});
-
-	it('after the API key is edited, the next request uses a token of the new key', async () => {
-		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url });
-		const source = { resource: 'source', operation: 'get', sourceId: fake.dataset.sources()[0].id };
-		expect((await harness.runNode({ parameters: source })).status).toBe('success');
-		harness.editFlareCredential({ apiKey: fake.apiKeys.noAstp });
-		fake.clearLog();
-
-		const result = await harness.runNode({ parameters: source });
-
-		// The new key's user has no ASTP: Flare refuses, which shows the new key was used.
-		expect(result.error?.message).toBe('Your Flare account has no access to the ASTP feature, needed to get a source');
-		expect(fake.requests.map((request) => [request.path, request.auth, request.status])).toEqual([
-			['/astp/sources/collection-1', 'none', 401],
-			['/tokens/generate', 'apiKey', 200],
-			['/astp/sources/collection-1', 'bearer', 403],
-		]);
-	});
-});
-
-describe('Credential settings are checked before anything is sent', () => {
+describe('The token exchange under load', () => {
 	let fake: FakeFlare;
 	let harness: Harness;
 
@@ -211,34 +133,6 @@ describe('Credential settings are checked before anything is sent', () => {
 	beforeEach(() => fake.reset());
 
 	const search = { resource: 'leakedCredential', operation: 'search', queryType: 'domain', fqdn: 'acme.com', limit: 1 };
-
-	it.each([
-		[{ baseUrl: 'http://flare.example' }, `The Flare API credential's 'Base URL' must start with https://, not "http://" [item 0]`],
-		[{ baseUrl: 'https://user:secret@flare.example' }, `The Flare API credential's 'Base URL' must not contain a user name, a password, a query (?) or a fragment (#) [item 0]`],
-		[{ productSegment: '../tokens' }, `The Flare API credential's 'Product Segment' may contain only letters, digits, - and _, not "../tokens" [item 0]`],
-		[{ tenantId: 'abc' }, `The Flare API credential's 'Tenant ID' must be empty or a positive whole number, not "abc" [item 0]`],
-	])('%j fails every item, naming the field, and nothing is sent', async (setting, message) => {
-		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url, ...setting });
-
-		const stopped = await harness.runNode({ parameters: search });
-		const paired = await harness.runNode({ parameters: search, onError: 'continueErrorOutput' }, { items: [{}, {}] });
-
-		expect(stopped.error).toMatchObject({ name: 'NodeOperationError', message });
-		expect(paired.errorOutput.map((item) => [item.json.error, item.pairedItem])).toEqual([
-			[message, { item: 0 }],
-			[message.replace('[item 0]', '[item 1]'), { item: 1 }],
-		]);
-		expect(fake.requests).toEqual([]);
-	});
-
-	it('fails the credential test the same way, before any request', async () => {
-		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: 'http://flare.example' });
-
-		const result = await harness.testCredential();
-
-		expect(result).toEqual({ status: 'Error', message: `The Flare API credential's 'Base URL' must start with https://, not "http://"` });
-		expect(fake.requests).toEqual([]);
-	});
 
 	it('a rate-limited or failing token endpoint is tried again, then named as such, not as a bad Base URL', async () => {
 		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url });

@@ -86,7 +86,32 @@ export interface MaskingRow {
 	values: number;
 }
 
-export type ReliabilityRow = FaultRow | WriteRow | BadInputRow | MaskingRow;
+/** One scenario of a hostile answer or setting (hostile.test.ts), measured against its bounds. */
+export interface HostileRow {
+	kind: 'hostile';
+	/** The class of fault, e.g. "redirect"; the README table has one line per class. */
+	fault: string;
+	/** The scenario within the class, e.g. "307 at the token exchange". */
+	scenario: string;
+	/** Requests that reached another origin (a redirect's target, or the host before a Base URL edit). */
+	otherOrigin: number;
+	/** Secrets found in the run's output, errors and what n8n logged of it. */
+	leaks: number;
+	lost: number;
+	duplicated: number;
+	/** Requests the fake received for the scenario (the token exchange included). */
+	requests: number;
+	requestBound: number;
+	ms: number;
+	msBound: number;
+	/** Growth of the process's resident memory during the scenario, when measured. */
+	memoryMiB?: number;
+	memoryBoundMiB?: number;
+	outcome: 'recovered' | 'failed as decided';
+	error?: string;
+}
+
+export type ReliabilityRow = FaultRow | WriteRow | BadInputRow | MaskingRow | HostileRow;
 
 /**
  * Collects the rows of one test file and writes them where the jest global teardown merges them

@@ -10,7 +10,7 @@
  */
 import { fs, path, processRef } from '../support/node';
 import type { ScanSummary } from './secret-scan';
-import type { BadInputRow, FaultRow, MaskingRow, ReliabilityRow, WriteRow } from './support';
+import type { BadInputRow, FaultRow, HostileRow, MaskingRow, ReliabilityRow, WriteRow } from './support';
 
 interface Figures {
 	generatedAt: string;
@@ -52,6 +52,7 @@ function render(figures: Figures): { markdown: string; problems: string[] } {
 	const writes = figures.rows.filter((row): row is WriteRow => row.kind === 'write');
 	const inputs = figures.rows.filter((row): row is BadInputRow => row.kind === 'badInput');
 	const masking = figures.rows.filter((row): row is MaskingRow => row.kind === 'masking');
+	const hostile = figures.rows.filter((row): row is HostileRow => row.kind === 'hostile');
 	const problems: string[] = [];
 
 	const lost = sum(faults, (row) => row.lost);
@@ -65,6 +66,17 @@ function render(figures: Figures): { markdown: string; problems: string[] } {
 	if (overBound) problems.push(`${overBound} scenarios over the retry bound`);
 	if (twice) problems.push(`${twice} writes sent or applied twice`);
 	if (leaks) problems.push(`${leaks} secret leaks`);
+	const hostileProblems = hostile.filter(
+		(row) =>
+			row.otherOrigin > 0 ||
+			row.leaks > 0 ||
+			row.lost > 0 ||
+			row.duplicated > 0 ||
+			row.requests > row.requestBound ||
+			row.ms > row.msBound ||
+			(row.memoryBoundMiB !== undefined && (row.memoryMiB ?? 0) > row.memoryBoundMiB),
+	);
+	if (hostileProblems.length) problems.push(`${hostileProblems.length} hostile scenarios over a bound`);
 
 	const faultKinds = unique(faults.map((row) => row.fault));
 	const writeKinds = unique(writes.map((row) => row.fault));
@@ -138,6 +150,36 @@ function render(figures: Figures): { markdown: string; problems: string[] } {
 		['l', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'l'],
 	);
 
+	const worstOf = (rows: HostileRow[], ratio: (row: HostileRow) => number) =>
+		rows.reduce((max, row) => (ratio(row) > ratio(max) ? row : max));
+	const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+	const perHostile = table(
+		['Hostile answer or setting', 'Scenarios', 'To another origin', 'Secrets leaked', 'Lost', 'Duplicated', 'Requests / bound (max)', 'Time / bound (max)', 'Memory / bound', 'Outcome'],
+		unique(hostile.map((row) => row.fault)).map((fault) => {
+			const rows = hostile.filter((row) => row.fault === fault);
+			const requests = worstOf(rows, (row) => row.requests / row.requestBound);
+			const time = worstOf(rows, (row) => row.ms / row.msBound);
+			const measured = rows.filter((row) => row.memoryBoundMiB !== undefined);
+			const memory = measured.length ? worstOf(measured, (row) => (row.memoryMiB ?? 0) / row.memoryBoundMiB!) : undefined;
+			const recovered = rows.filter((row) => row.outcome === 'recovered').length;
+			return [
+				fault,
+				number(rows.length),
+				number(sum(rows, (row) => row.otherOrigin)),
+				number(sum(rows, (row) => row.leaks)),
+				number(sum(rows, (row) => row.lost)),
+				number(sum(rows, (row) => row.duplicated)),
+				`${requests.requests} / ${requests.requestBound}`,
+				`${seconds(time.ms)} / ${seconds(time.msBound)}`,
+				memory ? `${Math.round(memory.memoryMiB ?? 0)} / ${memory.memoryBoundMiB} MiB` : '—',
+				[recovered ? `${recovered} recovered` : '', rows.length - recovered ? `${rows.length - recovered} failed with the decided error` : '']
+					.filter(Boolean)
+					.join(', '),
+			];
+		}),
+		['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+	);
+
 	const markdown = [
 		`Figures of the test run of ${figures.generatedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}, printed by \`npx tsx test/reliability/table.ts\`.`,
 		'',
@@ -146,6 +188,10 @@ function render(figures: Figures): { markdown: string; problems: string[] } {
 		'Faults on paging reads and the trigger, by fault:',
 		'',
 		perFault,
+		'',
+		'Hostile answers and settings (redirects, waits, bodies and walks that would not end, credential edits), by class:',
+		'',
+		perHostile,
 	].join('\n');
 	return { markdown, problems };
 }
