@@ -34,6 +34,10 @@ describe('error bodies are read in the decided order', () => {
 		await expect(failureFromError(redirect, 'https://api.flare.io/x')).resolves.toMatchObject({ status: 307, code: 'REDIRECT', location: 'evil.example:8443' });
 		const relative = { cause: { response: { status: 301, headers: { location: '/elsewhere' } } } };
 		await expect(failureFromError(relative, 'https://api.flare.io/x')).resolves.toMatchObject({ code: 'REDIRECT', location: 'api.flare.io' });
+		// n8n 1.x keeps only the status and the body of an error answer.
+		const fromN8nOne = { httpCode: '404', context: { data: { error: { code: 'NOT_FOUND', message: 'identifier 7999 not found' } } } };
+		await expect(failureFromError(fromN8nOne, 'https://api.flare.io/x')).resolves.toEqual({ status: 404, code: 'NOT_FOUND', message: 'identifier 7999 not found' });
+		await expect(failureFromError({ httpCode: '307' }, 'https://api.flare.io/x')).resolves.toEqual({ status: 307, code: 'REDIRECT', location: 'an unknown host' });
 		const answered = { cause: { response: { status: 429, headers: { 'retry-after': '2' }, data: { error: { code: 'RATELIMIT_REACHED' } } } } };
 		await expect(failureFromError(answered, 'https://api.flare.io/x')).resolves.toMatchObject({ status: 429, code: 'RATELIMIT_REACHED', retryAfterMs: 2000 });
 	});

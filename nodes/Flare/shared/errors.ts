@@ -100,8 +100,9 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** Host a redirect's `Location` names, resolved against the request's own URL. */
 function redirectHost(location: unknown, requestUrl: string): string {
+	if (typeof location !== 'string' || location === '') return 'an unknown host';
 	try {
-		return new URL(String(location ?? ''), requestUrl).host || 'an unknown host';
+		return new URL(location, requestUrl).host || 'an unknown host';
 	} catch {
 		return 'an unknown host';
 	}
@@ -120,8 +121,11 @@ export async function failureFromError(error: unknown, requestUrl: string): Prom
 			message?: string;
 			response?: { status?: number; headers?: IDataObject; data?: unknown };
 		};
+		context?: { data?: unknown };
 		code?: string;
 	};
+	// n8n 2.x keeps the request helper's error as `cause`; n8n 1.x drops it and keeps only the status
+	// (`httpCode`) and the answer's body (`context.data`): no headers, so no Retry-After or Location.
 	const cause = thrown?.cause;
 	if (cause?.name === 'FlareTokenError') {
 		// The credential's token exchange failed; its message (written without secrets) says why.
@@ -135,7 +139,7 @@ export async function failureFromError(error: unknown, requestUrl: string): Prom
 	if (status >= 300 && status < 400) {
 		return { ...failure, code: 'REDIRECT', location: redirectHost(headers.location, requestUrl) };
 	}
-	let body = response?.data;
+	let body = response?.data ?? thrown?.context?.data;
 	if (isBodyStream(body)) {
 		body = await readText(body, MAX_ERROR_BODY_BYTES, { truncate: true }).catch(() => undefined);
 	}
