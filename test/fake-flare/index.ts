@@ -13,3 +13,20 @@ export {
 } from './server';
 export { Dataset, DEFAULT_LIST_SIZES, SCAN_CAP, type StoredAssignment } from './dataset';
 export { Faults, type Fault, type FaultRule } from './faults';
+export {
+	type AddEventsOptions,
+	EVENT_TYPES,
+	type EventState,
+	EventStore,
+	type EventType,
+	expandType,
+	type StoredEvent,
+	TYPE_CATEGORIES,
+} from './events';
+export {
+	type CredentialState,
+	FeedApi,
+	type FeedRouteName,
+	filterSeverities,
+	filterSourceTypes,
+} from './feed';

@@ -34,6 +34,8 @@ import {
 } from '../contract';
 import { http, type net, performance } from '../support/node';
 import { Dataset, SCAN_CAP, type StoredAssignment } from './dataset';
+import type { AddEventsOptions, EventStore } from './events';
+import { FeedApi, type FeedRouteName, feedRoutes } from './feed';
 import { Faults } from './faults';
 import {
 	type Cursor,
@@ -65,6 +67,8 @@ export interface FakeFlareOptions {
 	quirks?: { emptyPageEvery?: number; shortPageEvery?: number };
 	sameInstantGroup?: number;
 	startTime?: string;
+	/** Events per tenant in the event feeds (default 80). */
+	eventsPerTenant?: number;
 	/** Identifiers listed (ids 7001 on; at least 30, the default). */
 	identifiers?: number;
 	/** Matching policies listed (at least 8, the default). */
@@ -90,6 +94,7 @@ export interface ResolvedFakeFlareOptions {
 	quirks: Quirks;
 	sameInstantGroup: number;
 	startTime: string;
+	eventsPerTenant: number;
 	identifiers?: number;
 	policies?: number;
 	sources?: number;
@@ -156,6 +161,7 @@ const DEFAULTS: ResolvedFakeFlareOptions = {
 	quirks: { emptyPageEvery: 4, shortPageEvery: 3 },
 	sameInstantGroup: 3,
 	startTime: '2024-01-01T00:00:00+00:00',
+	eventsPerTenant: 80,
 	reportProcessingPolls: 1,
 };
 
@@ -206,7 +212,8 @@ type RouteName =
 	| 'listIdentifiers'
 	| 'listPolicies'
 	| 'listSources'
-	| 'reportStatus';
+	| 'reportStatus'
+	| FeedRouteName;
 
 interface Route {
 	name: RouteName;
@@ -340,6 +347,7 @@ function buildRoutes(segment: string): Route[] {
 			'basic',
 			'threatIntel',
 		),
+		...feedRoutes(seg).map((r) => route(r.name, r.method, r.path, r.tier, r.needs)),
 	];
 }
 
@@ -417,6 +425,7 @@ export class FakeFlare {
 	private readonly startOptions: FakeFlareOptions;
 	private currentOptions!: ResolvedFakeFlareOptions;
 	private currentDataset!: Dataset;
+	private feedApi!: FeedApi;
 	private routes!: Route[];
 	private tokens = new Map<string, TokenRecord>();
 	private log: LoggedRequest[] = [];
@@ -459,6 +468,16 @@ export class FakeFlare {
 	/** The oracle: the dataset the server answers from. */
 	get dataset(): Dataset {
 		return this.currentDataset;
+	}
+
+	/** The event feeds, actions, tenant credentials and identifier writes (the oracle of feed.ts). */
+	get feed(): FeedApi {
+		return this.feedApi;
+	}
+
+	/** The events of the feeds (the oracle of events.ts). */
+	get events(): EventStore {
+		return this.feedApi.events;
 	}
 
 	/** Every request, in arrival order. */
@@ -505,6 +524,9 @@ export class FakeFlare {
 			policies,
 			sources,
 		});
+		this.feedApi = new FeedApi(this.currentDataset, this.currentOptions, (write) =>
+			this.writes.push(write),
+		);
 		this.routes = buildRoutes(this.currentOptions.productSegment);
 		this.tokens = new Map();
 		this.log = [];
@@ -537,6 +559,11 @@ export class FakeFlare {
 		if (Number.isNaN(ms))
 			throw new Error(`FakeFlare.addCredentials: invalid date-time ${importedAt}`);
 		this.currentDataset.append(count, ms);
+	}
+
+	/** Appends events to a tenant's feed (default: the first tenant, now); returns their feed items. */
+	addEvents(count: number, options?: AddEventsOptions) {
+		return this.feedApi.addEvents(count, options);
 	}
 
 	// ---- request pipeline ----
@@ -705,6 +732,8 @@ export class FakeFlare {
 				return this.listSources(ctx);
 			case 'reportStatus':
 				return this.reportStatus(ctx);
+			default:
+				return this.feedApi.handle(name, { ...ctx, tenantId: ctx.token!.tenantId });
 		}
 	}
 
