@@ -56,10 +56,9 @@ export const IdentifierData = z.discriminatedUnion('type', [
 	IdentityData,
 ]);
 export type IdentifierData = z.infer<typeof IdentifierData>;
-export type IdentifierType = IdentifierData['type'];
 
-/** The nine kinds, in the OpenAPI's order. */
-export const IDENTIFIER_TYPES: IdentifierType[] = [
+/** The nine kinds, in the OpenAPI's order (the `types` filter of List Identifiers). */
+export const IdentifierType = z.enum([
 	'bin',
 	'ip',
 	'keyword',
@@ -69,7 +68,8 @@ export const IDENTIFIER_TYPES: IdentifierType[] = [
 	'github_repository',
 	'secret',
 	'identity',
-];
+]);
+export type IdentifierType = z.infer<typeof IdentifierType>;
 
 /** `data` as a client sends it: unknown fields are refused. */
 export const IdentifierDataInput = z.discriminatedUnion('type', [

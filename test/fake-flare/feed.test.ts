@@ -1286,6 +1286,48 @@ describe('identifiers v4: create, get, update', () => {
 	});
 });
 
+describe('identifiers v4: list filters', () => {
+	const path = () => `/${seg()}/v4/identifiers/`;
+
+	it('filters on types (repeated), group_id and authorization_status; validates them', async () => {
+		const token = await tokenFor();
+		const all = fake.dataset.identifiers(101);
+		const list = async (query: string) =>
+			IdentifierPage.parse((await call('GET', `${path()}?size=100&${query}`, { token })).json)
+				.items;
+		expect(await list('types=ip&types=bin')).toEqual(
+			all.filter((record) => record.data.type === 'ip' || record.data.type === 'bin'),
+		);
+		expect(await list('types=domain')).toEqual(
+			all.filter((record) => record.data.type === 'domain'),
+		);
+		expect(await list('group_id=101')).toEqual(all.filter((record) => record.group_id === 101));
+		expect((await list('group_id=101')).length).toBeGreaterThan(0);
+		expect(await list('authorization_status=authorized&types=domain&is_disabled=false')).toEqual(
+			all.filter((record) => record.data.type === 'domain' && !record.is_disabled),
+		);
+		expect(await list('authorization_status=pending')).toEqual([]);
+		expectInvalid(
+			await call('GET', `${path()}?types=url`, { token }),
+			['query', 'types', 0],
+			'enum',
+		);
+		expectInvalid(await call('GET', `${path()}?group_id=x`, { token }), ['query', 'group_id']);
+		expectInvalid(
+			await call('GET', `${path()}?authorization_status=maybe`, { token }),
+			['query', 'authorization_status'],
+			'enum',
+		);
+		const first = IdentifierPage.parse(
+			(await call('GET', `${path()}?size=2&types=ip`, { token })).json,
+		);
+		expectInvalid(await call('GET', `${path()}?size=2&types=bin&from=${first.next}`, { token }), [
+			'query',
+			'from',
+		]);
+	});
+});
+
 describe('the events dataset', () => {
 	it('is deterministic per seed and sized by eventsPerTenant', async () => {
 		const events = fake.events.feed(101);

@@ -8,6 +8,7 @@ import {
 	IdentifierCreateBody,
 	type IdentifierData,
 	IdentifierIdParam,
+	type IdentifierListQuery,
 	IdentifierUpdateBody,
 	type PublicIdentifier,
 } from '../contract';
@@ -94,6 +95,18 @@ export class IdentifierApi {
 			throw new Halt(errorReply(404, 'NOT_FOUND', `identifier ${id} not found`));
 		return this.dataset.identifier(id, request.tenantId);
 	}
+}
+
+/** The filters of List Identifiers other than paging and order. */
+export function identifierFilter(
+	query: IdentifierListQuery,
+): (record: PublicIdentifier) => boolean {
+	return (record) =>
+		(query.is_disabled === undefined || record.is_disabled === query.is_disabled) &&
+		(query.group_id === undefined || record.group_id === query.group_id) &&
+		(query.types === undefined || query.types.includes(record.data.type)) &&
+		(query.authorization_status === undefined ||
+			record.enrichments?.authorization_status === query.authorization_status);
 }
 
 /** 400 `INVALID_IDENTIFIER_DATA` for values the shape allows but the API would refuse. */

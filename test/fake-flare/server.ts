@@ -36,6 +36,7 @@ import { http, type net, performance } from '../support/node';
 import { Dataset, SCAN_CAP, type StoredAssignment } from './dataset';
 import type { AddEventsOptions, EventStore } from './events';
 import { FeedApi, type FeedRouteName, feedRoutes } from './feed';
+import { identifierFilter } from './identifiers';
 import { Faults } from './faults';
 import {
 	type Cursor,
@@ -241,6 +242,8 @@ interface RequestContext {
 	method: string;
 	rawPath: string;
 	query: Record<string, string>;
+	/** The query string as sent (for parameters that repeat). */
+	rawQuery: string;
 	rawBody: string;
 	/** Raw (still percent-encoded) path parameters. */
 	params: string[];
@@ -597,6 +600,7 @@ export class FakeFlare {
 				method,
 				rawPath,
 				query: entry.query,
+				rawQuery: queryStart === -1 ? '' : target.slice(queryStart + 1),
 				rawBody,
 				params: found?.params ?? [],
 				authorization,
@@ -1039,10 +1043,12 @@ export class FakeFlare {
 	}
 
 	private listIdentifiers(ctx: RequestContext): Reply {
-		const query = parseWith(IdentifierListQuery, ctx.query, 'query');
-		let records = this.currentDataset.identifiers(ctx.token!.tenantId, query.order_by);
-		if (query.is_disabled !== undefined)
-			records = records.filter((record) => record.is_disabled === query.is_disabled);
+		const types = new URLSearchParams(ctx.rawQuery).getAll('types');
+		const input = types.length > 0 ? { ...ctx.query, types } : ctx.query;
+		const query = parseWith(IdentifierListQuery, input, 'query');
+		const records = this.currentDataset
+			.identifiers(ctx.token!.tenantId, query.order_by)
+			.filter(identifierFilter(query));
 		return jsonReply(200, this.listPage('identifiers', query, records));
 	}
 
