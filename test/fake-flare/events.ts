@@ -1,8 +1,10 @@
 /**
  * The events of the tenant feeds: a deterministic function of the seed, per tenant, plus what tests
- * append. Each tenant's feed is a list in order of materialization (when the event entered the feed;
- * `matched_at` shows it); a position in that list is what the feed cursors carry, so appending keeps
- * every cursor valid and a saved cursor sees the new events (docs/feed-endpoints.md).
+ * append. Each tenant's feed is a list sorted by materialization (when the event entered the feed;
+ * `matched_at` shows it), so a saved cursor sees the events added later, as the docs promise; or, as
+ * an option, by `estimated_created_at`, the key of the docs' example cursor, where an event that
+ * arrives late sorts among old ones and a saved cursor misses it (docs/feed-endpoints.md). Cursors
+ * carry the arrival rank of the event to resume at, so they stay valid when events are inserted.
  *
  * Every event matched one or two identifiers of the dataset and mentions what they watch (a domain,
  * a keyword, an email, an IP, a card BIN), so the feed queries find it. The tenant's own view of an
@@ -126,6 +128,8 @@ const DAY_MS = 86_400_000;
 
 /** An event as the fake keeps it; what a tenant did with it is in {@link EventState}. */
 export interface StoredEvent {
+	/** Rank of arrival in the tenant's feed (0, 1, …): what cursors carry. */
+	seq: number;
 	uid: string;
 	type: EventType;
 	source: string;
@@ -186,11 +190,15 @@ export interface IdentifierSource {
 	identifier(id: number, tenantId: number): PublicIdentifier;
 }
 
+/** What the feeds are sorted by (then by arrival). */
+export type FeedSortKey = 'materialized_at' | 'estimated_created_at';
+
 export interface EventStoreOptions {
 	seed: number;
 	tenants: number[];
 	eventsPerTenant: number;
 	startMs: number;
+	sortBy: FeedSortKey;
 }
 
 /** Position predicates of one feed request. */
@@ -206,6 +214,7 @@ export class EventStore {
 	private readonly states = new Map<number, Map<string, EventState>>();
 	private readonly byUid = new Map<string, StoredEvent>();
 	private readonly appended = new Map<number, number>();
+	private readonly lastMaterialized = new Map<number, number>();
 
 	constructor(
 		private readonly options: EventStoreOptions,
@@ -281,6 +290,16 @@ export class EventStore {
 	/** Where a walk starts: the oldest event for `asc`, the newest for `desc`. */
 	firstPosition(tenantId: number, order: 'asc' | 'desc'): number {
 		return order === 'asc' ? 0 : (this.feeds.get(tenantId)?.length ?? 0) - 1;
+	}
+
+	/** The current position of the event with arrival rank `seq`, or -1. */
+	positionOf(tenantId: number, seq: number): number {
+		return (this.feeds.get(tenantId) ?? []).findIndex((event) => event.seq === seq);
+	}
+
+	/** The arrival rank of the event at `position`. */
+	seqAt(tenantId: number, position: number): number {
+		return this.feeds.get(tenantId)![position].seq;
 	}
 
 	/** The oracle: every item a walk of the feed returns, in order. */
@@ -462,15 +481,14 @@ export class EventStore {
 			: materializedMs;
 		if (Number.isNaN(materializedMs) || Number.isNaN(estimatedCreatedMs))
 			throw new Error('FakeFlare.addEvents: invalid date-time');
-		const last = feed[feed.length - 1];
-		if (last && materializedMs < last.materializedMs)
+		if (materializedMs < (this.lastMaterialized.get(tenantId) ?? -Infinity))
 			throw new Error('FakeFlare.addEvents: materializedAt must not go backwards in time');
 		const items: FeedItem[] = [];
 		for (let j = 0; j < count; j++) {
 			const n = (this.appended.get(tenantId) ?? 0) + 1;
 			this.appended.set(tenantId, n);
 			const next = seededStream(hash32(this.options.seed, 0xadd, tenantId, n));
-			const event = this.generate(tenantId, n, next, {
+			const generated = this.generate(tenantId, n, next, {
 				type: options.type ?? EVENT_TYPES[n % EVENT_TYPES.length],
 				id: `new-${tenantId}-${n}`,
 				materializedMs,
@@ -478,7 +496,7 @@ export class EventStore {
 				severity: options.severity,
 				identifierIds: options.identifierIds,
 			});
-			this.add(event, {
+			const event = this.add(generated, {
 				override: null,
 				tags: options.tags?.slice() ?? [],
 				notes: options.notes ?? null,
@@ -490,10 +508,20 @@ export class EventStore {
 		return items;
 	}
 
-	private add(event: StoredEvent, state: EventState): void {
-		this.feeds.get(event.tenantId)!.push(event);
+	/** Files the event in its tenant's feed: after every event it does not sort before. */
+	private add(generated: Omit<StoredEvent, 'seq'>, state: EventState): StoredEvent {
+		const feed = this.feeds.get(generated.tenantId)!;
+		const event: StoredEvent = { seq: feed.length, ...generated };
+		const key = (entry: StoredEvent) =>
+			this.options.sortBy === 'materialized_at' ? entry.materializedMs : entry.estimatedCreatedMs;
+		let position = feed.length;
+		while (position > 0 && key(feed[position - 1]) > key(event)) position--;
+		feed.splice(position, 0, event);
+		const last = this.lastMaterialized.get(event.tenantId) ?? -Infinity;
+		this.lastMaterialized.set(event.tenantId, Math.max(last, event.materializedMs));
 		this.states.get(event.tenantId)!.set(event.uid, state);
 		this.byUid.set(event.uid, event);
+		return event;
 	}
 
 	/** An event of `type` that matched one or two identifiers and mentions what they watch. */
@@ -509,7 +537,7 @@ export class EventStore {
 			severity?: Severity;
 			identifierIds?: number[];
 		},
-	): StoredEvent {
+	): Omit<StoredEvent, 'seq'> {
 		const { type, id } = spec;
 		const [source, sourceName] = SOURCES[type][next() % SOURCES[type].length];
 		const known = this.identifiers.identifierIds();

@@ -423,6 +423,60 @@ describe('tenant event feed', () => {
 		expect(() => fake.addEvents(1, { tenantId: 999 })).toThrow(/unknown tenant/);
 	});
 
+	it('sorted by estimated_created_at on request: a late event with an old date escapes a saved cursor', async () => {
+		/** Walks asc to the end, then appends a late old event and a new one, and resumes. */
+		const resumeAfterLateEvents = async () => {
+			const token = await tokenFor();
+			let saved: string | null = null;
+			let from: string | null = null;
+			const seen: FeedItem[] = [];
+			do {
+				const page = FeedPage.parse(
+					(await call('POST', tenantFeedPath(), { token, body: { order: 'asc', from } })).json,
+				);
+				seen.push(...page.items);
+				saved = page.next ?? saved;
+				from = page.next;
+			} while (from);
+			const [late] = fake.addEvents(1, { estimatedCreatedAt: '2020-01-01T00:00:00Z' });
+			const [fresh] = fake.addEvents(1);
+			const resumed = uidsOf(itemsOf(await walkFeedFrom(token, saved)));
+			return { seen, late: late.metadata.uid, fresh: fresh.metadata.uid, resumed };
+		};
+		const walkFeedFrom = async (token: string, from: string | null) => {
+			const pages: FeedPage[] = [];
+			do {
+				const page = FeedPage.parse(
+					(await call('POST', tenantFeedPath(), { token, body: { order: 'asc', from } })).json,
+				);
+				pages.push(page);
+				from = page.next;
+			} while (from);
+			return pages;
+		};
+
+		const byMaterialization = await resumeAfterLateEvents();
+		expect(byMaterialization.resumed.slice(-2)).toEqual([
+			byMaterialization.late,
+			byMaterialization.fresh,
+		]);
+
+		fake.reset({ eventSortKey: 'estimated_created_at' });
+		const byCreation = await resumeAfterLateEvents();
+		const created = byCreation.seen.map((item) => Date.parse(item.metadata.estimated_created_at));
+		expect(created).toEqual([...created].sort((a, b) => a - b));
+		expect(byCreation.seen).toEqual(
+			fake.feed
+				.feedAll(101, { order: 'asc' })
+				.filter(
+					(item) => item.metadata.uid !== byCreation.late && item.metadata.uid !== byCreation.fresh,
+				),
+		);
+		expect(byCreation.resumed).toContain(byCreation.fresh);
+		expect(byCreation.resumed).not.toContain(byCreation.late);
+		expect(uidsOf(fake.feed.feedAll(101, { order: 'asc' }))[0]).toBe(byCreation.late);
+	});
+
 	it('addEvents options: tenant, type, identifiers, dates, states', async () => {
 		const [item] = fake.addEvents(1, {
 			tenantId: 202,

@@ -23,7 +23,7 @@ import {
 	type FilterSeverities,
 } from '../contract';
 import { type Dataset, SCAN_CAP } from './dataset';
-import { type AddEventsOptions, EventStore, expandType } from './events';
+import { type AddEventsOptions, EventStore, expandType, type FeedSortKey } from './events';
 import { IdentifierApi } from './identifiers';
 import { encodeCursor, fingerprint, type Quirks, shapePage } from './paging';
 import { isoWithOffset } from './random';
@@ -32,6 +32,7 @@ import {
 	cursorFor,
 	errorReply,
 	type HandlerRequest,
+	invalidReply,
 	jsonBody,
 	jsonReply,
 	parseWith,
@@ -97,6 +98,7 @@ export interface FeedSettings {
 	seed: number;
 	tenants: number[];
 	eventsPerTenant: number;
+	eventSortKey: FeedSortKey;
 	startTime: string;
 	quirks: Quirks;
 }
@@ -128,6 +130,7 @@ export class FeedApi {
 				tenants: settings.tenants,
 				eventsPerTenant: settings.eventsPerTenant,
 				startMs: dateTimeToMs(settings.startTime),
+				sortBy: settings.eventSortKey,
 			},
 			dataset,
 		);
@@ -201,7 +204,13 @@ export class FeedApi {
 			size: params.size,
 		});
 		const cursor = from ? cursorFor(from, print, 'body') : undefined;
-		const start = cursor?.p ?? this.events.firstPosition(tenantId, body.order);
+		const start = cursor
+			? this.events.positionOf(tenantId, cursor.p)
+			: this.events.firstPosition(tenantId, body.order);
+		if (start === -1 && cursor)
+			return invalidReply([
+				{ loc: ['body', 'from'], msg: 'Invalid cursor', type: 'value_error', input: from },
+			]);
 		const pageNumber = cursor?.n ?? 1;
 		const { found, resume } = this.events.page(tenantId, body, identifierId, start);
 		const page = shapePage(
@@ -216,7 +225,11 @@ export class FeedApi {
 			next:
 				page.nextPosition === null
 					? null
-					: encodeCursor({ p: page.nextPosition, n: pageNumber + 1, f: print }),
+					: encodeCursor({
+							p: this.events.seqAt(tenantId, page.nextPosition),
+							n: pageNumber + 1,
+							f: print,
+						}),
 		});
 	}
 

@@ -20,6 +20,7 @@ export {
 	EventStore,
 	type EventType,
 	expandType,
+	type FeedSortKey,
 	type StoredEvent,
 	TYPE_CATEGORIES,
 } from './events';

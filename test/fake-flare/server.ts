@@ -34,7 +34,7 @@ import {
 } from '../contract';
 import { http, type net, performance } from '../support/node';
 import { Dataset, SCAN_CAP, type StoredAssignment } from './dataset';
-import type { AddEventsOptions, EventStore } from './events';
+import type { AddEventsOptions, EventStore, FeedSortKey } from './events';
 import { FeedApi, type FeedRouteName, feedRoutes } from './feed';
 import { identifierFilter } from './identifiers';
 import { Faults } from './faults';
@@ -70,6 +70,8 @@ export interface FakeFlareOptions {
 	startTime?: string;
 	/** Events per tenant in the event feeds (default 80). */
 	eventsPerTenant?: number;
+	/** What the event feeds are sorted by (default materialized_at; see docs/feed-endpoints.md). */
+	eventSortKey?: FeedSortKey;
 	/** Identifiers listed (ids 7001 on; at least 30, the default). */
 	identifiers?: number;
 	/** Matching policies listed (at least 8, the default). */
@@ -96,6 +98,7 @@ export interface ResolvedFakeFlareOptions {
 	sameInstantGroup: number;
 	startTime: string;
 	eventsPerTenant: number;
+	eventSortKey: FeedSortKey;
 	identifiers?: number;
 	policies?: number;
 	sources?: number;
@@ -163,6 +166,7 @@ const DEFAULTS: ResolvedFakeFlareOptions = {
 	sameInstantGroup: 3,
 	startTime: '2024-01-01T00:00:00+00:00',
 	eventsPerTenant: 80,
+	eventSortKey: 'materialized_at',
 	reportProcessingPolls: 1,
 };
 
