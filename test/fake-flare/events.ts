@@ -10,7 +10,10 @@
  * a keyword, an email, an IP, a card BIN), so the feed queries find it. The tenant's own view of an
  * event (severity override, tags, notes, ignored/remediated) is state that the actions change.
  */
+import { createHash } from 'crypto';
+
 import {
+	type ActionType,
 	type ActivityModelName,
 	dateTimeToMs,
 	type FeedDateFilter,
@@ -23,7 +26,7 @@ import {
 	SEVERITY_ORDER,
 	type Severity,
 } from '../contract';
-import { hash32, hex8, seededStream } from './random';
+import { hash32, seededStream } from './random';
 import * as words from './words';
 
 /** The event types the fake generates: each is both an `ActivityModelName` and a `SearchType`. */
@@ -457,7 +460,7 @@ export class EventStore {
 	// ---- changes ----
 
 	/** Applies an action of POST /{segment}/v4/events/actions to events of the tenant's feed. */
-	act(tenantId: number, uids: string[], action: string, atMs: number): void {
+	act(tenantId: number, uids: string[], action: ActionType, atMs: number): void {
 		for (const uid of uids) {
 			const state = this.state(tenantId, uid);
 			if (!state) continue;
@@ -622,11 +625,11 @@ function eventId(tenantId: number, k: number): string {
 function seededState(next: () => number, materializedMs: number): EventState {
 	const roll = () => next() % 100;
 	const later = (days: number) => materializedMs + days * DAY_MS + (next() % DAY_MS);
-	const tags = roll() < 35 ? [TAGS[next() % TAGS.length], TAGS[next() % TAGS.length]] : [];
-	const severityRoll = roll();
+	const tag = () => TAGS[next() % TAGS.length];
+	const tags = roll() < 35 ? unique([tag(), tag()].slice(0, 1 + (next() % 2))) : [];
 	return {
-		override: severityRoll < 12 ? SEVERITY_ORDER[next() % SEVERITY_ORDER.length] : null,
-		tags: unique(tags.slice(0, 1 + (next() % 2))),
+		override: roll() < 12 ? SEVERITY_ORDER[next() % SEVERITY_ORDER.length] : null,
+		tags,
 		notes: roll() < 15 ? `Reviewed by the SOC (case ${1000 + (next() % 9000)}).` : null,
 		ignoredMs: roll() < 10 ? later(1) : null,
 		remediatedMs: roll() < 12 ? later(2) : null,
@@ -665,14 +668,13 @@ function mention(data: IdentifierData): Mention {
 	switch (data.type) {
 		case 'domain': {
 			const fqdn = data.fqdn.toLowerCase();
-			const user = `it.admin`;
 			return {
 				...empty,
 				text: fqdn,
 				brand: brandOf(fqdn),
 				domains: [fqdn],
-				emails: [`${user}@${fqdn}`],
-				usernames: [user],
+				emails: [`it.admin@${fqdn}`],
+				usernames: ['it.admin'],
 			};
 		}
 		case 'identity': {
@@ -962,17 +964,9 @@ function flareUrl(uid: string): string {
 	return `https://app.flare.io/#/${uid.split('/').map(encodeURIComponent).join('/')}`;
 }
 
+/** A SHA-1 in hex, as the full events' `payload_digest` and `content_hash`. */
 function digest(text: string): string {
-	let out = '';
-	for (let k = 0; k < 5; k++)
-		out += hex8(
-			hash32(
-				text.length,
-				k,
-				[...text].reduce((h, c) => (h * 31 + c.charCodeAt(0)) | 0, 7),
-			),
-		);
-	return out;
+	return createHash('sha1').update(text).digest('hex');
 }
 
 /** `2025-03-12T09:15:00.123000Z`, as the feed items carry date-times. */
