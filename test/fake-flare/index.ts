@@ -18,3 +18,21 @@ export {
 export { Dataset, DEFAULT_LIST_SIZES, SCAN_CAP, type StoredAssignment } from './dataset';
 export { Faults, type Fault, type FaultRule, type PagingFault } from './faults';
 export { OtherOrigin, type OtherOriginRequest, STOLEN_TOKEN } from './other-origin';
+export {
+	type AddEventsOptions,
+	EVENT_TYPES,
+	type EventState,
+	EventStore,
+	type EventType,
+	expandType,
+	type FeedSortKey,
+	type StoredEvent,
+	TYPE_CATEGORIES,
+} from './events';
+export {
+	type CredentialState,
+	FeedApi,
+	type FeedRouteName,
+	filterSeverities,
+	filterSourceTypes,
+} from './feed';
