@@ -353,10 +353,11 @@ export const FAULTS = {
 		extraRequests: 1,
 	},
 	slow: {
-		// The Timeout applies to every page: 5 s leaves a loaded machine time for a page of 10,000.
-		name: 'response slower than the Timeout (5 s)',
-		rules: (subject, page) => at(subject, page, { delayMs: 8_000 }),
-		parameters: { requestOptions: { timeout: 5_000 } },
+		// The Timeout covers each answer whole, its last byte included: 12 s leaves a loaded machine
+		// (jest and the fake in one process) time to produce and read a page of 10,000 identities.
+		name: 'response slower than the Timeout (12 s)',
+		rules: (subject, page) => at(subject, page, { delayMs: 15_000 }),
+		parameters: { requestOptions: { timeout: 12_000 } },
 		retryClass: 'transient',
 		extraRequests: 1,
 	},
