@@ -6,6 +6,7 @@ import type { IdentityRecord } from '../contract';
 import type { FakeFlare, FakeFlareOptions, LoggedRequest } from '../fake-flare';
 import { masked, simplifiedIdentities } from '../integration/support';
 import { CANARY_API_KEY, CANARY_TOKEN_PREFIX } from '../reliability/secret-scan';
+import { INVENTORY_CASES } from './cases-inventory';
 import { type FakeModelOptions, messageText, type ModelRequest } from './fake-model';
 import { check, checkEqual, failedNode, type RunView } from './report';
 
@@ -410,6 +411,7 @@ export const CASES: E2eCase[] = [
 			},
 		}),
 	},
+	...INVENTORY_CASES,
 	// ---- behaviours ----
 	{
 		file: 'leaked-credentials-for-a-domain.json',
