@@ -36,7 +36,7 @@ export const leakedCredentialDescription: INodeProperties[] = [
 				value: 'searchAstp',
 				action: 'Search leaked credentials by domain or identity with ASTP',
 				description:
-					'The same search without the global search quota, through ASTP (needs the ASTP feature)',
+					'Search leaked credentials by domain, e-mail, username or password through ASTP, without the global search quota',
 			},
 			{
 				name: 'Take Action',
