@@ -16,3 +16,4 @@ export { default as childProcess } from 'node:child_process';
 export { default as url } from 'node:url';
 export { performance } from 'node:perf_hooks';
 export { default as processRef } from 'node:process';
+export { createRequire } from 'node:module';
