@@ -1,14 +1,15 @@
 /**
  * `n8n start` as a server for the editor test: a real n8n serving its editor and REST API on a free
  * port of 127.0.0.1, with the instance's user folder (package and credentials already in place).
- * The server runs in its own process group, so stopping it also stops whatever it started; it is
- * killed when this process exits or is interrupted, so it never outlives the test.
+ * The server runs in its own process group under guard.mjs, so stopping it also stops whatever it
+ * started, and it never outlives this process, however this process ends.
  */
 import { sleep } from 'n8n-workflow';
 
 import { childProcess, fs, path, processRef } from '../support/node';
 import { freePort, type N8nInstance } from './n8n';
 import { SERVER_OUTPUT_FILE } from './secrets';
+import { repositoryRoot } from './suite';
 
 export interface N8nServer {
 	/** Base URL of the editor and the REST API, without a trailing slash. */
@@ -17,6 +18,10 @@ export interface N8nServer {
 	logFile: string;
 	/** Seconds from spawn to a ready /healthz/readiness. */
 	startSeconds: number;
+	/** The process group of n8n and whatever it started (the id of its guard process). */
+	processGroup: number;
+	/** Resolves with n8n's exit code when it ends, stopped or not. */
+	exited: Promise<number | null>;
 	stop(): Promise<void>;
 }
 
@@ -35,67 +40,57 @@ const tail = (file: string) => {
  */
 export async function startServer(
 	n8n: N8nInstance,
-	options: { timeoutSeconds?: number; env?: Record<string, string> } = {},
+	options: {
+		timeoutSeconds?: number;
+		env?: Record<string, string>;
+		/** The port to listen on when it is free (default: any free port). */
+		port?: number;
+	} = {},
 ): Promise<N8nServer> {
 	const timeoutSeconds = options.timeoutSeconds ?? 180;
-	const port = await freePort();
+	const port = await freePort(options.port);
 	const brokerPort = await freePort();
 	const url = `http://127.0.0.1:${port}`;
 	const logFile = path.join(n8n.userFolder, SERVER_OUTPUT_FILE);
 	const fd = fs.openSync(logFile, 'w');
 	const started = Date.now();
-	const child = childProcess.spawn(n8n.install.nodeBin, [n8n.install.n8nMain, 'start'], {
-		cwd: n8n.userFolder,
-		env: {
-			...n8n.env(),
-			N8N_PORT: String(port),
-			N8N_LISTEN_ADDRESS: '127.0.0.1',
-			N8N_HOST: '127.0.0.1',
-			N8N_PROTOCOL: 'http',
-			N8N_EDITOR_BASE_URL: url,
-			N8N_SECURE_COOKIE: 'false',
-			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-			N8N_HIRING_BANNER_ENABLED: 'false',
-			N8N_ONBOARDING_FLOW_DISABLED: 'true',
-			...options.env,
+	const guard = path.join(repositoryRoot(), 'test', 'e2e', 'guard.mjs');
+	const child = childProcess.spawn(
+		n8n.install.nodeBin,
+		[guard, n8n.install.nodeBin, n8n.install.n8nMain, 'start'],
+		{
+			cwd: n8n.userFolder,
+			env: {
+				...n8n.env(),
+				N8N_PORT: String(port),
+				N8N_LISTEN_ADDRESS: '127.0.0.1',
+				N8N_HOST: '127.0.0.1',
+				N8N_PROTOCOL: 'http',
+				N8N_EDITOR_BASE_URL: url,
+				N8N_SECURE_COOKIE: 'false',
+				N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+				N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+				N8N_HIRING_BANNER_ENABLED: 'false',
+				N8N_ONBOARDING_FLOW_DISABLED: 'true',
+				...options.env,
+			},
+			// The guard's stdin is a pipe this process never writes to: it closes when this process ends.
+			stdio: ['pipe', fd, fd],
+			detached: true,
 		},
-		stdio: ['ignore', fd, fd],
-		detached: true,
-	});
+	);
 	fs.closeSync(fd);
 	let exited: number | null | undefined;
-	const exit = new Promise<void>((resolve) => {
+	const exit = new Promise<number | null>((resolve) => {
 		child.on('exit', (code) => {
 			exited = code;
-			resolve();
+			child.stdin?.destroy();
+			resolve(code);
 		});
 		child.on('error', () => {
 			exited = exited ?? -1;
-			resolve();
+			resolve(exited);
 		});
-	});
-
-	// Whatever happens to this process, the server must not outlive it.
-	const killNow = () => {
-		if (exited === undefined && child.pid !== undefined) {
-			try {
-				processRef.kill(-child.pid, 'SIGKILL');
-			} catch {
-				// already gone
-			}
-		}
-	};
-	const onSignal = (signal: NodeJS.Signals) => {
-		killNow();
-		processRef.exit(signal === 'SIGINT' ? 130 : 143);
-	};
-	processRef.on('exit', killNow);
-	processRef.once('SIGINT', onSignal);
-	processRef.once('SIGTERM', onSignal);
-	void exit.then(() => {
-		processRef.removeListener('exit', killNow);
-		processRef.removeListener('SIGINT', onSignal);
-		processRef.removeListener('SIGTERM', onSignal);
 	});
 
 	const stop = async () => {
@@ -107,11 +102,17 @@ export async function startServer(
 				// already gone
 			}
 		};
+		// Short sleeps: a long one would keep this process alive after n8n ended.
+		const ended = async (seconds: number) => {
+			for (let waited = 0; waited < seconds * 1000 && exited === undefined; waited += 100) {
+				await sleep(100);
+			}
+			return exited !== undefined;
+		};
 		signal('SIGTERM');
-		const stopped = await Promise.race([exit.then(() => true), sleep(20_000).then(() => false)]);
-		if (!stopped) {
+		if (!(await ended(20))) {
 			signal('SIGKILL');
-			await Promise.race([exit, sleep(5_000)]);
+			await ended(5);
 		}
 	};
 
@@ -138,5 +139,12 @@ export async function startServer(
 	} finally {
 		if (!ready) await stop();
 	}
-	return { url, logFile, startSeconds: (Date.now() - started) / 1000, stop };
+	return {
+		url,
+		logFile,
+		startSeconds: (Date.now() - started) / 1000,
+		processGroup: child.pid as number,
+		exited: exit,
+		stop,
+	};
 }
