@@ -7,7 +7,8 @@
  * as the guard's stdin, and never writes to it. When the starter ends in any way (Ctrl-C, a crash,
  * even SIGKILL), the system closes that pipe: the guard then asks the whole group to stop (SIGTERM),
  * and kills it after a grace period. SIGTERM sent to the group by the starter stops the command the
- * same way. The guard exits with the command's exit code.
+ * same way. When the command ends, the guard stops what it left in the group and exits with the
+ * command's exit code.
  *
  * A plain .mjs file: it needs `process` and timers, which the lint forbids in TypeScript files.
  */
@@ -54,4 +55,7 @@ child.on('error', (error) => {
 	process.stderr.write(`guard: could not start ${command}: ${error.message}\n`);
 	process.exit(127);
 });
-child.on('exit', (code) => process.exit(code ?? 1));
+child.on('exit', (code) => {
+	killGroup('SIGTERM'); // whatever the command left behind (this guard ignores it)
+	process.exit(code ?? 1);
+});
