@@ -140,7 +140,7 @@ export class QueueCluster {
 		return fs
 			.readFileSync(path.join(this.main.userFolder, N8N_LOG_FILE), 'utf8')
 			.split('\n')
-			.filter((line) => line.includes(start))
+			.filter((line) => line.includes(start.split('"')[0])) // quotes are escaped in the JSON
 			.map((line) => JSON.parse(line) as { message: string; metadata?: { timestamp?: string } })
 			.filter((entry) => entry.message.startsWith(start) && entry.message.endsWith(end))
 			.map((entry) => entry.metadata?.timestamp ?? '?');

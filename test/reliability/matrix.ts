@@ -280,7 +280,7 @@ export interface FaultCase {
 	extraRequests?: number;
 	extraTokenRequests?: number;
 	/** Failed as decided: the error message, and how many requests the faulted page takes. */
-	fails?: { message: (subject: Subject) => string; pageRequests: number };
+	fails?: { message: (subject: Subject) => string; pageRequests: number | ((subject: Subject, page: number) => number) };
 	/** The wait the node must leave between the fault and the retry. */
 	minWaitMs?: number;
 	/** Positions where the fault makes sense (a repeated cursor needs a cursor). */
@@ -403,7 +403,9 @@ export const FAULTS = {
 		retryClass: 'none',
 		fails: {
 			message: () => 'The global search quota of your Flare organization is used up',
-			pageRequests: 1,
+			// Where the quota is real, the answer before the page said that none remains: the page is
+			// never asked for (docs/api-contract.md, "Quota"). The first page has no answer before it.
+			pageRequests: (subject, page) => (subject.searchQuota && page > 0 ? 0 : 1),
 		},
 	},
 } satisfies Record<string, FaultCase>;
@@ -503,7 +505,8 @@ export class Matrix {
 			fault.harmlessWhenLimitEnds && this.subject.limited && position === 'last' ? undefined : fault.fails;
 		if (fails) {
 			outcome = 'failed as decided';
-			expectedRequests = page + fails.pageRequests;
+			expectedRequests =
+				page + (typeof fails.pageRequests === 'number' ? fails.pageRequests : fails.pageRequests(this.subject, page));
 			bound = page + 1 + RETRIES[fault.retryClass];
 			if (first.error?.message !== fails.message(this.subject)) {
 				problems.push(`expected the error "${fails.message(this.subject)}", got ${JSON.stringify(first.error)}`);
