@@ -9,99 +9,96 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import {
-	queryFields,
-	searchOperation,
-	searchQuery,
-} from '../Flare/resources/leakedCredential/search';
-import { leakedValueOutput, notice, requestOptions, simplify } from '../Flare/shared/descriptions';
+import { requestOptions } from '../Flare/shared/descriptions';
 import { FlareItem } from '../Flare/shared/item';
+import type { FlareResponse } from '../Flare/shared/operation';
 import { callFlare } from '../Flare/shared/runner';
-import { newCredentials } from './poll';
+import { leakedCredentialFields, leakedCredentialWatch } from './newLeakedCredential';
+import { pollWatch, type Watch } from './poll';
 
 /** How many of the newest matches a manual "fetch test event" returns. */
 export const SAMPLE_SIZE = 5;
+
+/** A kind of trigger: its form, what an active poll watches, and what a test fetches. */
+interface TriggerKind {
+	fields: INodeProperties[];
+	watch(item: FlareItem): Watch;
+	/** What to say when a test finds nothing, and what to try. */
+	nothingYet: { message: string; description: string };
+}
+
+const kinds: Record<string, TriggerKind> = {
+	newLeakedCredential: {
+		fields: leakedCredentialFields,
+		watch: leakedCredentialWatch,
+		nothingYet: {
+			message: 'No leaked credential matches this query yet',
+			description:
+				'Once active, the trigger starts the workflow when Flare imports a matching credential. To see sample data now, try a broader query, e.g. a domain.',
+		},
+	},
+};
+
+const eventField: INodeProperties = {
+	displayName: 'Event',
+	name: 'event',
+	type: 'options',
+	noDataExpression: true,
+	required: true,
+	default: 'newLeakedCredential',
+	description: 'What starts the workflow',
+	options: [
+		{
+			name: 'New Leaked Credential',
+			value: 'newLeakedCredential',
+			description: 'Flare imported a leaked credential that matches the query',
+		},
+	],
+};
+
+/** The form of one kind, as its messages name fields: Event, the kind's fields, Request Options. */
+const formOf = (kind: TriggerKind): INodeProperties[] => [
+	eventField,
+	...kind.fields,
+	requestOptions,
+];
 
 /** Manual "fetch test event": the newest few matches, newest first. Reads and writes no state. */
 async function newestMatches(
 	context: IPollFunctions,
 	item: FlareItem,
-	properties: INodeProperties[],
-	query: IDataObject,
+	form: INodeProperties[],
+	kind: TriggerKind,
 ): Promise<INodeExecutionData[][]> {
-	const items: IDataObject[] = [];
-	const newest = {
-		...searchOperation,
-		properties,
-		prepare: (_: FlareItem, request: { body?: IDataObject }) =>
-			(request.body = { query, order: 'desc' }),
-	};
-	await callFlare(item, newest, {
-		pageSize: SAMPLE_SIZE,
-		onPage(records, response) {
-			items.push(...searchOperation.output(item, records, response));
-			return items.length < SAMPLE_SIZE;
+	const watch = kind.watch(item);
+	const pages: Array<[IDataObject[], FlareResponse]> = [];
+	let found = 0;
+	await callFlare(
+		item,
+		{
+			...watch.operation,
+			properties: form,
+			prepare: (_, request) => (request.body = watch.newest),
 		},
-	});
-	if (items.length === 0) {
-		throw new NodeOperationError(context.getNode(), 'No leaked credential matches this query yet', {
-			description:
-				'Once active, the trigger starts the workflow when Flare imports a matching credential. To see sample data now, try a broader query, e.g. a domain.',
+		{
+			pageSize: SAMPLE_SIZE,
+			onPage(records, response) {
+				const wanted = records.slice(0, SAMPLE_SIZE - found);
+				found += wanted.length;
+				pages.push([wanted, response]);
+				return found < SAMPLE_SIZE;
+			},
+		},
+	);
+	if (found === 0) {
+		throw new NodeOperationError(context.getNode(), kind.nothingYet.message, {
+			description: kind.nothingYet.description,
 		});
 	}
-	return [context.helpers.returnJsonArray(items.slice(0, SAMPLE_SIZE))];
+	const items: IDataObject[] = [];
+	for (const [records, response] of pages) items.push(...(await watch.output(records, response)));
+	return [context.helpers.returnJsonArray(items)];
 }
-
-/** The trigger's form; messages name its fields by these display names. */
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Event',
-		name: 'event',
-		type: 'options',
-		noDataExpression: true,
-		required: true,
-		default: 'newLeakedCredential',
-		description: 'What starts the workflow',
-		options: [
-			{
-				name: 'New Leaked Credential',
-				value: 'newLeakedCredential',
-				description: 'Flare imported a leaked credential that matches the query',
-			},
-		],
-	},
-	notice(
-		'triggerQuotaNotice',
-		"Every poll runs at least one global search, which counts toward your organization's global search quota: polling every minute uses about 43,000 searches a month. Each credential is emitted once, as one item.",
-	),
-	...queryFields,
-	simplify,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Backfill',
-				name: 'backfill',
-				type: 'options',
-				default: 'none',
-				description:
-					'On first activation, also emit the matching credentials imported in this past window. Later polls emit only what is new.',
-				options: [
-					{ name: 'None', value: 'none', description: 'Start from the time of activation' },
-					{ name: 'Last 24 Hours', value: 'last24Hours' },
-					{ name: 'Last 7 Days', value: 'last7Days' },
-					{ name: 'Last 30 Days', value: 'last30Days' },
-				],
-			},
-			leakedValueOutput,
-		],
-	},
-	requestOptions,
-];
 
 export class FlareTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -117,19 +114,28 @@ export class FlareTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'flareApi', required: true }],
-		properties,
+		properties: [
+			eventField,
+			...Object.values(kinds).flatMap((kind) => kind.fields),
+			requestOptions,
+		],
 	};
 
 	/**
-	 * Active polls walk the global search in ascending import order from the stored watermark and emit
-	 * every matching credential once; a manual "fetch test event" returns the newest few and changes
+	 * Active polls walk Flare's search in ascending arrival order from the saved cursor and emit every
+	 * new match once (poll.ts); a manual "fetch test event" returns the newest few and changes
 	 * nothing. A failed poll throws and leaves the stored state as it was.
 	 */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const startedAt = Date.now();
-		const item = FlareItem.ofNode(this, properties);
-		const query = searchQuery(item);
-		if (this.getMode() === 'manual') return await newestMatches(this, item, properties, query);
-		return await newCredentials(this, item, properties, query, startedAt);
+		const name = this.getNodeParameter('event', 'newLeakedCredential') as string;
+		const kind = kinds[name];
+		if (!kind) {
+			throw new NodeOperationError(this.getNode(), `Event has an unknown value: "${name}"`);
+		}
+		const form = formOf(kind);
+		const item = FlareItem.ofNode(this, form);
+		if (this.getMode() === 'manual') return await newestMatches(this, item, form, kind);
+		return await pollWatch(this, item, form, kind.watch(item), startedAt);
 	}
 }

@@ -4,20 +4,20 @@ import type { IDataObject } from 'n8n-workflow';
 /**
  * What the Flare Trigger keeps in the workflow's static data between polls (docs/api-contract.md,
  * "Flare Trigger"): the saved cursor of its one long-lived search, where the next sweep of recent
- * imports starts, and the credentials it already emitted or found there at activation, bounded.
+ * arrivals starts, and the records it already emitted or found there at activation, bounded.
  */
 export interface TriggerState {
 	/** Revision, counted up at every change: of two copies (two activations), the newer wins. */
 	rev: number;
 	/** Fingerprint of the search (query and start): another search starts afresh. */
 	search: string;
-	/** `filters.imported_at.gte` of the long-lived search, fixed for its life (ISO 8601). */
+	/** Arrival date the long-lived search starts at, fixed for its life (ISO 8601). */
 	start: string;
 	/** Where the long-lived search resumes; none before its first page (or while it fits in one). */
 	cursor?: string;
-	/** `filters.imported_at.gte` of the next sweep of recent imports (ISO 8601). */
+	/** Arrival date the next sweep starts at (ISO 8601). */
 	since: string;
-	/** Keys of the credentials emitted (or found at activation) that a sweep may read again: key → imported_at (s). */
+	/** Keys of the records emitted (or found at activation) that a sweep may read again: key → arrival (s). */
 	seen: Record<string, number>;
 	/** Keys of the last page the long-lived search read: the next poll reads it again. */
 	lastPage: string[];
@@ -59,28 +59,15 @@ export function instantOf(value: unknown): number {
 	return Date.parse(hasOffset ? value : `${value}Z`);
 }
 
-const digest = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 16);
+/** A short digest of a text. */
+export const digest = (value: string) =>
+	createHash('sha256').update(value).digest('hex').slice(0, 16);
 
 /** A short, stable fingerprint (the query itself may hold a password). */
 export const fingerprint = (value: unknown): string => digest(JSON.stringify(value));
 
 /**
- * What identifies a credential: its id; else its `credential_hash`; else a digest of what describes
- * it, so that a credential without an id is still emitted once.
- */
-export function keyOf(record: IDataObject): string {
-	if (typeof record.id === 'number' || (typeof record.id === 'string' && record.id !== '')) {
-		return String(record.id);
-	}
-	if (typeof record.credential_hash === 'string' && record.credential_hash !== '') {
-		return `c:${record.credential_hash}`;
-	}
-	const described = [record.identity_name, record.source_id, record.imported_at, record.domain];
-	return `d:${digest(JSON.stringify(described))}`;
-}
-
-/**
- * Keeps `seen` bounded: keys imported before `since` are dropped (no sweep reads them again, and
+ * Keeps `seen` bounded: keys of records that arrived before `since` are dropped (no sweep reads them again, and
  * the long-lived search only reads its last page again, kept in `lastPage`); beyond
  * {@link MAX_SEEN} keys, the oldest go and the next sweep starts after them, so that it cannot read
  * them again either.
@@ -88,7 +75,7 @@ export function keyOf(record: IDataObject): string {
 export function prune(state: TriggerState): void {
 	const sinceS = Math.floor(instantOf(state.since) / 1000);
 	const kept = Object.entries(state.seen)
-		.filter(([, importedS]) => importedS >= sinceS)
+		.filter(([, arrivedS]) => arrivedS >= sinceS)
 		.sort((a, b) => b[1] - a[1])
 		.slice(0, MAX_SEEN);
 	if (kept.length === MAX_SEEN) {
