@@ -611,7 +611,8 @@ export class FakeFlare {
 
 	/**
 	 * Fresh dataset and state: `options` over the options given to start() over the defaults. Clears tokens,
-	 * the log (and the other origin's), faults, state, quota, rate-limit windows and the clock's advance.
+	 * the log (and the other origin's), faults, state, quota and rate-limit windows; the clock's offset
+	 * returns to `clockOffsetMs`.
 	 */
 	reset(options: FakeFlareOptions = {}): void {
 		this.currentOptions = resolveOptions(this.startOptions, options);
