@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 
+import { IdentifierType } from './identifiers';
 import { DateTimeInput, dateTimeToMs, Uuid } from './primitives';
 
 const NonEmpty = z.string().min(1);
@@ -179,12 +180,15 @@ export const PasswordParam = NonEmpty;
 /** A query-string boolean (`true`/`false`). */
 const QueryBoolean = z.enum(['true', 'false']).transform((value) => value === 'true');
 
-/** Query of GET /{segment}/v4/identifiers/ (H2). */
+/** Query of GET /{segment}/v4/identifiers/ (H2); `types` may repeat (`types=ip&types=bin`). */
 export const IdentifierListQuery = z.object({
 	from: z.string().optional(),
 	size: z.coerce.number().int().min(1).max(100).default(20),
 	order_by: z.enum(['id', 'name', 'type']).default('id'),
 	is_disabled: QueryBoolean.optional(),
+	group_id: z.coerce.number().int().optional(),
+	types: z.array(IdentifierType).optional(),
+	authorization_status: z.enum(['pending', 'rejected', 'authorized']).optional(),
 });
 export type IdentifierListQuery = z.infer<typeof IdentifierListQuery>;
 

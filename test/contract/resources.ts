@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 
+import { IdentifierData } from './identifiers';
 import { DateTimeWithOffset, NaiveDateTime, Uuid } from './primitives';
 
 /** §2.2 Source object, global-search variant. */
@@ -149,22 +150,6 @@ export function pageOf<T extends z.ZodTypeAny>(item: T) {
 export type Page<T> = { items: T[]; next: string | null };
 
 // ---- list endpoints (api-facts.md Part H) and the report-request status (Part F3) ----
-
-/** What an identifier watches, discriminated on `type` (the kinds the fake serves). */
-export const IdentifierData = z.discriminatedUnion('type', [
-	z.object({ type: z.literal('domain'), fqdn: z.string() }),
-	z.object({ type: z.literal('keyword'), keyword: z.string() }),
-	z.object({
-		type: z.literal('identity'),
-		attributes: z
-			.array(z.object({ type: z.literal('email'), email: z.string() }))
-			.min(1)
-			.max(15),
-	}),
-	z.object({ type: z.literal('ip'), ip: z.string() }),
-	z.object({ type: z.literal('bin'), bin: z.string() }),
-]);
-export type IdentifierData = z.infer<typeof IdentifierData>;
 
 /** `PublicIdentifierResponse` (H2): an item of List Identifiers. */
 export const PublicIdentifier = z.object({

@@ -131,24 +131,7 @@ export class EditorSession {
 		if (!answer.executionId) {
 			throw new Error(`n8n started no execution: ${JSON.stringify(answer)}`);
 		}
-		// n8n can report the end of an execution a moment before its data is stored: wait for both.
-		let run: RunJson | undefined;
-		let status = 'new';
-		for (;;) {
-			const saved = await this.request<SavedExecution>('GET', `/executions/${answer.executionId}`);
-			status = saved.status;
-			const data = saved.data ? (unflatten(saved.data) as Partial<RunJson['data']>) : undefined;
-			if (!['new', 'running'].includes(status) && data?.resultData) {
-				run = { status, data: data as RunJson['data'] };
-				break;
-			}
-			if (Date.now() - started > timeoutSeconds * 1000) {
-				throw new Error(
-					`execution ${answer.executionId} still ${status}, without its data, after ${timeoutSeconds} s`,
-				);
-			}
-			await sleep(250);
-		}
+		const run = await this.finishedExecution(answer.executionId, timeoutSeconds);
 		const output = JSON.stringify(run, null, 2);
 		this.executions++;
 		const outputFile = path.join(
@@ -158,11 +141,40 @@ export class EditorSession {
 		fs.writeFileSync(outputFile, output);
 		return {
 			workflowId: workflow.id,
+			executionId: answer.executionId,
 			run,
-			exitCode: status === 'success' ? 0 : 1,
+			exitCode: run.status === 'success' ? 0 : 1,
 			output,
 			outputFile,
 			seconds: (Date.now() - started) / 1000,
 		};
+	}
+
+	/** A saved execution: its status, and its run data once n8n has stored it. */
+	async execution(id: string): Promise<{ status: string; run?: RunJson }> {
+		const saved = await this.request<SavedExecution>('GET', `/executions/${id}`);
+		const data = saved.data ? (unflatten(saved.data) as Partial<RunJson['data']>) : undefined;
+		return {
+			status: saved.status,
+			run: data?.resultData ? { status: saved.status, data: data as RunJson['data'] } : undefined,
+		};
+	}
+
+	/**
+	 * Waits until the execution has ended and its data is stored (n8n can report the end of an
+	 * execution a moment before its data is stored), and returns its run.
+	 */
+	async finishedExecution(id: string, timeoutSeconds = 300): Promise<RunJson> {
+		const started = Date.now();
+		for (;;) {
+			const { status, run } = await this.execution(id);
+			if (!['new', 'running'].includes(status) && run) return run;
+			if (Date.now() - started > timeoutSeconds * 1000) {
+				throw new Error(
+					`execution ${id} still ${status}, without its data, after ${timeoutSeconds} s`,
+				);
+			}
+			await sleep(250);
+		}
 	}
 }

@@ -10,6 +10,8 @@ import { N8N_LOG_FILE } from './secrets';
 
 export interface Execution {
 	workflowId: string;
+	/** n8n's id of the execution, when it was run through a started n8n. */
+	executionId?: string;
 	/** The run as n8n printed it, when it printed one. */
 	run?: RunJson;
 	exitCode: number;
@@ -32,13 +34,21 @@ export class N8nInstance {
 	private constructor(
 		readonly install: InstalledN8n,
 		readonly userFolder: string,
+		private readonly settings: Record<string, string>,
 	) {}
 
-	/** A fresh instance: the user folder is emptied first. */
-	static create(install: InstalledN8n, userFolder: string): N8nInstance {
+	/**
+	 * A fresh instance: the user folder is emptied first. `settings` is environment every command of
+	 * the instance gets on top of the defaults (e.g. queue mode's database and Redis).
+	 */
+	static create(
+		install: InstalledN8n,
+		userFolder: string,
+		settings: Record<string, string> = {},
+	): N8nInstance {
 		fs.rmSync(userFolder, { recursive: true, force: true });
 		fs.mkdirSync(path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
-		return new N8nInstance(install, path.resolve(userFolder));
+		return new N8nInstance(install, path.resolve(userFolder), settings);
 	}
 
 	/** Environment of every n8n (and npm) command of this instance. */
@@ -65,6 +75,7 @@ export class N8nInstance {
 			N8N_LOG_OUTPUT: 'console,file',
 			N8N_LOG_FILE_LOCATION: path.join(this.userFolder, N8N_LOG_FILE),
 			...this.install.env,
+			...this.settings,
 		};
 	}
 

@@ -146,6 +146,8 @@ export class Dataset {
 	/** Live state the server mutates: assignments per identifier and deleted identifiers. */
 	readonly assignments = new Map<number, StoredAssignment[]>();
 	readonly deletedIdentifiers = new Set<number>();
+	/** Identifiers created or updated through the API; they replace the generated record. */
+	private readonly storedIdentifiers = new Map<number, PublicIdentifier>();
 
 	readonly searchOrder: SearchOrder;
 
@@ -826,6 +828,8 @@ export class Dataset {
 	 * rotate (domain, keyword, identity, IP, card BIN), names are what a user would type.
 	 */
 	identifier(id: number, tenantId: number): PublicIdentifier {
+		const stored = this.storedIdentifiers.get(id);
+		if (stored) return { ...structuredClone(stored), tenant_id: tenantId };
 		const k = id - 7001;
 		const h = (salt: number) => hash32(this.seed, k, SALT.identifier, salt);
 		const domain = this.domainList[k % this.domainList.length];
@@ -906,6 +910,20 @@ export class Dataset {
 		const key = (record: PublicIdentifier) =>
 			orderBy === 'name' ? record.name.toLowerCase() : orderBy === 'type' ? record.data.type : '';
 		return records.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id - b.id));
+	}
+
+	/** Stores an identifier created or updated through the API; a new id joins the list. */
+	storeIdentifier(record: PublicIdentifier): void {
+		if (!this.identifierList.includes(record.id)) {
+			this.identifierList.push(record.id);
+			this.assignments.set(record.id, []);
+		}
+		this.storedIdentifiers.set(record.id, structuredClone(record));
+	}
+
+	/** The id the next created identifier gets. */
+	nextIdentifierId(): number {
+		return Math.max(...this.identifierList) + 1;
 	}
 
 	policies(): MatchingPolicy[] {

@@ -33,3 +33,21 @@ export {
 } from './search-after';
 export { Faults, type Fault, type FaultRule, type PagingFault } from './faults';
 export { OtherOrigin, type OtherOriginRequest, STOLEN_TOKEN } from './other-origin';
+export {
+	type AddEventsOptions,
+	EVENT_TYPES,
+	type EventState,
+	EventStore,
+	type EventType,
+	expandType,
+	type FeedSortKey,
+	type StoredEvent,
+	TYPE_CATEGORIES,
+} from './events';
+export {
+	type CredentialState,
+	FeedApi,
+	type FeedRouteName,
+	filterSeverities,
+	filterSourceTypes,
+} from './feed';

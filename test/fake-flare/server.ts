@@ -46,6 +46,9 @@ import {
 	tryJson,
 } from './incoming';
 import { OtherOrigin } from './other-origin';
+import type { AddEventsOptions, EventStore, FeedSortKey } from './events';
+import { FeedApi, type FeedRouteName, feedRoutes } from './feed';
+import { identifierFilter } from './identifiers';
 import {
 	type Cursor,
 	decodeCursor,
@@ -95,6 +98,10 @@ export interface FakeFlareOptions {
 	clockOffsetMs?: number;
 	sameInstantGroup?: number;
 	startTime?: string;
+	/** Events per tenant in the event feeds (default 80). */
+	eventsPerTenant?: number;
+	/** What the event feeds are sorted by (default materialized_at; see docs/feed-endpoints.md). */
+	eventSortKey?: FeedSortKey;
 	/** Identifiers listed (ids 7001 on; at least 30, the default). */
 	identifiers?: number;
 	/** Matching policies listed (at least 8, the default). */
@@ -126,6 +133,8 @@ export interface ResolvedFakeFlareOptions {
 	clockOffsetMs: number;
 	sameInstantGroup: number;
 	startTime: string;
+	eventsPerTenant: number;
+	eventSortKey: FeedSortKey;
 	identifiers?: number;
 	policies?: number;
 	sources?: number;
@@ -208,6 +217,8 @@ const DEFAULTS: ResolvedFakeFlareOptions = {
 	clockOffsetMs: 0,
 	sameInstantGroup: 3,
 	startTime: '2024-01-01T00:00:00+00:00',
+	eventsPerTenant: 80,
+	eventSortKey: 'materialized_at',
 	reportProcessingPolls: 1,
 };
 
@@ -283,7 +294,8 @@ type RouteName =
 	| 'listIdentifiers'
 	| 'listPolicies'
 	| 'listSources'
-	| 'reportStatus';
+	| 'reportStatus'
+	| FeedRouteName;
 
 interface Route {
 	name: RouteName;
@@ -322,6 +334,8 @@ interface RequestContext {
 	target: string;
 	rawPath: string;
 	query: Record<string, string>;
+	/** The query string as sent (for parameters that repeat). */
+	rawQuery: string;
 	rawBody: string;
 	route?: Route;
 	/** Raw (still percent-encoded) path parameters. */
@@ -434,6 +448,7 @@ function buildRoutes(segment: string): Route[] {
 			'basic',
 			'threatIntel',
 		),
+		...feedRoutes(seg).map((r) => route(r.name, r.method, r.path, r.tier, r.needs)),
 	];
 }
 
@@ -487,6 +502,7 @@ export class FakeFlare {
 	private readonly startOptions: FakeFlareOptions;
 	private currentOptions!: ResolvedFakeFlareOptions;
 	private currentDataset!: Dataset;
+	private feedApi!: FeedApi;
 	private routes!: Route[];
 	private tokens = new Map<string, TokenRecord>();
 	private log: LoggedRequest[] = [];
@@ -540,6 +556,16 @@ export class FakeFlare {
 	/** The oracle: the dataset the server answers from. */
 	get dataset(): Dataset {
 		return this.currentDataset;
+	}
+
+	/** The event feeds, actions, tenant credentials and identifier writes (the oracle of feed.ts). */
+	get feed(): FeedApi {
+		return this.feedApi;
+	}
+
+	/** The events of the feeds (the oracle of events.ts). */
+	get events(): EventStore {
+		return this.feedApi.events;
 	}
 
 	/** Every request, in arrival order. */
@@ -629,6 +655,9 @@ export class FakeFlare {
 			policies,
 			sources,
 		});
+		this.feedApi = new FeedApi(this.currentDataset, this.currentOptions, (write) =>
+			this.writes.push(write),
+		);
 		this.routes = buildRoutes(this.currentOptions.productSegment);
 		this.tokens = new Map();
 		this.log = [];
@@ -691,6 +720,11 @@ export class FakeFlare {
 		return tally;
 	}
 
+	/** Appends events to a tenant's feed (default: the first tenant, now); returns their feed items. */
+	addEvents(count: number, options?: AddEventsOptions) {
+		return this.feedApi.addEvents(count, options);
+	}
+
 	// ---- request pipeline ----
 
 	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -715,11 +749,13 @@ export class FakeFlare {
 		if (entry.auth === 'bearer')
 			entry.tokenValid = this.validToken(bearerToken(authorization)) !== undefined;
 		this.log.push(entry);
+		const queryStart = target.indexOf('?');
 		const ctx: RequestContext = {
 			method,
 			target,
 			rawPath,
 			query,
+			rawQuery: queryStart === -1 ? '' : target.slice(queryStart + 1),
 			rawBody: '',
 			route: found?.route,
 			params: found?.params ?? [],
@@ -893,6 +929,8 @@ export class FakeFlare {
 				return this.listSources(ctx);
 			case 'reportStatus':
 				return this.reportStatus(ctx);
+			default:
+				return this.feedApi.handle(name, { ...ctx, tenantId: ctx.token!.tenantId });
 		}
 	}
 
@@ -1267,10 +1305,12 @@ export class FakeFlare {
 	}
 
 	private listIdentifiers(ctx: RequestContext): Reply {
-		const query = parseWith(IdentifierListQuery, ctx.query, 'query');
-		let records = this.currentDataset.identifiers(ctx.token!.tenantId, query.order_by);
-		if (query.is_disabled !== undefined)
-			records = records.filter((record) => record.is_disabled === query.is_disabled);
+		const types = new URLSearchParams(ctx.rawQuery).getAll('types');
+		const input = types.length > 0 ? { ...ctx.query, types } : ctx.query;
+		const query = parseWith(IdentifierListQuery, input, 'query');
+		const records = this.currentDataset
+			.identifiers(ctx.token!.tenantId, query.order_by)
+			.filter(identifierFilter(query));
 		return jsonReply(200, this.listPage(ctx, 'identifiers', query, records));
 	}
 

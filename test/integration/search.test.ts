@@ -59,8 +59,10 @@ describe('Leaked Credential → Search', () => {
 
 		expect(result.status).toBe('success');
 		const query = { type: queryType, [field]: value };
-		expect(apiRequests(fake).map((request) => request.body)).toEqual([{ query, order: 'desc', size: 10_000 }]);
+		// Return All starts with a page of 100, the whole result when it fits (the quota counts results).
+		expect(apiRequests(fake).map((request) => request.body)).toEqual([{ query, order: 'desc', size: 100 }]);
 		const expected = fake.dataset.searchAll({ query: query as never });
+		expect(expected.length).toBeLessThan(100);
 		expect(expected.map((record) => record.id)).toContain(sample.id);
 		expect(jsonOf(result.output)).toEqual(expected.map((record) => ({ ...record, globalSearchesRemaining: 999_999 })));
 		for (const item of result.output) CredentialRecord.parse(item.json);
@@ -83,16 +85,17 @@ describe('Leaked Credential → Search', () => {
 			filters: { imported_at: { gte: '2024-01-01T01:00:00.000Z', lte: '2024-01-01T03:00:00.000Z' } },
 			include: ['auth_domains', 'known_password_id'],
 			order: 'asc',
-			size: 10_000,
+			size: 100,
 		};
 		expect(apiRequests(fake).map((request) => request.body)).toEqual([body]);
 		const expected = fake.dataset.searchAll(body as never);
 		expect(expected.length).toBeGreaterThan(3);
+		expect(expected.length).toBeLessThan(100);
 		expect(expected.every((record) => record.auth_domains && record.known_password_id !== undefined)).toBe(true);
 		expect(jsonOf(result.output)).toEqual(expected.map((record) => ({ ...record, globalSearchesRemaining: 999_999 })));
 	});
 
-	it('walks every page with Return All, through empty and short pages, with the same size each time', async () => {
+	it('Return All: a first page of 100, then a new walk of pages of 10,000 through empty and short pages, the same size each time', async () => {
 		start({ credentials: 50_000, domains: ['example.com', 'acme.com'], quirks: { emptyPageEvery: 2, shortPageEvery: 3 } });
 
 		const result = await harness.runNode(search({ queryType: 'domain', fqdn: 'acme.com', returnAll: true }));
@@ -106,13 +109,15 @@ describe('Leaked Credential → Search', () => {
 
 		const requests = apiRequests(fake);
 		const bodies = requests.map((request) => request.body as IDataObject);
-		expect(bodies.every((body) => body.size === 10_000)).toBe(true);
-		expect(bodies[0].from).toBeUndefined();
+		expect(bodies[0]).toEqual({ query: { type: 'domain', fqdn: 'acme.com' }, order: 'desc', size: 100 });
+		const walk = bodies.slice(1);
+		expect(walk.every((body) => body.size === 10_000)).toBe(true);
+		expect(walk[0].from).toBeUndefined();
 		// Pages: 10,000, empty, 5,000 (short), 10,000 (the last).
-		expect(requests).toHaveLength(4);
+		expect(walk).toHaveLength(4);
 		expect(requests.every((request) => request.status === 200)).toBe(true);
 		// Each cursor sent is the `next` of the answer before; a page came back empty and one short.
-		expect(new Set(bodies.slice(1).map((body) => body.from)).size).toBe(requests.length - 1);
+		expect(new Set(walk.slice(1).map((body) => body.from)).size).toBe(walk.length - 1);
 	});
 
 	it('fetches no page beyond the Limit, even when pages come back short', async () => {
@@ -130,13 +135,14 @@ describe('Leaked Credential → Search', () => {
 
 	it('stops with an error when Flare repeats a cursor, instead of looping', async () => {
 		start({ credentials: 50_000, domains: ['acme.com'], quirks: { emptyPageEvery: 0, shortPageEvery: 0 } });
-		fake.faults.add({ path: SEARCH_PATH, skip: 1, fault: { repeatCursor: true } });
+		// The first page of 100, the first page of 10,000, then the second answers its own cursor.
+		fake.faults.add({ path: SEARCH_PATH, skip: 2, fault: { repeatCursor: true } });
 
 		const result = await harness.runNode(search({ queryType: 'domain', fqdn: 'acme.com', returnAll: true }));
 
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toBe('Flare returned the same page cursor twice while trying to search leaked credentials');
-		expect(apiRequests(fake)).toHaveLength(2);
+		expect(apiRequests(fake)).toHaveLength(3);
 	});
 
 	it.each([

@@ -12,7 +12,7 @@ export interface FlareFailure {
 	/**
 	 * Flare's error code (e.g. `QUOTA_EXCEEDED`), the network error code (e.g. `ECONNRESET`), or ours:
 	 * `TIMEOUT`, `TOO_LARGE`, `CANCELLED`, `REDIRECT`, `TOKEN_EXCHANGE`, `RETRY_AFTER_TOO_LONG`,
-	 * `REPEATED_CURSOR`, `NO_PROGRESS`.
+	 * `REPEATED_CURSOR`, `NO_PROGRESS`, `QUOTA_USED_UP`.
 	 */
 	code?: string;
 	/** Flare's own message, parsed in the decided order (or the token exchange's, written by us). */
@@ -175,11 +175,15 @@ export function redactFailure(failure: FlareFailure, secrets: readonly unknown[]
 	return failure;
 }
 
-/** The global-search quota is used up: a 429 or 403 whose code or message names the quota. */
+/**
+ * The global-search quota is used up: a 429 or 403 whose code or message names the quota, or
+ * `QUOTA_USED_UP`, a walk stopped because Flare's last answer said that no search remains.
+ */
 export function isQuotaExceeded(failure: FlareFailure): boolean {
 	return (
-		(failure.status === 429 || failure.status === 403) &&
-		/quota/i.test(`${failure.code ?? ''} ${failure.message ?? ''}`)
+		failure.code === 'QUOTA_USED_UP' ||
+		((failure.status === 429 || failure.status === 403) &&
+			/quota/i.test(`${failure.code ?? ''} ${failure.message ?? ''}`))
 	);
 }
 

@@ -17,8 +17,18 @@ export interface FlareResponse {
 export interface Paging {
 	/** The endpoint's largest page. */
 	maxPageSize: number;
+	/**
+	 * Where the global-search quota counts results: Return All's first page. When the results fit in
+	 * it, they cost no more than they count; otherwise a new walk with the largest pages follows.
+	 */
+	firstPageSize?: number;
 	/** The cursor of the page after this one (sent as `from`), or undefined when the walk is complete. */
 	next(body: unknown, records: IDataObject[]): string | number | undefined;
+	/**
+	 * For a walk resumed later (the Flare Trigger's): an empty page that hands back the cursor it was
+	 * asked with means nothing more for now, and ends the walk instead of counting as a cursor cycle.
+	 */
+	resumable?: boolean;
 	/**
 	 * What identifies a record within a walk. A record seen before in the walk is not delivered again,
 	 * and a page with nothing new counts as empty (docs/api-contract.md, "Paging").
@@ -30,6 +40,20 @@ export interface Paging {
 export function nextCursor(body: unknown): string | undefined {
 	const next = (body as IDataObject | undefined)?.next;
 	return typeof next === 'string' && next !== '' ? next : undefined;
+}
+
+/**
+ * A write that Flare takes for several targets at once (e.g. event actions, at most 10 a request):
+ * each input item gives one target, and items whose `shared` part is the same go in one request as
+ * `{ ...shared, targets: [...] }`.
+ */
+export interface Batch {
+	/** Most targets a request may carry. */
+	size: number;
+	/** The item's target, checked before anything is sent (e.g. `{ uid }`). */
+	target(item: FlareItem): IDataObject;
+	/** The rest of the body, from the item's parameters (e.g. `{ action: { type: 'remediate' } }`). */
+	shared(item: FlareItem): IDataObject;
 }
 
 /** The parts of a request an operation fills in from its parameters. */
@@ -51,6 +75,8 @@ export interface FlareOperation extends Omit<FailureContext, 'target' | 'fields'
 	path: string;
 	tier: RateTier;
 	paging?: Paging;
+	/** For a write that takes several input items in one request; `output` then gets each item's target. */
+	batch?: Batch;
 	/** The operation's form: the fields whose display names its messages use. */
 	properties: INodeProperties[];
 	/** Flare's field names (as in a 422 `loc`) mapped to the names of our parameters. */

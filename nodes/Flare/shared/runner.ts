@@ -19,11 +19,13 @@ import { FlareItem } from './item';
 import {
 	buildPath,
 	recordsOf,
+	type Batch,
 	type FlareOperation,
 	type FlareRequestParts,
 	type FlareResponse,
 } from './operation';
 import { walkPages, type WalkEnd } from './paging';
+import { searchesRemaining } from './quota';
 import { flareRequest, type FlareRequest } from './transport';
 
 /** How much of an operation to fetch, and what to do with each page. */
@@ -32,6 +34,8 @@ export interface CallOptions {
 	pageSize?: number;
 	/** Cursor to resume a walk at. */
 	from?: string | number;
+	/** Whether the walk goes to the end (Return All): see `Paging.firstPageSize`. */
+	returnAll?: boolean;
 	/** Gets each page's records (a single request's, once); returns false to stop the walk. */
 	onPage(records: IDataObject[], response: FlareResponse): boolean;
 }
@@ -186,20 +190,52 @@ export async function callFlare(
 			options.onPage(recordsOf(response.body), response);
 			return {};
 		}
-		const size = Math.min(options.pageSize ?? paging.maxPageSize, paging.maxPageSize);
-		return await walkPages(
-			paging,
-			async (from) =>
-				await flareRequest(item.context, {
-					...request,
-					options: pageOf(request.options, size, from),
-				}),
-			options.from,
+		let searchesLeft: number | undefined;
+		const walk = async (size: number, onPage: CallOptions['onPage']) =>
+			await walkPages(
+				paging,
+				async (from) => {
+					// Flare said that no global search remains: none more is sent (docs/api-contract.md, "Quota").
+					if (searchesLeft === 0) throw new FlareRequestFailed({ code: 'QUOTA_USED_UP' });
+					const page = await flareRequest(item.context, {
+						...request,
+						options: pageOf(request.options, size, from),
+					});
+					if (operation.tier === 'search') searchesLeft = searchesRemaining(page);
+					return page;
+				},
+				options.from,
+				onPage,
+			);
+		if (options.returnAll && paging.firstPageSize !== undefined) {
+			// Where the quota counts results: one small page first, delivered if it holds them all;
+			// otherwise a new walk with the largest pages (the page size may not change within a walk).
+			let firstPage: Parameters<CallOptions['onPage']> | undefined;
+			const end = await walk(paging.firstPageSize, (...page) => {
+				firstPage = page;
+				return false;
+			});
+			if (end.next === undefined) {
+				if (firstPage) options.onPage(...firstPage);
+				return end;
+			}
+		}
+		return await walk(
+			Math.min(options.pageSize ?? paging.maxPageSize, paging.maxPageSize),
 			options.onPage,
 		);
 	} catch (error) {
 		throw asNodeError(item, operation, error);
 	}
+}
+
+/**
+ * The page size for `wanted` results: the fewest pages of at most `max`, filled evenly, so that
+ * little beyond `wanted` is asked for (Flare counts the global-search quota in results).
+ */
+function pageSizeFor(wanted: number, max: number): number {
+	if (wanted === Infinity) return max;
+	return Math.ceil(wanted / Math.ceil(wanted / max));
 }
 
 /** Reads Return All and Limit: how many output items to deliver at most. */
@@ -219,7 +255,8 @@ function wantedItems(item: FlareItem): number {
 
 /**
  * Runs an operation of the Flare node for each input item, in turn: an exact Limit with the fewest
- * pages (the page size is chosen once, min(Limit, largest), and kept for the whole walk), one output
+ * pages (the page size is chosen once, for the whole walk: the fewest pages, filled evenly), Return
+ * All with the largest pages (after a small first page where the quota counts results), one output
  * item per record, each paired with its input item. A failed item gives none of its records, only
  * its error: thrown, or a paired error item when the node continues on fail. Items run one after
  * another, which keeps one execution within Flare's rate limits.
@@ -228,6 +265,7 @@ export async function runFlareOperation(
 	context: IExecuteFunctions,
 	operation: FlareOperation,
 ): Promise<INodeExecutionData[][]> {
+	if (operation.batch) return await runBatched(context, operation, operation.batch);
 	const properties = [...operation.properties, requestOptions];
 	const results: INodeExecutionData[] = [];
 	for (let index = 0; index < context.getInputData().length; index++) {
@@ -238,7 +276,8 @@ export async function runFlareOperation(
 			const wanted = operation.paging ? wantedItems(item) : Infinity;
 			const end = start + wanted;
 			await callFlare(item, operation, {
-				pageSize: wanted,
+				pageSize: pageSizeFor(wanted, operation.paging?.maxPageSize ?? 1),
+				returnAll: wanted === Infinity,
 				onPage(records, response) {
 					// One at a time: spreading a large array into push() overflows the call stack.
 					for (const json of operation.output(item, records, response)) {
@@ -257,4 +296,67 @@ export async function runFlareOperation(
 		}
 	}
 	return [results];
+}
+
+/**
+ * Runs a write that Flare takes for several targets at once (operation.batch): each input item gives
+ * one target, checked first; items that share the rest of the request go together, at most
+ * `batch.size` to a request, in input order. Each output item is paired with its input item; when a
+ * request fails, every item it carried fails with its error (a write is never sent twice).
+ */
+async function runBatched(
+	context: IExecuteFunctions,
+	operation: FlareOperation,
+	batch: Batch,
+): Promise<INodeExecutionData[][]> {
+	const properties = [...operation.properties, requestOptions];
+	const outputs: INodeExecutionData[][] = [];
+	const fail = (item: FlareItem, error: unknown) => {
+		const nodeError = asNodeError(item, operation, error);
+		if (!context.continueOnFail()) throw nodeError;
+		outputs[item.index] = [
+			{ json: { error: nodeError.message }, error: nodeError, pairedItem: { item: item.index } },
+		];
+	};
+	const groups = new Map<
+		string,
+		Array<{ item: FlareItem; target: IDataObject; shared: IDataObject }>
+	>();
+	for (let index = 0; index < context.getInputData().length; index++) {
+		const item = FlareItem.ofInput(context, index, properties);
+		try {
+			const entry = { item, target: batch.target(item), shared: batch.shared(item) };
+			const key = JSON.stringify(entry.shared);
+			groups.set(key, [...(groups.get(key) ?? []), entry]);
+		} catch (error) {
+			fail(item, error);
+		}
+	}
+	for (const entries of groups.values()) {
+		for (let first = 0; first < entries.length; first += batch.size) {
+			const chunk = entries.slice(first, first + batch.size);
+			const body = { ...chunk[0].shared, targets: chunk.map((entry) => entry.target) };
+			try {
+				let answer: FlareResponse | undefined;
+				await callFlare(
+					chunk[0].item,
+					{ ...operation, prepare: (_item, request) => (request.body = body) },
+					{
+						onPage: (_records, response) => {
+							answer = response;
+							return false;
+						},
+					},
+				);
+				for (const { item, target } of chunk) {
+					outputs[item.index] = operation
+						.output(item, [target], answer!)
+						.map((json) => ({ json, pairedItem: { item: item.index } }));
+				}
+			} catch (error) {
+				for (const { item } of chunk) fail(item, error);
+			}
+		}
+	}
+	return [outputs.flat()];
 }

@@ -15,6 +15,7 @@ import {
 	type LeakedValueOutput,
 } from '../../shared/output';
 import { nextCursor, type FlareOperation } from '../../shared/operation';
+import { batchReached, searchesRemaining } from '../../shared/quota';
 import {
 	dateTime,
 	domainName,
@@ -203,7 +204,7 @@ export const searchOperation: FlareOperation = {
 	method: 'POST',
 	path: '/{segment}/v4/credentials/global/_search',
 	tier: 'search',
-	paging: { maxPageSize: 10_000, next: nextCursor, key: (record) => record.id },
+	paging: { maxPageSize: 10_000, firstPageSize: 100, next: nextCursor, key: (record) => record.id },
 	properties: fields,
 	apiFields: {
 		fqdn: 'fqdn',
@@ -242,13 +243,15 @@ export const searchOperation: FlareOperation = {
 	output(item, records, response) {
 		const simplified = item.parameter<boolean>('simplify', true);
 		const mode = item.parameter<LeakedValueOutput>('options.leakedValueOutput', 'masked');
-		const remaining = Number(response.headers?.['x-flare-global-searches-remaining']);
+		const remaining = searchesRemaining(response);
+		const batch = batchReached(response);
 		return records.map((record) => {
 			const result = protectLeakedValues(
 				simplified ? simplifyCredential(record) : { ...record },
 				mode,
 			);
-			if (Number.isFinite(remaining)) result.globalSearchesRemaining = remaining;
+			if (remaining !== undefined) result.globalSearchesRemaining = remaining;
+			if (batch) result.globalSearchBatchReached = true;
 			return result;
 		});
 	},

@@ -1,0 +1,980 @@
+/**
+ * The events of the tenant feeds: a deterministic function of the seed, per tenant, plus what tests
+ * append. Each tenant's feed is a list sorted by materialization (when the event entered the feed;
+ * `matched_at` shows it), so a saved cursor sees the events added later, as the docs promise; or, as
+ * an option, by `estimated_created_at`, the key of the docs' example cursor, where an event that
+ * arrives late sorts among old ones and a saved cursor misses it (docs/feed-endpoints.md). Cursors
+ * carry the arrival rank of the event to resume at, so they stay valid when events are inserted.
+ *
+ * Every event matched one or two identifiers of the dataset and mentions what they watch (a domain,
+ * a keyword, an email, an IP, a card BIN), so the feed queries find it. The tenant's own view of an
+ * event (severity override, tags, notes, ignored/remediated) is state that the actions change.
+ */
+import { createHash } from 'crypto';
+
+import {
+	type ActionType,
+	type ActivityModelName,
+	dateTimeToMs,
+	type FeedDateFilter,
+	type FeedItem,
+	type FeedQuery,
+	type FeedRequestBody,
+	type FullEvent,
+	type IdentifierData,
+	type PublicIdentifier,
+	SEVERITY_ORDER,
+	type Severity,
+} from '../contract';
+import { hash32, seededStream } from './random';
+import * as words from './words';
+
+/** The event types the fake generates: each is both an `ActivityModelName` and a `SearchType`. */
+export const EVENT_TYPES = [
+	'leaked_credential',
+	'stealer_log',
+	'blog_post',
+	'listing',
+	'forum_post',
+	'paste',
+	'domain',
+	'chat_message',
+	'ransomleak',
+	'leak',
+	'bot',
+] as const satisfies readonly ActivityModelName[];
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** [source id, source name] per type; some source ids need encoding in a URL. */
+const SOURCES: Record<EventType, Array<[string, string]>> = {
+	leaked_credential: [
+		['combolists', 'Combolists'],
+		['telegram_combos', 'Telegram combos'],
+	],
+	stealer_log: [['russian_market', 'Russian Market']],
+	blog_post: [
+		['medium', 'Medium'],
+		['scribd', 'Scribd'],
+	],
+	listing: [
+		['apollon_market', 'Apollon Market'],
+		['dark market', 'Dark Market'],
+	],
+	forum_post: [
+		['xss', 'XSS'],
+		['breachforums', 'BreachForums'],
+	],
+	paste: [['pastebin', 'Pastebin']],
+	domain: [['lookalike_domains', 'Lookalike domains']],
+	chat_message: [['telegram', 'Telegram']],
+	ransomleak: [['lockbit', 'LockBit blog']],
+	leak: [['leak_site', 'Leak site']],
+	bot: [['genesis_market', 'Genesis Market']],
+};
+
+/**
+ * Event source filters: a category stands for its members, which may be categories too
+ * (docs/advanced/event-source-filters.mdx, completed where it is silent; docs/feed-endpoints.md).
+ */
+export const TYPE_CATEGORIES: Record<string, string[]> = {
+	illicit_networks: [
+		'forum_content',
+		'blog_content',
+		'profile',
+		'chat_message',
+		'ransomleak',
+		'infected_devices',
+		'financial_data',
+		'listing',
+	],
+	open_web: ['paste', 'social_media', 'source_code', 'google', 'service', 'buckets'],
+	leaks: [
+		'leak',
+		'leaked_credential',
+		'mitigated_credential',
+		'valid_credential',
+		'invalid_credential',
+	],
+	domains: ['domain'],
+	buckets: ['bucket', 'bucket_object'],
+	source_code: ['stack_exchange', 'source_code_files', 'source_code_secrets'],
+	forum_content: ['forum_post', 'forum_topic'],
+	blog_content: ['blog_post'],
+	profile: ['forum_profile', 'seller'],
+	infected_devices: ['bot', 'stealer_log'],
+	financial_data: ['cc', 'ccbin'],
+	social_media: ['social_media_account'],
+};
+
+/** The base types a filter value stands for (itself when it is not a category). */
+export function expandType(value: string): string[] {
+	const members = TYPE_CATEGORIES[value];
+	return members ? members.flatMap(expandType) : [value];
+}
+
+/** Risk score of the full event (1–5) for each severity. */
+const RISK_SCORE: Record<Severity, number> = { info: 1, low: 2, medium: 3, high: 4, critical: 5 };
+const SEVERITY_POOL: Severity[] = [
+	'info',
+	'low',
+	'low',
+	'medium',
+	'medium',
+	'high',
+	'high',
+	'critical',
+];
+const TAGS = ['important', 'vip', 'triage', 'phishing', 'false-positive'];
+const ACTORS = ['DarkLeakX', 'ByteWing', 'vendor_alpha', 'zer0day_trader', 'cr4cker', null];
+const STEP_MS = 9 * 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** An event as the fake keeps it; what a tenant did with it is in {@link EventState}. */
+export interface StoredEvent {
+	/** Rank of arrival in the tenant's feed (0, 1, …): what cursors carry. */
+	seq: number;
+	uid: string;
+	type: EventType;
+	source: string;
+	sourceName: string;
+	id: string;
+	tenantId: number;
+	estimatedCreatedMs: number;
+	/** When it entered the tenant's feed (also `matched_at`); never decreases along the feed. */
+	materializedMs: number;
+	/** The original severity. */
+	severity: Severity;
+	identifierIds: number[];
+	title: string;
+	content: string;
+	actor: string | null;
+	url: string | null;
+	features: {
+		domains: string[];
+		emails: string[];
+		usernames: string[];
+		ips: string[];
+		bins: string[];
+		secrets: string[];
+	};
+	credentials: Array<{ url: string; username: string; password: string }>;
+}
+
+export interface EventState {
+	override: Severity | null;
+	tags: string[];
+	notes: string | null;
+	remediatedMs: number | null;
+	ignoredMs: number | null;
+}
+
+/** Options of {@link EventStore.append} (and of `FakeFlare.addEvents`). */
+export interface AddEventsOptions {
+	/** Default: the first tenant. */
+	tenantId?: number;
+	/** Default: the types in turn. */
+	type?: EventType;
+	severity?: Severity;
+	/** The identifiers the events matched (default: one of the dataset's, in turn). */
+	identifierIds?: number[];
+	/** Default now; must not be before the tenant's last event. */
+	materializedAt?: string;
+	/** Default: `materializedAt`. */
+	estimatedCreatedAt?: string;
+	tags?: string[];
+	notes?: string | null;
+	ignored?: boolean;
+	remediated?: boolean;
+}
+
+/** Where the identifiers come from (the dataset). */
+export interface IdentifierSource {
+	identifierIds(): number[];
+	identifier(id: number, tenantId: number): PublicIdentifier;
+}
+
+/** What the feeds are sorted by (then by arrival). */
+export type FeedSortKey = 'materialized_at' | 'estimated_created_at';
+
+export interface EventStoreOptions {
+	seed: number;
+	tenants: number[];
+	eventsPerTenant: number;
+	startMs: number;
+	sortBy: FeedSortKey;
+}
+
+/** Position predicates of one feed request. */
+interface FeedMatch {
+	/** What the search itself selects (identifier, query, types, dates). */
+	selects: (event: StoredEvent) => boolean;
+	/** What is filtered out afterwards, from the tenant's metadata: this is what makes pages empty. */
+	keeps: (event: StoredEvent, state: EventState) => boolean;
+}
+
+export class EventStore {
+	private readonly feeds = new Map<number, StoredEvent[]>();
+	private readonly states = new Map<number, Map<string, EventState>>();
+	private readonly byUid = new Map<string, StoredEvent>();
+	private readonly appended = new Map<number, number>();
+	private readonly lastMaterialized = new Map<number, number>();
+
+	constructor(
+		private readonly options: EventStoreOptions,
+		private readonly identifiers: IdentifierSource,
+	) {
+		for (const tenantId of options.tenants) {
+			this.feeds.set(tenantId, []);
+			this.states.set(tenantId, new Map());
+			const next = seededStream(hash32(options.seed, 0xfeed, tenantId));
+			let materializedMs = options.startMs;
+			for (let k = 0; k < options.eventsPerTenant; k++) {
+				if (k % 7 !== 6) materializedMs = options.startMs + k * STEP_MS + (next() % (STEP_MS / 3));
+				this.add(
+					this.generate(tenantId, k, next, {
+						type: EVENT_TYPES[(k + tenantId) % EVENT_TYPES.length],
+						id: eventId(tenantId, k),
+						materializedMs,
+						estimatedCreatedMs: materializedMs - 3_600_000 - (next() % (30 * DAY_MS)),
+					}),
+					seededState(next, materializedMs),
+				);
+			}
+		}
+	}
+
+	/** The tenant's feed, in order of materialization (a copy). */
+	feed(tenantId: number): StoredEvent[] {
+		return (this.feeds.get(tenantId) ?? []).slice();
+	}
+
+	event(uid: string): StoredEvent | undefined {
+		return this.byUid.get(uid);
+	}
+
+	/** The tenant's state of an event of its feed, or undefined. */
+	state(tenantId: number, uid: string): EventState | undefined {
+		return this.states.get(tenantId)?.get(uid);
+	}
+
+	inFeed(tenantId: number, uid: string): boolean {
+		return this.state(tenantId, uid) !== undefined;
+	}
+
+	// ---- the feed ----
+
+	/**
+	 * One page of a feed walk from `start` (a position; the first page starts at an end): the search
+	 * looks at `size` selected events at most, then the tenant's filters drop some, so pages may be
+	 * short or empty while more remain. `resume` is where the next page starts, null at the end.
+	 */
+	page(
+		tenantId: number,
+		body: FeedRequestBody,
+		identifierId: number | undefined,
+		start: number,
+	): { found: number[]; resume: number | null } {
+		const feed = this.feeds.get(tenantId) ?? [];
+		const states = this.states.get(tenantId)!;
+		const { selects, keeps } = this.matcher(body, identifierId);
+		const dir = body.order === 'asc' ? 1 : -1;
+		const found: number[] = [];
+		let looked = 0;
+		for (let position = start; position >= 0 && position < feed.length; position += dir) {
+			const event = feed[position];
+			if (!selects(event)) continue;
+			if (looked === body.size) return { found, resume: position };
+			looked++;
+			if (keeps(event, states.get(event.uid)!)) found.push(position);
+		}
+		return { found, resume: null };
+	}
+
+	/** Where a walk starts: the oldest event for `asc`, the newest for `desc`. */
+	firstPosition(tenantId: number, order: 'asc' | 'desc'): number {
+		return order === 'asc' ? 0 : (this.feeds.get(tenantId)?.length ?? 0) - 1;
+	}
+
+	/** The current position of the event with arrival rank `seq`, or -1. */
+	positionOf(tenantId: number, seq: number): number {
+		return (this.feeds.get(tenantId) ?? []).findIndex((event) => event.seq === seq);
+	}
+
+	/** The arrival rank of the event at `position`. */
+	seqAt(tenantId: number, position: number): number {
+		return this.feeds.get(tenantId)![position].seq;
+	}
+
+	/** The oracle: every item a walk of the feed returns, in order. */
+	all(tenantId: number, body: FeedRequestBody, identifierId?: number): FeedItem[] {
+		const { selects, keeps } = this.matcher(body, identifierId);
+		const states = this.states.get(tenantId)!;
+		const feed = this.feed(tenantId).filter(
+			(event) => selects(event) && keeps(event, states.get(event.uid)!),
+		);
+		if (body.order !== 'asc') feed.reverse();
+		return feed.map((event) => this.item(tenantId, event, body.query));
+	}
+
+	/** The feed item of an event, as the tenant sees it; `query` adds highlights. */
+	item(tenantId: number, event: StoredEvent, query?: FeedQuery | null): FeedItem {
+		const state = this.states.get(tenantId)?.get(event.uid) ?? emptyState();
+		return {
+			metadata: {
+				uid: event.uid,
+				estimated_created_at: isoMicrosZ(event.estimatedCreatedMs),
+				matched_at: isoMicrosZ(event.materializedMs),
+				type: event.type,
+				severity: state.override ?? event.severity,
+				flare_url: flareUrl(event.uid),
+			},
+			tenant_metadata: {
+				severity: state.override ? { original: event.severity, override: state.override } : null,
+				notes: state.notes,
+				tags: state.tags.slice(),
+				remediated_at: state.remediatedMs === null ? null : isoMicrosZ(state.remediatedMs),
+				ignored_at: state.ignoredMs === null ? null : isoMicrosZ(state.ignoredMs),
+			},
+			identifiers: event.identifierIds.map((id) => ({
+				id,
+				name: this.identifiers.identifier(id, tenantId).name,
+			})),
+			highlights: highlights(event, query),
+		};
+	}
+
+	private matcher(body: FeedRequestBody, identifierId: number | undefined): FeedMatch {
+		const filters = body.filters;
+		const types = filters?.type?.length ? new Set(filters.type.flatMap(expandType)) : undefined;
+		const query = body.query ? queryTest(body.query) : undefined;
+		const created = dateTest(filters?.estimated_created_at);
+		const materialized = dateTest(filters?.materialized_at);
+		const severity = severityTest(filters?.severity);
+		const tags = filters?.tags?.length ? filters.tags : undefined;
+		const ignored = filters?.is_ignored ?? false;
+		const remediated = filters?.is_remediated ?? false;
+		return {
+			selects: (event) =>
+				(identifierId === undefined || event.identifierIds.includes(identifierId)) &&
+				(!types || types.has(event.type)) &&
+				(!query || query(event)) &&
+				created(event.estimatedCreatedMs) &&
+				materialized(event.materializedMs),
+			keeps: (event, state) =>
+				(state.ignoredMs !== null) === ignored &&
+				(state.remediatedMs !== null) === remediated &&
+				severity(state.override ?? event.severity) &&
+				(!tags || tags.some((tag) => state.tags.includes(tag))),
+		};
+	}
+
+	// ---- the full event ----
+
+	/**
+	 * The full event of GET /{segment}/v2/activities/ for any event of the dataset; the tenant's own
+	 * fields (tags, notes, risk override, states) are those of `tenantId`, empty if not in its feed.
+	 */
+	fullEvent(uid: string, tenantId: number): FullEvent | undefined {
+		const event = this.byUid.get(uid);
+		if (!event) return undefined;
+		const state = this.state(tenantId, uid) ?? emptyState();
+		const created = isoMicrosOffset(event.estimatedCreatedMs);
+		const crawled = isoMicrosOffset(event.materializedMs - 600_000);
+		const metadata = {
+			estimated_created_at: created,
+			event_id: null,
+			first_crawled_at: crawled,
+			last_crawled_at: crawled,
+			payload_digest: digest(event.uid),
+			scraped_at: isoMicrosOffset(event.materializedMs - 540_000),
+			source: event.source,
+			crawled_by: null,
+			flare_url: flareUrl(event.uid),
+		};
+		const { features } = event;
+		return {
+			activity: {
+				data: {
+					es_id: `${event.source}/${event.id}`,
+					es_score: 1,
+					highlights: {},
+					id: event.id,
+					index: event.type,
+					metadata,
+					uid: event.uid,
+					url: event.url,
+					browser_url: null,
+					actor: event.actor,
+					title: event.title,
+					content: event.content,
+					features: {
+						domains: features.domains,
+						emails: features.emails.length ? features.emails : null,
+						ip_addresses: features.ips.length ? features.ips : null,
+						ip_addresses_cidr: null,
+						reversed_domains: features.domains.map((domain) =>
+							domain.split('.').reverse().join('.'),
+						),
+						urls: null,
+						usernames: features.usernames.length ? features.usernames : null,
+						vulnerabilities: null,
+					},
+					...typeFields(event, created),
+				},
+				duplicates: [],
+				header: {
+					actor: event.actor,
+					actor_id: null,
+					category_name: event.sourceName,
+					content_hash: digest(event.content),
+					content_preview: event.content.slice(0, 120),
+					duplicates: [],
+					es_score: 1,
+					highlights: {},
+					id: event.id,
+					parent_uid: null,
+					risk: { score: RISK_SCORE[event.severity] },
+					similar_items_count: 0,
+					source: event.source,
+					source_name: event.sourceName,
+					target_name: event.sourceName,
+					tags: state.tags.slice(),
+					notes: state.notes,
+					timestamp: created,
+					title: event.title,
+					type: event.type,
+					uid: event.uid,
+					user_risk_score: state.override ? RISK_SCORE[state.override] : null,
+					user_notes: null,
+					ignored_at: state.ignoredMs === null ? null : isoMicrosOffset(state.ignoredMs),
+					remediated_at: state.remediatedMs === null ? null : isoMicrosOffset(state.remediatedMs),
+					verb: 'posted',
+				},
+				history_logs: null,
+				metadata,
+				similar_items: [],
+			},
+		};
+	}
+
+	// ---- changes ----
+
+	/** Applies an action of POST /{segment}/v4/events/actions to events of the tenant's feed. */
+	act(tenantId: number, uids: string[], action: ActionType, atMs: number): void {
+		for (const uid of uids) {
+			const state = this.state(tenantId, uid);
+			if (!state) continue;
+			if (action === 'remediate') state.remediatedMs ??= atMs;
+			if (action === 'unremediate') state.remediatedMs = null;
+			if (action === 'ignore') state.ignoredMs ??= atMs;
+			if (action === 'unignore') state.ignoredMs = null;
+		}
+	}
+
+	/** Appends `count` events to a tenant's feed; returns their feed items. */
+	append(count: number, options: AddEventsOptions = {}): FeedItem[] {
+		const tenantId = options.tenantId ?? this.options.tenants[0];
+		const feed = this.feeds.get(tenantId);
+		if (!feed) throw new Error(`FakeFlare.addEvents: unknown tenant ${tenantId}`);
+		const materializedMs = options.materializedAt
+			? dateTimeToMs(options.materializedAt)
+			: Math.floor(Date.now() / 1000) * 1000;
+		const estimatedCreatedMs = options.estimatedCreatedAt
+			? dateTimeToMs(options.estimatedCreatedAt)
+			: materializedMs;
+		if (Number.isNaN(materializedMs) || Number.isNaN(estimatedCreatedMs))
+			throw new Error('FakeFlare.addEvents: invalid date-time');
+		if (materializedMs < (this.lastMaterialized.get(tenantId) ?? -Infinity))
+			throw new Error('FakeFlare.addEvents: materializedAt must not go backwards in time');
+		const items: FeedItem[] = [];
+		for (let j = 0; j < count; j++) {
+			const n = (this.appended.get(tenantId) ?? 0) + 1;
+			this.appended.set(tenantId, n);
+			const next = seededStream(hash32(this.options.seed, 0xadd, tenantId, n));
+			const generated = this.generate(tenantId, n, next, {
+				type: options.type ?? EVENT_TYPES[n % EVENT_TYPES.length],
+				id: `new-${tenantId}-${n}`,
+				materializedMs,
+				estimatedCreatedMs,
+				severity: options.severity,
+				identifierIds: options.identifierIds,
+			});
+			const event = this.add(generated, {
+				override: null,
+				tags: options.tags?.slice() ?? [],
+				notes: options.notes ?? null,
+				ignoredMs: options.ignored ? materializedMs : null,
+				remediatedMs: options.remediated ? materializedMs : null,
+			});
+			items.push(this.item(tenantId, event));
+		}
+		return items;
+	}
+
+	/** Files the event in its tenant's feed: after every event it does not sort before. */
+	private add(generated: Omit<StoredEvent, 'seq'>, state: EventState): StoredEvent {
+		const feed = this.feeds.get(generated.tenantId)!;
+		const event: StoredEvent = { seq: feed.length, ...generated };
+		const key = (entry: StoredEvent) =>
+			this.options.sortBy === 'materialized_at' ? entry.materializedMs : entry.estimatedCreatedMs;
+		let position = feed.length;
+		while (position > 0 && key(feed[position - 1]) > key(event)) position--;
+		feed.splice(position, 0, event);
+		const last = this.lastMaterialized.get(event.tenantId) ?? -Infinity;
+		this.lastMaterialized.set(event.tenantId, Math.max(last, event.materializedMs));
+		this.states.get(event.tenantId)!.set(event.uid, state);
+		this.byUid.set(event.uid, event);
+		return event;
+	}
+
+	/** An event of `type` that matched one or two identifiers and mentions what they watch. */
+	private generate(
+		tenantId: number,
+		k: number,
+		next: () => number,
+		spec: {
+			type: EventType;
+			id: string;
+			materializedMs: number;
+			estimatedCreatedMs: number;
+			severity?: Severity;
+			identifierIds?: number[];
+		},
+	): Omit<StoredEvent, 'seq'> {
+		const { type, id } = spec;
+		const [source, sourceName] = SOURCES[type][next() % SOURCES[type].length];
+		const known = this.identifiers.identifierIds();
+		let identifierIds = spec.identifierIds;
+		if (!identifierIds) {
+			const first = known[next() % known.length];
+			const second = known[next() % known.length];
+			identifierIds = next() % 4 === 0 && second !== first ? [first, second] : [first];
+		}
+		const mentions = identifierIds.map((identifierId) =>
+			mention(this.identifiers.identifier(identifierId, tenantId).data),
+		);
+		const features = {
+			domains: unique(mentions.flatMap((m) => m.domains)),
+			emails: unique(mentions.flatMap((m) => m.emails)),
+			usernames: unique(mentions.flatMap((m) => m.usernames)),
+			ips: unique(mentions.flatMap((m) => m.ips)),
+			bins: unique(mentions.flatMap((m) => m.bins)),
+			secrets: [] as string[],
+		};
+		const brand = mentions.map((m) => m.brand).find(Boolean) ?? 'Initech';
+		const subject = mentions.map((m) => m.text).join(' and ');
+		const password = words.COMMON_PASSWORDS[next() % words.COMMON_PASSWORDS.length];
+		const login =
+			features.emails[0] ?? `${features.usernames[0] ?? 'admin'}@${brand.toLowerCase()}.com`;
+		const credentials: StoredEvent['credentials'] = [];
+		if (type === 'leaked_credential' || type === 'stealer_log' || type === 'bot') {
+			credentials.push({
+				url: `https://login.${brand.toLowerCase()}.com/signin`,
+				username: login,
+				password,
+			});
+			features.secrets.push(password);
+			if (!features.emails.includes(login)) features.emails.push(login);
+		}
+		if (type === 'stealer_log' || type === 'bot') features.ips.push(`198.51.100.${(k % 250) + 1}`);
+		const actor = type === 'leaked_credential' ? null : ACTORS[next() % ACTORS.length];
+		const [title, content] = text(type, brand, subject, login, password, features.bins[0], k);
+		return {
+			uid: `${type}/${source}/${id}`,
+			type,
+			source,
+			sourceName,
+			id,
+			tenantId,
+			estimatedCreatedMs: spec.estimatedCreatedMs,
+			materializedMs: spec.materializedMs,
+			severity: spec.severity ?? SEVERITY_POOL[next() % SEVERITY_POOL.length],
+			identifierIds,
+			title,
+			content,
+			actor,
+			url:
+				type === 'leaked_credential'
+					? null
+					: `https://${source.replace(/[^a-z]+/g, '')}.example/${encodeURIComponent(id)}`,
+			features,
+			credentials,
+		};
+	}
+}
+
+// ---- generation helpers ----
+
+/** Event ids: digits, with some that need encoding, one with a slash (uids may have several). */
+function eventId(tenantId: number, k: number): string {
+	const base = `${tenantId}${String(k).padStart(4, '0')}`;
+	switch (k % 20) {
+		case 3:
+			return `${base} a?b`;
+		case 8:
+			return `${base}%done`;
+		case 13:
+			return `${base}+x&y=z`;
+		case 17:
+			return `thread/${base}#p1`;
+		default:
+			return base;
+	}
+}
+
+function seededState(next: () => number, materializedMs: number): EventState {
+	const roll = () => next() % 100;
+	const later = (days: number) => materializedMs + days * DAY_MS + (next() % DAY_MS);
+	const tag = () => TAGS[next() % TAGS.length];
+	const tags = roll() < 35 ? unique([tag(), tag()].slice(0, 1 + (next() % 2))) : [];
+	return {
+		override: roll() < 12 ? SEVERITY_ORDER[next() % SEVERITY_ORDER.length] : null,
+		tags,
+		notes: roll() < 15 ? `Reviewed by the SOC (case ${1000 + (next() % 9000)}).` : null,
+		ignoredMs: roll() < 10 ? later(1) : null,
+		remediatedMs: roll() < 12 ? later(2) : null,
+	};
+}
+
+const emptyState = (): EventState => ({
+	override: null,
+	tags: [],
+	notes: null,
+	remediatedMs: null,
+	ignoredMs: null,
+});
+
+interface Mention {
+	text: string;
+	brand: string | null;
+	domains: string[];
+	emails: string[];
+	usernames: string[];
+	ips: string[];
+	bins: string[];
+}
+
+/** What an event says about an identifier's data, so that the queries for it find the event. */
+function mention(data: IdentifierData): Mention {
+	const empty: Mention = {
+		text: '',
+		brand: null,
+		domains: [],
+		emails: [],
+		usernames: [],
+		ips: [],
+		bins: [],
+	};
+	switch (data.type) {
+		case 'domain': {
+			const fqdn = data.fqdn.toLowerCase();
+			return {
+				...empty,
+				text: fqdn,
+				brand: brandOf(fqdn),
+				domains: [fqdn],
+				emails: [`it.admin@${fqdn}`],
+				usernames: ['it.admin'],
+			};
+		}
+		case 'identity': {
+			const emails = data.attributes.flatMap((a) =>
+				a.type === 'email' ? [a.email.toLowerCase()] : [],
+			);
+			const usernames = data.attributes.flatMap((a) =>
+				a.type === 'username'
+					? [a.username]
+					: a.type === 'email'
+						? [a.email.split('@')[0].toLowerCase()]
+						: [],
+			);
+			const names = data.attributes.flatMap((a) =>
+				a.type === 'name' ? [`${a.first_name} ${a.last_name}`] : [],
+			);
+			const domains = emails.map((email) => email.split('@')[1]);
+			return {
+				...empty,
+				text: [...emails, ...names].join(' ') || usernames.join(' '),
+				brand: domains[0] ? brandOf(domains[0]) : null,
+				domains,
+				emails,
+				usernames,
+			};
+		}
+		case 'keyword':
+			return { ...empty, text: data.keyword, brand: capitalise(data.keyword) };
+		case 'ip':
+			return { ...empty, text: data.ip, ips: [data.ip] };
+		case 'bin':
+			return { ...empty, text: `BIN ${data.bin}`, bins: [data.bin] };
+		case 'github_repository':
+			return { ...empty, text: `github.com/${data.repo_owner}/${data.repo_name}` };
+		case 'azure_tenant':
+			return { ...empty, text: `tenant ${data.tenant_id}` };
+		case 'search_query':
+			return { ...empty, text: data.search_query };
+		case 'secret':
+			return { ...empty, text: 'a leaked secret' };
+	}
+}
+
+function text(
+	type: EventType,
+	brand: string,
+	subject: string,
+	login: string,
+	password: string,
+	bin: string | undefined,
+	k: number,
+): [string, string] {
+	switch (type) {
+		case 'leaked_credential':
+			return [`Leaked credential of ${login}`, `Email / Username: ${login} (${subject})`];
+		case 'stealer_log':
+		case 'bot':
+			return [
+				`Infected device with ${brand} logins`,
+				`Stealer log with saved logins for ${subject}: ${login}`,
+			];
+		case 'blog_post':
+			return [`${brand} internal guide | PDF`, `Document mentioning ${subject}, shared publicly.`];
+		case 'listing':
+			return bin
+				? [`Fresh cards ${bin}xx`, `Selling cards of ${subject}, valid 90%.`]
+				: [`Access to ${brand} network`, `Selling VPN access to ${subject}. Escrow accepted.`];
+		case 'forum_post':
+			return [`${brand} database for sale`, `Thread offering a dump of ${subject} with ${login}.`];
+		case 'paste':
+			return [`Paste #${k}`, `${login}:${password}\nsee ${subject}`];
+		case 'domain':
+			return [lookalike(brand), `Lookalike domain of ${subject} registered.`];
+		case 'chat_message':
+			return [`Message in #leaks`, `anyone has ${brand} vpn creds? about ${subject}`];
+		case 'ransomleak':
+			return [`${brand} - part ${1 + (k % 3)}`, `Files of ${brand} published: ${subject}.`];
+		case 'leak':
+			return [`${brand} customer dump`, `Dump of ${subject} including ${login}.`];
+	}
+}
+
+/** Fields of the full event's `data` that only some types have (docs/event-types/*). */
+function typeFields(event: StoredEvent, created: string): Record<string, unknown> {
+	const [credential] = event.credentials;
+	switch (event.type) {
+		case 'leaked_credential':
+			return {
+				identity_name: credential.username,
+				password: credential.password,
+				domain: credential.username.split('@')[1] ?? null,
+				source_id: event.source,
+				source_name: event.sourceName,
+				imported_at: created,
+			};
+		case 'stealer_log':
+		case 'bot':
+			return {
+				credentials: event.credentials.map((entry) => ({
+					...entry,
+					application: 'Browser/Logins/Chrome_Default.txt',
+				})),
+				user_information: {
+					ip_address: event.features.ips.at(-1),
+					country_code: 'CA',
+					os: 'Windows 11',
+				},
+				malware_information: { malware_family: 'lumma', infection_date: created },
+			};
+		case 'listing':
+			return {
+				description: event.content,
+				price: '75.00',
+				currency: 'usd',
+				seller_name: event.actor,
+			};
+		case 'domain':
+			return { name: event.title, identifier_domain: event.features.domains };
+		case 'ransomleak':
+			return { victim_name: event.title.split(' - ')[0] };
+		default:
+			return {};
+	}
+}
+
+// ---- query semantics (simplified; docs/feed-endpoints.md) ----
+
+const lower = (value: string) => value.toLowerCase();
+
+function searchable(event: StoredEvent): string {
+	const { features } = event;
+	return lower(
+		[
+			event.title,
+			event.content,
+			event.actor ?? '',
+			...features.domains,
+			...features.emails,
+			...features.usernames,
+		].join('\n'),
+	);
+}
+
+function queryTest(query: FeedQuery): (event: StoredEvent) => boolean {
+	const contains = (needle: string) => (event: StoredEvent) =>
+		searchable(event).includes(lower(needle));
+	switch (query.type) {
+		case 'query_string': {
+			const terms = query.query_string
+				.replace(/"/g, ' ')
+				.split(/\s+/)
+				.filter((term) => term !== '' && term !== 'AND')
+				.map((term) => lower(term.replace(/\*+$/, '')));
+			return (event) => terms.every((term) => term === '' || searchable(event).includes(term));
+		}
+		case 'keyword':
+			return contains(query.keyword);
+		case 'brand':
+			return contains(query.name);
+		case 'github_repository':
+			return contains(`${query.repo_owner}/${query.repo_name}`);
+		case 'azure_tenant':
+			return contains(query.tenant_id);
+		case 'name':
+			return query.is_strict
+				? contains(`${query.first_name} ${query.last_name}`)
+				: (event) => contains(query.first_name)(event) && contains(query.last_name)(event);
+		case 'domain': {
+			const fqdn = lower(query.fqdn);
+			return (event) =>
+				event.features.domains.some((domain) => domain === fqdn || domain.endsWith(`.${fqdn}`));
+		}
+		case 'email':
+			return (event) => event.features.emails.includes(lower(query.email));
+		case 'username':
+			return (event) =>
+				event.features.usernames.some((name) => lower(name) === lower(query.username));
+		case 'ip':
+			return (event) => event.features.ips.includes(query.ip);
+		case 'bin':
+			return (event) => event.features.bins.includes(query.bin);
+		case 'secret':
+			return (event) => event.features.secrets.includes(query.secret);
+		case 'credentials':
+			return (event) =>
+				event.credentials.some(
+					(entry) =>
+						lower(entry.username) === lower(query.username) && entry.password === query.password,
+				);
+	}
+}
+
+/** The first query term found in the content, marked as the API marks highlights. */
+function highlights(
+	event: StoredEvent,
+	query: FeedQuery | null | undefined,
+): Record<string, string[]> {
+	if (!query) return {};
+	const needle = needleOf(query);
+	if (!needle) return {};
+	const at = lower(event.content).indexOf(lower(needle));
+	if (at === -1) return {};
+	const marked = `${event.content.slice(0, at)}<mark>${event.content.slice(at, at + needle.length)}</mark>${event.content.slice(at + needle.length)}`;
+	return { content: [marked] };
+}
+
+/** The text a query looks for in the content (the first term of a query string). */
+function needleOf(query: FeedQuery): string | undefined {
+	switch (query.type) {
+		case 'query_string':
+			return query.query_string
+				.replace(/["*]/g, '')
+				.split(/\s+/)
+				.find((term) => term !== '' && term !== 'AND');
+		case 'keyword':
+			return query.keyword;
+		case 'brand':
+			return query.name;
+		case 'name':
+			return query.last_name;
+		case 'github_repository':
+			return `${query.repo_owner}/${query.repo_name}`;
+		case 'credentials':
+			return query.username;
+		case 'azure_tenant':
+			return query.tenant_id;
+		case 'domain':
+			return query.fqdn;
+		case 'email':
+			return query.email;
+		case 'username':
+			return query.username;
+		case 'ip':
+			return query.ip;
+		case 'bin':
+			return query.bin;
+		case 'secret':
+			return query.secret;
+	}
+}
+
+function dateTest(filter: FeedDateFilter | undefined): (ms: number) => boolean {
+	if (!filter) return () => true;
+	const bound = (value: string | null | undefined) => (value ? dateTimeToMs(value) : undefined);
+	const [gt, gte, lt, lte] = [
+		bound(filter.gt),
+		bound(filter.gte),
+		bound(filter.lt),
+		bound(filter.lte),
+	];
+	return (ms) =>
+		(gt === undefined || ms > gt) &&
+		(gte === undefined || ms >= gte) &&
+		(lt === undefined || ms < lt) &&
+		(lte === undefined || ms <= lte);
+}
+
+/** One severity = that one or higher; a list = exactly those; an empty list = no filter. */
+function severityTest(filter: Severity | Severity[] | undefined): (severity: Severity) => boolean {
+	if (filter === undefined || (Array.isArray(filter) && filter.length === 0)) return () => true;
+	if (Array.isArray(filter)) return (severity) => filter.includes(severity);
+	const minimum = SEVERITY_ORDER.indexOf(filter);
+	return (severity) => SEVERITY_ORDER.indexOf(severity) >= minimum;
+}
+
+// ---- small helpers ----
+
+function unique<T>(values: T[]): T[] {
+	return [...new Set(values)];
+}
+
+function capitalise(word: string): string {
+	return word ? word[0].toUpperCase() + word.slice(1) : word;
+}
+
+function brandOf(domain: string): string {
+	const labels = domain.split('.');
+	return capitalise(labels.length > 1 ? labels[labels.length - 2] : labels[0]);
+}
+
+function lookalike(brand: string): string {
+	return `${brand.toLowerCase().replace(/e/, '3').replace(/o/, '0')}-login.com`;
+}
+
+/** `https://app.flare.io/#/<uid>`, each part of the uid encoded. */
+function flareUrl(uid: string): string {
+	return `https://app.flare.io/#/${uid.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/** A SHA-1 in hex, as the full events' `payload_digest` and `content_hash`. */
+function digest(text: string): string {
+	return createHash('sha1').update(text).digest('hex');
+}
+
+/** `2025-03-12T09:15:00.123000Z`, as the feed items carry date-times. */
+export function isoMicrosZ(ms: number): string {
+	return new Date(ms).toISOString().replace('Z', '000Z');
+}
+
+/** `2025-03-12T09:15:00.123000+00:00`, as the full events carry date-times. */
+export function isoMicrosOffset(ms: number): string {
+	return new Date(ms).toISOString().replace('Z', '000+00:00');
+}

@@ -1,0 +1,472 @@
+/**
+ * The endpoints Flare's own clients are built around (docs/feed-endpoints.md): the tenant and
+ * identifier event feeds, the full event, event and credential actions, the ASTP credential search,
+ * the tenant credentials feed, the user's tenants, the event filter values, and identifier create,
+ * get and update. server.ts routes them here after authentication, entitlements and rate limits.
+ */
+import {
+	CredentialActionsBody,
+	dateTimeToMs,
+	type CredentialRecord,
+	EventActionsBody,
+	type FeedItem,
+	FeedFilters,
+	FeedRequestBody,
+	GlobalSearchBody,
+	IdentifierIdParam,
+	type LegacyHttpError,
+	SEVERITY_ORDER,
+	type TenantCredential,
+	TenantCredentialsQuery,
+	ActivityQuery,
+	type FilterSourceTypes,
+	type FilterSeverities,
+} from '../contract';
+import { type Dataset, SCAN_CAP } from './dataset';
+import { type AddEventsOptions, EventStore, expandType, type FeedSortKey } from './events';
+import { IdentifierApi } from './identifiers';
+import { encodeCursor, fingerprint, type Quirks, shapePage } from './paging';
+import { isoWithOffset } from './random';
+import {
+	answer,
+	cursorFor,
+	errorReply,
+	type HandlerRequest,
+	invalidReply,
+	jsonBody,
+	jsonReply,
+	parseWith,
+	pathParam,
+	type Reply,
+} from './replies';
+import { type Matcher, scan } from './scan';
+
+export type FeedRouteName =
+	| 'tenantFeed'
+	| 'identifierFeed'
+	| 'eventActions'
+	| 'fullEvent'
+	| 'fullEventByPath'
+	| 'eventFilterTypes'
+	| 'eventFilterSeverities'
+	| 'astpSearch'
+	| 'credentialActions'
+	| 'tenantCredentials'
+	| 'tenants'
+	| 'createIdentifier'
+	| 'getIdentifier'
+	| 'updateIdentifier';
+
+export interface FeedRoute {
+	name: FeedRouteName;
+	method: string;
+	/** Regular expression source of the path; groups are the path parameters. */
+	path: string;
+	tier: 'basic';
+	needs?: 'astp';
+}
+
+/** The routes of this module; `seg` is the product segment, already escaped for a RegExp. */
+export function feedRoutes(seg: string): FeedRoute[] {
+	const param = '([^/]+)';
+	const route = (name: FeedRouteName, method: string, path: string, needs?: 'astp'): FeedRoute => ({
+		name,
+		method,
+		path,
+		tier: 'basic',
+		needs,
+	});
+	return [
+		route('tenantFeed', 'POST', `/${seg}/v4/events/tenant/_search`),
+		route('identifierFeed', 'POST', `/${seg}/v4/events/identifiers/${param}/_search`),
+		route('eventActions', 'POST', `/${seg}/v4/events/actions`),
+		route('eventFilterTypes', 'GET', `/${seg}/v4/events/filters/types`),
+		route('eventFilterSeverities', 'GET', `/${seg}/v4/events/filters/severities`),
+		route('fullEvent', 'GET', `/${seg}/v2/activities/`),
+		route('fullEventByPath', 'GET', `/${seg}/v2/activities/(.+)`),
+		route('astpSearch', 'POST', '/astp/v2/credentials/_search', 'astp'),
+		route('credentialActions', 'POST', `/${seg}/v4/credentials/actions`),
+		route('tenantCredentials', 'GET', `/${seg}/v2/me/feed/credentials`),
+		route('tenants', 'GET', `/${seg}/v2/me/tenants`),
+		route('createIdentifier', 'POST', `/${seg}/v4/identifiers/`),
+		route('getIdentifier', 'GET', `/${seg}/v4/identifiers/${param}`),
+		route('updateIdentifier', 'PUT', `/${seg}/v4/identifiers/${param}`),
+	];
+}
+
+export interface FeedSettings {
+	seed: number;
+	tenants: number[];
+	eventsPerTenant: number;
+	eventSortKey: FeedSortKey;
+	startTime: string;
+	quirks: Quirks;
+}
+
+export type WriteRecord = { method: string; path: string; body: unknown };
+
+/** Names of the demo tenants (others are "Tenant <id>"). */
+const TENANT_NAMES: Record<number, string> = { 101: 'Acme Corporation', 202: 'Acme Europe' };
+
+/** The tenant's own states of a credential (by credential hash). */
+export interface CredentialState {
+	remediated_at: string | null;
+	ignored_at: string | null;
+}
+
+export class FeedApi {
+	readonly events: EventStore;
+	private readonly identifierApi: IdentifierApi;
+	private readonly credentialStates = new Map<number, Map<string, CredentialState>>();
+
+	constructor(
+		private readonly dataset: Dataset,
+		private readonly settings: FeedSettings,
+		private readonly recordWrite: (write: WriteRecord) => void,
+	) {
+		this.events = new EventStore(
+			{
+				seed: settings.seed,
+				tenants: settings.tenants,
+				eventsPerTenant: settings.eventsPerTenant,
+				startMs: dateTimeToMs(settings.startTime),
+				sortBy: settings.eventSortKey,
+			},
+			dataset,
+		);
+		this.identifierApi = new IdentifierApi(dataset, recordWrite);
+	}
+
+	handle(name: FeedRouteName, request: HandlerRequest): Reply {
+		return answer(() => {
+			switch (name) {
+				case 'tenantFeed':
+					return this.feed(request);
+				case 'identifierFeed':
+					return this.feed(
+						request,
+						pathParam('identifier_id', request.params[0], IdentifierIdParam),
+					);
+				case 'eventActions':
+					return this.eventActions(request);
+				case 'fullEvent':
+					return this.fullEvent(request, parseWith(ActivityQuery, request.query, 'query').uid);
+				case 'fullEventByPath':
+					return this.fullEvent(
+						request,
+						pathParam('uid', request.params[0], ActivityQuery.shape.uid),
+					);
+				case 'eventFilterTypes':
+					return jsonReply(200, filterSourceTypes());
+				case 'eventFilterSeverities':
+					return jsonReply(200, filterSeverities());
+				case 'astpSearch':
+					return this.astpSearch(request);
+				case 'credentialActions':
+					return this.credentialActions(request);
+				case 'tenantCredentials':
+					return this.tenantCredentials(request);
+				case 'tenants':
+					return jsonReply(200, { tenants: this.tenants() });
+				case 'createIdentifier':
+					return this.identifierApi.create(request);
+				case 'getIdentifier':
+					return this.identifierApi.get(request);
+				case 'updateIdentifier':
+					return this.identifierApi.update(request);
+			}
+		});
+	}
+
+	/** Appends events to a tenant's feed (see {@link EventStore.append}). */
+	addEvents(count: number, options?: AddEventsOptions): FeedItem[] {
+		return this.events.append(count, options);
+	}
+
+	tenants(): Array<{ id: number; name: string }> {
+		return this.settings.tenants.map((id) => ({ id, name: TENANT_NAMES[id] ?? `Tenant ${id}` }));
+	}
+
+	// ---- events ----
+
+	/** A page of the tenant feed, or of one identifier's feed; the cursor is bound to both. */
+	private feed(request: HandlerRequest, identifierId?: number): Reply {
+		const body = parseWith(FeedRequestBody, jsonBody(request) ?? {}, 'body');
+		const { tenantId } = request;
+		if (identifierId !== undefined && !this.dataset.identifierExists(identifierId))
+			return errorReply(404, 'NOT_FOUND', `identifier ${identifierId} not found`);
+		const { from, ...params } = body;
+		const scope = `events:${tenantId}:${identifierId ?? 'tenant'}`;
+		const print = fingerprint(scope, {
+			query: params.query ?? null,
+			filters: params.filters ?? FeedFilters.parse({}),
+			order: params.order,
+			size: params.size,
+		});
+		const cursor = from ? cursorFor(from, print, 'body') : undefined;
+		const start = cursor
+			? this.events.positionOf(tenantId, cursor.p)
+			: this.events.firstPosition(tenantId, body.order);
+		if (start === -1 && cursor)
+			return invalidReply([
+				{ loc: ['body', 'from'], msg: 'Invalid cursor', type: 'value_error', input: from },
+			]);
+		const pageNumber = cursor?.n ?? 1;
+		const { found, resume } = this.events.page(tenantId, body, identifierId, start);
+		const page = shapePage(
+			{ start, pageNumber, found, resume, size: body.size },
+			this.settings.quirks,
+		);
+		const feed = this.events.feed(tenantId);
+		return jsonReply(200, {
+			items: page.positions.map((position) =>
+				this.events.item(tenantId, feed[position], body.query),
+			),
+			next:
+				page.nextPosition === null
+					? null
+					: encodeCursor({
+							p: this.events.seqAt(tenantId, page.nextPosition),
+							n: pageNumber + 1,
+							f: print,
+						}),
+		});
+	}
+
+	/** The oracle of a feed walk (tenant feed, or one identifier's). */
+	feedAll(tenantId: number, body: unknown, identifierId?: number): FeedItem[] {
+		return this.events.all(tenantId, FeedRequestBody.parse(body ?? {}), identifierId);
+	}
+
+	private fullEvent(request: HandlerRequest, uid: string): Reply {
+		const event = this.events.fullEvent(uid, request.tenantId);
+		if (event) return jsonReply(200, event);
+		const notFound: LegacyHttpError = { message: 'Activity not found', code: 'NOT_FOUND' };
+		return jsonReply(404, notFound);
+	}
+
+	/** Every target must be an event of the tenant's feed, or nothing changes (404 naming them). */
+	private eventActions(request: HandlerRequest): Reply {
+		const rawBody = jsonBody(request);
+		const body = parseWith(EventActionsBody, rawBody, 'body');
+		const uids = body.targets.map((target) => target.uid);
+		const unknown = uids.filter((uid) => !this.events.inFeed(request.tenantId, uid));
+		if (unknown.length > 0)
+			return errorReply(404, 'NOT_FOUND', `event ${unknown.join(', ')} not found`);
+		this.events.act(request.tenantId, uids, body.action.type, Date.now());
+		this.recordWrite({ method: request.method, path: request.rawPath, body: rawBody });
+		return jsonReply(200, {});
+	}
+
+	// ---- credentials ----
+
+	/** The global search's body and paging, without quota (ASTP). */
+	private astpSearch(request: HandlerRequest): Reply {
+		const body = parseWith(GlobalSearchBody, jsonBody(request), 'body');
+		const { from, ...params } = body;
+		const print = fingerprint('astp-search', params);
+		const cursor = from ? cursorFor(from, print, 'body') : undefined;
+		const data = this.dataset;
+		const range = data.importedRange(
+			body.filters?.imported_at?.gte,
+			body.filters?.imported_at?.lte,
+		);
+		const dir = body.order === 'asc' ? 1 : -1;
+		const start = cursor?.p ?? (dir === 1 ? range.lo : range.hi - 1);
+		const pageNumber = cursor?.n ?? 1;
+		const { found, resume } = scan(
+			data.searchMatcher(body.query),
+			range,
+			start,
+			dir,
+			body.size + 1,
+			SCAN_CAP,
+		);
+		return jsonReply(
+			200,
+			this.pageOf(found, resume, { start, pageNumber, size: body.size, print }, (index) =>
+				data.credential(index, body.include),
+			),
+		);
+	}
+
+	/**
+	 * Credentials of the tenant's monitored domains (its enabled domain identifiers and their
+	 * subdomains), by imported_at, with the tenant's remediated/ignored states.
+	 */
+	private tenantCredentials(request: HandlerRequest): Reply {
+		const query = parseWith(TenantCredentialsQuery, request.query, 'query');
+		const { tenantId } = request;
+		const { from, ...params } = query;
+		const print = fingerprint(`tenant-credentials:${tenantId}`, params);
+		const cursor = from ? cursorFor(from, print, 'query') : undefined;
+		const range = { lo: 0, hi: this.dataset.size };
+		const dir = query.order_type === 'asc' ? 1 : -1;
+		const start = cursor?.p ?? (dir === 1 ? range.lo : range.hi - 1);
+		const pageNumber = cursor?.n ?? 1;
+		const matcher = this.tenantCredentialMatcher(tenantId);
+		const { found, resume } = scan(matcher, range, start, dir, query.size + 1, SCAN_CAP);
+		return jsonReply(
+			200,
+			this.pageOf(found, resume, { start, pageNumber, size: query.size, print }, (index) =>
+				this.tenantCredential(index, tenantId),
+			),
+		);
+	}
+
+	/** The oracle of a tenant credentials walk. */
+	tenantCredentialsAll(tenantId: number, order: 'asc' | 'desc' = 'desc'): TenantCredential[] {
+		const range = { lo: 0, hi: this.dataset.size };
+		const dir = order === 'asc' ? 1 : -1;
+		const start = dir === 1 ? range.lo : range.hi - 1;
+		const { found } = scan(
+			this.tenantCredentialMatcher(tenantId),
+			range,
+			start,
+			dir,
+			Infinity,
+			Infinity,
+		);
+		return found.map((index) => this.tenantCredential(index, tenantId));
+	}
+
+	/** The tenant's states of a credential (both null when it never acted on it). */
+	credentialState(tenantId: number, credentialHash: string): CredentialState {
+		return (
+			this.credentialStates.get(tenantId)?.get(credentialHash) ?? {
+				remediated_at: null,
+				ignored_at: null,
+			}
+		);
+	}
+
+	/** Domains the tenant monitors: the fqdns of its enabled domain identifiers. */
+	monitoredDomains(tenantId: number): string[] {
+		return this.dataset
+			.identifiers(tenantId)
+			.flatMap((record) =>
+				record.data.type === 'domain' && !record.is_disabled
+					? [record.data.fqdn.toLowerCase()]
+					: [],
+			);
+	}
+
+	private tenantCredentialMatcher(tenantId: number): Matcher {
+		const monitored = this.monitoredDomains(tenantId);
+		const domains = this.dataset.domains();
+		const residues = domains.flatMap((domain, k) =>
+			monitored.some((fqdn) => domain === fqdn || domain.endsWith(`.${fqdn}`)) ? [k] : [],
+		);
+		return { period: domains.length, residues };
+	}
+
+	/** A credential as the tenant feed shows it (`LeakActivityCredential`). */
+	private tenantCredential(index: number, tenantId: number): TenantCredential {
+		const record: CredentialRecord = this.dataset.credential(index);
+		const { source } = record;
+		const credential: TenantCredential = {
+			id: record.id,
+			source_id: record.source_id,
+			imported_at: record.imported_at,
+			identity_name: record.identity_name,
+			hash: record.hash,
+			domain: record.domain,
+			source: {
+				id: source.id,
+				name: source.name,
+				description_en: source.description_en,
+				description_fr: source.description_fr,
+				breached_at: source.breached_at,
+				leaked_at: source.leaked_at,
+				pii_tags: [],
+			},
+			...this.credentialState(tenantId, record.credential_hash),
+			credential_hash: record.credential_hash,
+		};
+		if (record.hash_type === null)
+			credential.known_password_id = 1000 + this.dataset.passwordOf(index);
+		return credential;
+	}
+
+	/** Every target must be a known credential hash, or nothing changes (404 naming them). */
+	private credentialActions(request: HandlerRequest): Reply {
+		const rawBody = jsonBody(request);
+		const body = parseWith(CredentialActionsBody, rawBody, 'body');
+		const hashes = body.targets.map((target) => target.credential_hash);
+		const unknown = hashes.filter((hash) => this.dataset.indexOfCredentialHash(hash) === -1);
+		if (unknown.length > 0)
+			return errorReply(404, 'NOT_FOUND', `credential ${unknown.join(', ')} not found`);
+		const states =
+			this.credentialStates.get(request.tenantId) ?? new Map<string, CredentialState>();
+		this.credentialStates.set(request.tenantId, states);
+		const now = isoWithOffset(Math.floor(Date.now() / 1000) * 1000);
+		for (const hash of hashes) {
+			const state = states.get(hash) ?? { remediated_at: null, ignored_at: null };
+			states.set(hash, state);
+			const action = body.action.type;
+			if (action === 'remediate') state.remediated_at ??= now;
+			if (action === 'unremediate') state.remediated_at = null;
+			if (action === 'ignore') state.ignored_at ??= now;
+			if (action === 'unignore') state.ignored_at = null;
+		}
+		this.recordWrite({ method: request.method, path: request.rawPath, body: rawBody });
+		return jsonReply(200, {});
+	}
+
+	/** `{items, next}` of a scan, with the paging quirks. */
+	private pageOf<T>(
+		found: number[],
+		resume: number | null,
+		walk: { start: number; pageNumber: number; size: number; print: string },
+		record: (index: number) => T,
+	): { items: T[]; next: string | null } {
+		const { start, pageNumber, size, print } = walk;
+		const page = shapePage({ start, pageNumber, found, resume, size }, this.settings.quirks);
+		return {
+			items: page.positions.map(record),
+			next:
+				page.nextPosition === null
+					? null
+					: encodeCursor({ p: page.nextPosition, n: pageNumber + 1, f: print }),
+		};
+	}
+}
+
+// ---- filter values ----
+
+const LABELS: Record<string, string> = {
+	illicit_networks: 'Illicit Networks',
+	open_web: 'Open Web',
+	leaks: 'Leaks',
+	domains: 'Domains',
+};
+
+const label = (value: string) =>
+	LABELS[value] ??
+	value
+		.split('_')
+		.map((word) => word[0].toUpperCase() + word.slice(1))
+		.join(' ');
+
+/** The top categories of the event source filters, each with the base types it contains. */
+export function filterSourceTypes(): FilterSourceTypes {
+	return {
+		categories: Object.keys(LABELS).map((value) => ({
+			value,
+			label: label(value),
+			types: expandType(value).map((type) => ({ value: type, label: label(type) })),
+		})),
+	};
+}
+
+const SEVERITY_COLORS = ['#8b8b8b', '#2f80ed', '#f2c94c', '#f2994a', '#eb5757'];
+
+export function filterSeverities(): FilterSeverities {
+	return {
+		severities: SEVERITY_ORDER.map((value, k) => ({
+			value,
+			label: label(value),
+			color: SEVERITY_COLORS[k],
+		})),
+	};
+}
