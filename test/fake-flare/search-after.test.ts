@@ -341,6 +341,29 @@ describe("endCursor 'resumable'", () => {
 	});
 });
 
+describe('the ASTP credential search', () => {
+	it('shares the order, the cursors and the end of a walk, with cursors of its own', async () => {
+		await restart({ searchOrder: 'domainThenId', endCursor: 'resumable' });
+		const body = { query: { type: 'keyword', keyword: fake.dataset.username(0) }, size: 8 };
+		const astp = async (from: string | null) => {
+			const result = await call(fake, 'POST', '/astp/v2/credentials/_search', {
+				token,
+				body: { ...body, from },
+			});
+			expect(result.status).toBe(200);
+			return Page.parse(result.json);
+		};
+		const pages = [await astp(null)];
+		while (pages[pages.length - 1].items.length > 0)
+			pages.push(await astp(pages[pages.length - 1].next));
+		expect(pages.flatMap((answer) => ids(answer.items))).toEqual(ids((await walk(body)).items));
+		const last = pages[pages.length - 1];
+		expect(last.next).toBe(pages[pages.length - 2].next);
+		expect(keyIn(last.next!)).toEqual(['com.acme', 2]);
+		expect((await search(fake, token, { ...body, from: last.next })).status).toBe(422);
+	});
+});
+
 describe('data that moves like real data', () => {
 	it('a far-future imported_at sorts last under importedAt asc: a walk resumed after it finds nothing new', async () => {
 		await restart({ endCursor: 'resumable' });
