@@ -56,6 +56,31 @@ export class EditorSession {
 	/** Creates the owner account of a fresh instance; its answer signs the owner in. */
 	static async signIn(server: N8nServer, userFolder: string): Promise<EditorSession> {
 		await EditorSession.restReady(server);
+		const response = await EditorSession.setUpOwner(server);
+		const cookie = (response.headers.getSetCookie?.() ?? [])
+			.map((value) => value.split(';')[0])
+			.find((value) => value.startsWith('n8n-auth='));
+		if (!cookie) throw new Error('n8n set no n8n-auth cookie after the owner set-up');
+		const folder = path.join(userFolder, 'runs');
+		fs.mkdirSync(folder, { recursive: true });
+		return new EditorSession(server, cookie, folder);
+	}
+
+	/**
+	 * Creates the owner account unless the instance has one (a user folder kept from an earlier run);
+	 * returns whether it created it. Signs nothing in: the editor's login form does that.
+	 */
+	static async ensureOwner(server: N8nServer): Promise<boolean> {
+		await EditorSession.restReady(server);
+		const settings = (await (await fetch(`${server.url}/rest/settings`)).json()) as {
+			data: { userManagement: { showSetupOnFirstLoad?: boolean } };
+		};
+		if (!settings.data.userManagement.showSetupOnFirstLoad) return false;
+		await EditorSession.setUpOwner(server);
+		return true;
+	}
+
+	private static async setUpOwner(server: N8nServer): Promise<Response> {
 		const response = await fetch(`${server.url}/rest/owner/setup`, {
 			method: 'POST',
 			headers: EditorSession.headers(),
@@ -66,13 +91,7 @@ export class EditorSession {
 				`n8n refused the owner set-up: HTTP ${response.status} ${await response.text()}`,
 			);
 		}
-		const cookie = (response.headers.getSetCookie?.() ?? [])
-			.map((value) => value.split(';')[0])
-			.find((value) => value.startsWith('n8n-auth='));
-		if (!cookie) throw new Error('n8n set no n8n-auth cookie after the owner set-up');
-		const folder = path.join(userFolder, 'runs');
-		fs.mkdirSync(folder, { recursive: true });
-		return new EditorSession(server, cookie, folder);
+		return response;
 	}
 
 	/** n8n 1.x reports ready (database migrated) before its REST routes exist: wait for them. */

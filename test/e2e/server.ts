@@ -3,13 +3,15 @@
  * executions (a real n8n serving its editor and REST API on a free port of 127.0.0.1), and any other
  * process a suite starts and must stop (queue mode's workers, Redis, PostgreSQL).
  * Each runs in its own process group, so stopping it also stops whatever it started; it is killed
- * when this process exits or is interrupted, so it never outlives the test.
+ * when this process exits or is interrupted, so it never outlives the test. n8n servers also run
+ * under guard.mjs, which stops them even when this process is killed outright (the sandbox).
  */
 import { sleep } from 'n8n-workflow';
 
 import { childProcess, fs, path, processRef } from '../support/node';
 import { freePort, type N8nInstance } from './n8n';
 import { SERVER_OUTPUT_FILE } from './secrets';
+import { repositoryRoot } from './suite';
 
 export interface N8nServer {
 	/** Base URL of the editor and the REST API, without a trailing slash. */
@@ -18,8 +20,10 @@ export interface N8nServer {
 	logFile: string;
 	/** Seconds from spawn to a ready /healthz/readiness. */
 	startSeconds: number;
-	/** Process id of `n8n start`. */
-	pid: number;
+	/** The process group of n8n and whatever it started (the id of its guard process). */
+	processGroup: number;
+	/** Resolves with how n8n ended (exit code or signal), stopped or not. */
+	exited: Promise<string>;
 	stop(): Promise<void>;
 }
 
@@ -57,22 +61,34 @@ export function startProcess(
 		/** Run as this user (PostgreSQL refuses to run as root). */
 		uid?: number;
 		gid?: number;
+		/**
+		 * Run under guard.mjs, which stops the group even when this process dies by SIGKILL. `crash()`
+		 * then kills the guard, not the command.
+		 */
+		guarded?: boolean;
 	},
 ): BackgroundProcess {
 	const fd = fs.openSync(options.logFile, 'w');
-	const child = childProcess.spawn(command, args, {
-		cwd: options.cwd,
-		env: options.env,
-		stdio: ['ignore', fd, fd],
-		detached: true,
-		uid: options.uid,
-		gid: options.gid,
-	});
+	const guard = path.join(repositoryRoot(), 'test', 'e2e', 'guard.mjs');
+	const child = childProcess.spawn(
+		options.guarded ? processRef.execPath : command,
+		options.guarded ? [guard, command, ...args] : args,
+		{
+			cwd: options.cwd,
+			env: options.env,
+			// The guard's stdin is a pipe this process never writes to: it closes when this process ends.
+			stdio: [options.guarded ? 'pipe' : 'ignore', fd, fd],
+			detached: true,
+			uid: options.uid,
+			gid: options.gid,
+		},
+	);
 	fs.closeSync(fd);
 	let exitedWith: string | undefined;
 	const exited = new Promise<string>((resolve) => {
 		child.on('exit', (code, signal) => {
 			exitedWith = signal ?? `code ${code}`;
+			child.stdin?.destroy();
 			resolve(exitedWith);
 		});
 		child.on('error', (error) => {
@@ -173,9 +189,14 @@ export const printed = (child: BackgroundProcess, text: string) => () =>
  */
 export async function startServer(
 	n8n: N8nInstance,
-	options: { timeoutSeconds?: number; env?: Record<string, string> } = {},
+	options: {
+		timeoutSeconds?: number;
+		env?: Record<string, string>;
+		/** The port to listen on when it is free (default: any free port). */
+		port?: number;
+	} = {},
 ): Promise<N8nServer> {
-	const port = await freePort();
+	const port = await freePort(options.port);
 	const brokerPort = await freePort();
 	const url = `http://127.0.0.1:${port}`;
 	const started = Date.now();
@@ -190,11 +211,13 @@ export async function startServer(
 			N8N_EDITOR_BASE_URL: url,
 			N8N_SECURE_COOKIE: 'false',
 			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+			N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_HIRING_BANNER_ENABLED: 'false',
 			N8N_ONBOARDING_FLOW_DISABLED: 'true',
 			...options.env,
 		},
 		logFile: path.join(n8n.userFolder, SERVER_OUTPUT_FILE),
+		guarded: true,
 	});
 	await waitUntilReady(
 		server,
@@ -210,7 +233,8 @@ export async function startServer(
 		url,
 		logFile: server.logFile,
 		startSeconds: (Date.now() - started) / 1000,
-		pid: server.pid,
+		processGroup: server.pid,
+		exited: server.exited,
 		stop: async () => await server.stop(),
 	};
 }

@@ -113,6 +113,23 @@ export function flareCredential(
 	};
 }
 
+/** The credentials an instance needs: Flare for the fake, OpenAI for the fake chat model if given. */
+export function credentialsFor(fake: FakeFlare, model?: FakeModel): CredentialToImport[] {
+	return [
+		flareCredential(fake),
+		...(model
+			? [
+					{
+						id: OPENAI_CREDENTIAL_ID,
+						name: OPENAI_CREDENTIAL_NAME,
+						type: 'openAiApi',
+						data: { apiKey: FAKE_MODEL_API_KEY, url: model.url },
+					},
+				]
+			: []),
+	];
+}
+
 /**
  * A fresh n8n of the given line with the package installed, the credential for the fake imported
  * (empty token: the first request exchanges the key) and the workflows imported.
@@ -133,19 +150,7 @@ export async function prepareInstance(options: {
 	const install = await (options.install ?? ensureN8n(line, (message) => say(message)));
 	const n8n = N8nInstance.create(install, path.join(workFolder(root), folderName));
 	const packageSeconds = await n8n.installPackage(tarball);
-	const credentialSeconds = await n8n.importCredentials([
-		flareCredential(fake),
-		...(model
-			? [
-					{
-						id: OPENAI_CREDENTIAL_ID,
-						name: OPENAI_CREDENTIAL_NAME,
-						type: 'openAiApi',
-						data: { apiKey: FAKE_MODEL_API_KEY, url: model.url },
-					},
-				]
-			: []),
-	]);
+	const credentialSeconds = await n8n.importCredentials(credentialsFor(fake, model));
 	const workflowSeconds = await n8n.importWorkflows(workflows.map((workflow) => workflow.absolute));
 	say(
 		`${install.label}: package installed (${packageSeconds.toFixed(1)} s), credential imported (${credentialSeconds.toFixed(1)} s), ${workflows.length} workflow(s) imported (${workflowSeconds.toFixed(1)} s).`,

@@ -124,13 +124,25 @@ export class QueueCluster {
 
 	/** When the main polled the workflow's triggers, from its log. */
 	polls(workflowName: string): string[] {
-		const message = `Poll trigger initiated for workflow "${workflowName}"`;
+		return this.mainLog(`Poll trigger initiated for workflow "${workflowName}"`);
+	}
+
+	/**
+	 * Whether the main has activated the workflow's trigger: its first poll is over. With n8n's
+	 * publication service, activation goes on after the REST call that asked for it has returned.
+	 */
+	triggerActivated(workflowName: string): boolean {
+		return this.mainLog('Activated trigger node', `for workflow "${workflowName}"`).length > 0;
+	}
+
+	/** Timestamps of the main's log entries whose message starts with `start` and ends with `end`. */
+	private mainLog(start: string, end = ''): string[] {
 		return fs
 			.readFileSync(path.join(this.main.userFolder, N8N_LOG_FILE), 'utf8')
 			.split('\n')
-			.filter((line) => line.includes('Poll trigger initiated'))
+			.filter((line) => line.includes(start))
 			.map((line) => JSON.parse(line) as { message: string; metadata?: { timestamp?: string } })
-			.filter((entry) => entry.message === message)
+			.filter((entry) => entry.message.startsWith(start) && entry.message.endsWith(end))
 			.map((entry) => entry.metadata?.timestamp ?? '?');
 	}
 

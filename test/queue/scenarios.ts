@@ -384,6 +384,11 @@ export async function trigger(
 	const executionIds: string[] = [];
 	await activate(context.session, workflowId);
 	try {
+		await waitFor(
+			'the activation of the trigger (its first poll)',
+			() => context.cluster.triggerActivated(options.workflowName) || undefined,
+			150,
+		);
 		for (let step = 1; step <= options.rounds; step++) {
 			await sleep(1_100); // a new import time, after the instant the last poll reached
 			const before = matching();
