@@ -51,7 +51,6 @@ import { FeedApi, type FeedRouteName, feedRoutes } from './feed';
 import { identifierFilter } from './identifiers';
 import {
 	type Cursor,
-	decodeCursor,
 	encodeCursor,
 	fingerprint,
 	type Quirks,
