@@ -86,7 +86,7 @@ export interface FlareOperation extends Omit<FailureContext, 'target' | 'fields'
 	 * async and read from Flare first (through `callFlare`), e.g. an update that merges the changes
 	 * into the current record: a promise it returns is awaited.
 	 */
-	prepare?: (item: FlareItem, request: FlareRequestParts) => unknown;
+	prepare?: (item: FlareItem, request: FlareRequestParts) => void | Promise<void>;
 	/** What a 404 is about, e.g. "Identifier 7001". */
 	target?: (item: FlareItem) => string;
 	/** Output items (JSON) for the records of one page, or for a single-request answer. */

@@ -342,7 +342,12 @@ async function runBatched(
 				let answer: FlareResponse | undefined;
 				await callFlare(
 					chunk[0].item,
-					{ ...operation, prepare: (_item, request) => (request.body = body) },
+					{
+						...operation,
+						prepare: (_item, request) => {
+							request.body = body;
+						},
+					},
 					{
 						onPage: (_records, response) => {
 							answer = response;
