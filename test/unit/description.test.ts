@@ -8,6 +8,9 @@ const flare = new Flare();
 const { description } = flare;
 const properties = description.properties;
 
+/** The form of the event feed searches (tenant and identifier). */
+const FEED_SEARCH = ['searchBy', 'queryString', 'keyword', 'fqdn', 'email', 'username', 'password', 'secret', 'ip', 'bin', 'brand', 'firstName', 'lastName', 'exactName', 'repoOwner', 'repoName', 'azureTenantId', 'severityFilter', 'minimumSeverity', 'severities', 'returnAll', 'limit', 'filters', 'options'];
+
 /** The parameter names that saved workflows rely on (issue #3), per resource and operation. */
 const CONTRACT: Record<string, Record<string, string[]>> = {
 	leakedCredential: {
@@ -24,7 +27,13 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 		getByIdentifier: ['identifierId'],
 	},
 	identifier: { delete: ['identifierId'] },
-	event: { get: ['uid'] },
+	event: {
+		get: ['uid'],
+		getFullEvent: ['uid'],
+		searchIdentifierFeed: ['identifierId', ...FEED_SEARCH],
+		searchTenantFeed: FEED_SEARCH,
+		takeAction: ['uid', 'actionType'],
+	},
 	threatReport: {
 		createRequest: ['reportTitle', 'timeRangeType', 'timeRangeFrom', 'timeRangeTo', 'additionalFields'],
 		getRequestStatus: ['requestId'],
@@ -84,6 +93,21 @@ describe('Flare node description', () => {
 		expect(options(search).map((option) => option.name)).toEqual(['importedFrom', 'importedTo', 'include', 'leakedValueOutput', 'order']);
 		const report = formOf('threatReport', 'createRequest').find((property) => property.name === 'additionalFields')!;
 		expect(options(report).map((option) => option.name)).toEqual(['excludedKeywords', 'includedKeywords', 'question']);
+		for (const operation of ['searchTenantFeed', 'searchIdentifierFeed']) {
+			const form = formOf('event', operation);
+			const filters = form.find((property) => property.name === 'filters')!;
+			expect(options(filters).map((option) => option.name)).toEqual([
+				'createdFrom',
+				'createdTo',
+				'types',
+				'ignored',
+				'materializedFrom',
+				'materializedTo',
+				'remediated',
+				'tags',
+			]);
+			expect(options(form.find((property) => property.name === 'options')!).map((option) => option.name)).toEqual(['order']);
+		}
 	});
 
 	it('describes every field, and gives every free-text field an "e.g." placeholder', () => {
@@ -117,7 +141,9 @@ describe('Flare node description', () => {
 
 	it('masks secret inputs and defaults to masked output', () => {
 		const secrets = [...allProperties(properties)].filter((property) => ['secret', 'password'].includes(property.name));
-		expect(secrets).toHaveLength(2);
+		// Leaked Credential → Search's Secret, Identity → Get by Password's Password, and the feed
+		// searches' Secret and Password (Search By Credentials).
+		expect(secrets).toHaveLength(6);
 		for (const property of secrets) expect(property.typeOptions?.password).toBe(true);
 		const outputs = [...allProperties(properties)].filter((property) => property.name === 'leakedValueOutput');
 		expect(outputs.length).toBe(3);
@@ -163,7 +189,45 @@ describe('Flare node description', () => {
 				if (operation.write) writes.push(`${resource}.${name}`);
 			}
 		}
-		expect(writes.sort()).toEqual(['identifier.delete', 'matchingPolicy.assign', 'threatReport.createRequest']);
+		expect(writes.sort()).toEqual(['event.takeAction', 'identifier.delete', 'matchingPolicy.assign', 'threatReport.createRequest']);
+	});
+
+	it('shows each feed query field for its Search By kinds only, and the severity fields for their mode', () => {
+		for (const operation of ['searchTenantFeed', 'searchIdentifierFeed']) {
+			const form = formOf('event', operation);
+			const searchBy = form.find((property) => property.name === 'searchBy')!;
+			expect([searchBy.default, options(searchBy).map((option) => option.value).sort()]).toEqual([
+				'all',
+				['all', 'azure_tenant', 'bin', 'brand', 'credentials', 'domain', 'email', 'github_repository', 'ip', 'keyword', 'name', 'query_string', 'secret', 'username'],
+			]);
+			const shownFor = (name: string, selector: string) => form.find((property) => property.name === name)!.displayOptions?.show?.[selector];
+			expect(
+				Object.fromEntries(
+					form.filter((property) => property.displayOptions?.show?.searchBy).map((property) => [property.name, shownFor(property.name, 'searchBy')]),
+				),
+			).toEqual({
+				queryString: ['query_string'],
+				keyword: ['keyword'],
+				fqdn: ['domain'],
+				email: ['email'],
+				username: ['username', 'credentials'],
+				password: ['credentials'],
+				secret: ['secret'],
+				ip: ['ip'],
+				bin: ['bin'],
+				brand: ['brand'],
+				firstName: ['name'],
+				lastName: ['name'],
+				exactName: ['name'],
+				repoOwner: ['github_repository'],
+				repoName: ['github_repository'],
+				azureTenantId: ['azure_tenant'],
+			});
+			expect([shownFor('minimumSeverity', 'severityFilter'), shownFor('severities', 'severityFilter')]).toEqual([['minimum'], ['list']]);
+			const types = options(form.find((property) => property.name === 'filters')!).find((option) => option.name === 'types') as INodeProperties;
+			expect([types.type, types.typeOptions]).toEqual(['multiOptions', { loadOptionsMethod: 'getEventTypes' }]);
+		}
+		expect(Object.keys(flare.methods?.loadOptions ?? {})).toEqual(['getEventTypes']);
 	});
 
 	describe('resource locators', () => {
@@ -180,6 +244,7 @@ describe('Flare node description', () => {
 			expect(
 				locators.map((property) => [property.name, property.displayName, property.displayOptions?.show?.operation]),
 			).toEqual([
+				['identifierId', 'Identifier', ['searchIdentifierFeed']],
 				['identifierId', 'Identifier', ['delete']],
 				['policyUuid', 'Matching Policy', ['assign']],
 				['identifierId', 'Identifier', ['getByIdentifier']],
