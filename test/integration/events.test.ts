@@ -53,7 +53,7 @@ describe('Events: the feeds, the full event, actions', () => {
 			expect(expected.length).toBeGreaterThan(20);
 			expect(jsonOf(result.output)).toEqual(expected);
 			for (const item of result.output) FeedItem.parse(item.json);
-			expect(result.output.every((item) => (item.pairedItem as IDataObject).item === 0)).toBe(true);
+			expect(result.output.every((item) => (item.pairedItem as { item?: number }).item === 0)).toBe(true);
 			const requests = apiRequests(flare.fake);
 			expect(requests.length).toBeGreaterThanOrEqual(3);
 			expectOneWalk(requests, TENANT_FEED, { order: 'desc', size: 10 });

@@ -224,7 +224,7 @@ describe('Flare node description', () => {
 				azureTenantId: ['azure_tenant'],
 			});
 			expect([shownFor('minimumSeverity', 'severityFilter'), shownFor('severities', 'severityFilter')]).toEqual([['minimum'], ['list']]);
-			const types = options(form.find((property) => property.name === 'filters')!).find((option) => option.name === 'types') as INodeProperties;
+			const types = options(form.find((property) => property.name === 'filters')!).find((option) => option.name === 'types') as unknown as INodeProperties;
 			expect([types.type, types.typeOptions]).toEqual(['multiOptions', { loadOptionsMethod: 'getEventTypes' }]);
 		}
 		expect(Object.keys(flare.methods?.loadOptions ?? {})).toEqual(['getEventTypes']);
