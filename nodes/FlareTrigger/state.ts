@@ -2,62 +2,54 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * What the Flare Trigger keeps in the workflow's static data between polls. It stays small: one
- * instant, the ids of the credentials emitted at that instant, and at most one cursor.
+ * What the Flare Trigger keeps in the workflow's static data between polls (docs/api-contract.md,
+ * "Flare Trigger"): the saved cursor of its one long-lived search, where the next sweep of recent
+ * arrivals starts, and the records it already emitted or found there at activation, bounded.
  */
 export interface TriggerState {
-	/** `imported_at` of the newest credential emitted so far (ISO 8601), or where the trigger started. */
-	watermark: string;
-	/** Ids of the credentials already emitted whose `imported_at` is the watermark instant. */
-	idsAtWatermark: string[];
-	/** A walk that the poll time budget cut short, continued by the next poll. */
-	resume?: ResumePoint;
+	/** Revision, counted up at every change: of two copies (two activations), the newer wins. */
+	rev: number;
+	/** Fingerprint of the search (query and start): another search starts afresh. */
+	search: string;
+	/** Arrival date the long-lived search starts at, fixed for its life (ISO 8601). */
+	start: string;
+	/** Where the long-lived search resumes; none before its first page (or while it fits in one). */
+	cursor?: string;
+	/** Arrival date the next sweep starts at (ISO 8601). */
+	since: string;
+	/** Keys of the records emitted (or found at activation) that a sweep may read again: key → arrival (s). */
+	seen: Record<string, number>;
+	/** Keys of the last page the long-lived search read: the next poll reads it again. */
+	lastPage: string[];
 }
 
-export interface ResumePoint {
-	/** `filters.imported_at.gte` of the cut walk: Flare accepts a cursor only with the same parameters. */
-	gte: string;
-	/** Cursor of the next page. */
-	from: string;
-	/** Fingerprint of the query of the cut walk; after a change of query, a new walk starts. */
-	query: string;
-}
+/** At most this many keys are kept in `seen`; see {@link prune}. About 40 bytes each. */
+export const MAX_SEEN = 2_000;
+
+const isRecord = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The state stored by an earlier poll, or undefined on first activation (or if it is unreadable). */
 export function readState(data: IDataObject): TriggerState | undefined {
-	const { watermark, idsAtWatermark, resume } = data;
-	if (typeof watermark !== 'string' || Number.isNaN(instantOf(watermark))) return undefined;
-	const state: TriggerState = {
-		watermark,
-		idsAtWatermark: Array.isArray(idsAtWatermark) ? idsAtWatermark.map(String) : [],
+	const { rev, search, start, cursor, since, seen, lastPage } = data;
+	if (typeof rev !== 'number' || typeof search !== 'string' || typeof start !== 'string')
+		return undefined;
+	if (typeof since !== 'string' || !isRecord(seen) || !Array.isArray(lastPage)) return undefined;
+	return {
+		rev,
+		search,
+		start,
+		...(typeof cursor === 'string' ? { cursor } : {}),
+		since,
+		seen: { ...(seen as Record<string, number>) },
+		lastPage: lastPage.map(String),
 	};
-	const point = resume as IDataObject | undefined;
-	if (
-		typeof point?.gte === 'string' &&
-		typeof point.from === 'string' &&
-		typeof point.query === 'string'
-	) {
-		state.resume = { gte: point.gte, from: point.from, query: point.query };
-	}
-	return state;
 }
 
-function serialise(state: TriggerState): string {
-	const { watermark, idsAtWatermark, resume } = state;
-	return JSON.stringify([watermark, idsAtWatermark, resume ?? null]);
-}
-
-/**
- * Stores `state` in the static data (in place, as n8n expects) when it differs from what is stored,
- * so that a poll that changes nothing leaves the static data untouched.
- */
+/** Replaces the static data's content with `state`, in place, as n8n expects. */
 export function writeState(data: IDataObject, state: TriggerState): void {
-	const stored = readState(data);
-	if (stored && serialise(stored) === serialise(state)) return;
-	data.watermark = state.watermark;
-	data.idsAtWatermark = [...state.idsAtWatermark];
-	if (state.resume) data.resume = { ...state.resume };
-	else delete data.resume;
+	for (const key of Object.keys(data)) delete data[key];
+	Object.assign(data, JSON.parse(JSON.stringify(state)) as IDataObject);
 }
 
 /** Milliseconds since the epoch of a date-time; one without an offset is UTC, as Flare means it. */
@@ -67,66 +59,29 @@ export function instantOf(value: unknown): number {
 	return Date.parse(hasOffset ? value : `${value}Z`);
 }
 
-/** A short, stable fingerprint of the query (the query itself may hold a password). */
-export function queryFingerprint(query: IDataObject): string {
-	return createHash('sha256').update(JSON.stringify(query)).digest('hex').slice(0, 16);
-}
+/** A short digest of a text. */
+export const digest = (value: string) =>
+	createHash('sha256').update(value).digest('hex').slice(0, 16);
+
+/** A short, stable fingerprint (the query itself may hold a password). */
+export const fingerprint = (value: unknown): string => digest(JSON.stringify(value));
 
 /**
- * Picks, from the credentials of a walk in ascending `imported_at` order, those not emitted before:
- * imported after the watermark, or at the watermark instant with an id not emitted yet; and works out
- * the state that follows from emitting them.
+ * Keeps `seen` bounded: keys of records that arrived before `since` are dropped (no sweep reads them again, and
+ * the long-lived search only reads its last page again, kept in `lastPage`); beyond
+ * {@link MAX_SEEN} keys, the oldest go and the next sweep starts after them, so that it cannot read
+ * them again either.
  */
-export class NewCredentials {
-	private readonly watermarkMs: number;
-	private readonly emittedAtWatermark: Set<string>;
-	/** Ids taken during this poll, so that a credential appears once even if Flare repeats it. */
-	private readonly taken = new Set<string>();
-	private newestMs: number;
-	private idsAtNewest: string[] = [];
-
-	constructor(private readonly state: TriggerState) {
-		this.watermarkMs = instantOf(state.watermark);
-		this.emittedAtWatermark = new Set(state.idsAtWatermark);
-		this.newestMs = this.watermarkMs;
+export function prune(state: TriggerState): void {
+	const sinceS = Math.floor(instantOf(state.since) / 1000);
+	const kept = Object.entries(state.seen)
+		.filter(([, arrivedS]) => arrivedS >= sinceS)
+		.sort((a, b) => b[1] - a[1])
+		.slice(0, MAX_SEEN);
+	if (kept.length === MAX_SEEN) {
+		// Keys of that second may have been dropped too: the next sweep starts after it.
+		const afterOldestS = kept[kept.length - 1][1] + 1;
+		if (afterOldestS > sinceS) state.since = new Date(afterOldestS * 1000).toISOString();
 	}
-
-	/** The credentials of one page that are new, in order; they count as emitted from now on. */
-	take(records: IDataObject[]): IDataObject[] {
-		const fresh: IDataObject[] = [];
-		for (const record of records) {
-			const id = record.id ?? record.credential_hash;
-			const key = id === undefined || id === null ? undefined : String(id);
-			// A credential without a readable time cannot be placed: it counts as at the watermark.
-			const parsed = instantOf(record.imported_at);
-			const at = Number.isNaN(parsed) ? this.watermarkMs : parsed;
-			if (at < this.watermarkMs) continue;
-			if (key !== undefined) {
-				if (at === this.watermarkMs && this.emittedAtWatermark.has(key)) continue;
-				if (this.taken.has(key)) continue;
-				this.taken.add(key);
-			}
-			fresh.push(record);
-			if (at > this.newestMs) {
-				this.newestMs = at;
-				this.idsAtNewest = [];
-			}
-			if (at === this.newestMs && key !== undefined) this.idsAtNewest.push(key);
-		}
-		return fresh;
-	}
-
-	/** Watermark and ids after emitting everything taken (the resume point is left out). */
-	next(): TriggerState {
-		if (this.newestMs === this.watermarkMs) {
-			return {
-				watermark: this.state.watermark,
-				idsAtWatermark: [...this.state.idsAtWatermark, ...this.idsAtNewest],
-			};
-		}
-		return {
-			watermark: new Date(this.newestMs).toISOString(),
-			idsAtWatermark: [...this.idsAtNewest],
-		};
-	}
+	state.seen = Object.fromEntries(kept);
 }

@@ -1,16 +1,19 @@
 /**
  * `npm run test:editor`: the Flare node in n8n's real editor, in a real browser.
  *
- * Starts the real n8n 2.41.1 (`n8n start`) with the packed package installed as a community package
- * and a Flare API credential for the fake Flare API, sets up the owner account, and drives Debian's
- * Chromium with playwright-core (no browser download) through what a user does: search "Flare" in the
- * node creator, add the node, go through its resources and operations, the fields that show and hide,
- * and the Flare API credential form, whose connection test talks to the fake API.
+ * Starts the sandbox of `npm run sandbox` afresh (a real n8n 2.41.1 with the packed package installed
+ * as a community package, a Flare API credential for the fake Flare API, the workflows of workflows/
+ * and an owner account; everything on 127.0.0.1), and drives Debian's Chromium with playwright-core
+ * (no browser download) through what a user does: log in, open the daily leak watch playbook, execute
+ * it and read the masked rows in the output panel; then search "Flare" in the node creator, add the
+ * node, go through its resources and operations, the fields that show and hide, and the Flare API
+ * credential form, whose connection test talks to the fake API.
  *
  * What the editor shows is compared with the node's own description, read from the built package as
- * installed into n8n (dist/nodes/Flare/Flare.node.js, dist/credentials/FlareApi.credentials.js), so a
- * change of the description needs no change here. Screenshots go to .n8n-e2e/editor/ (git-ignored);
- * FLARE_EDITOR_UPDATE_DOCS=1 also copies the node-panel screenshot to docs/images/flare-node-editor.png.
+ * installed into n8n (dist/nodes/Flare/Flare.node.js, dist/credentials/FlareApi.credentials.js), and
+ * with the fake's dataset, so a change of the description needs no change here. Screenshots go to
+ * .n8n-e2e/editor/ (git-ignored); FLARE_EDITOR_UPDATE_DOCS=1 also copies the README's pictures to
+ * docs/images/.
  *
  *   CHROMIUM_PATH=<binary>      the browser (default /usr/bin/chromium: apt-get install -y chromium)
  *   FLARE_E2E_SKIP_BUILD=1      pack the existing dist/ instead of building first
@@ -19,50 +22,16 @@
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
-import { FakeFlare } from '../fake-flare';
+import type { FakeFlare } from '../fake-flare';
 import { filterSourceTypes } from '../fake-flare/feed';
 import { fs, os, path, processRef } from '../support/node';
-import { ensureN8n } from './install';
-import { OWNER } from './manual';
-import { N8nInstance } from './n8n';
-import { startServer, type N8nServer } from './server';
-import {
-	buildAndPack,
-	CREDENTIAL_NAME,
-	flareCredential,
-	repositoryRoot,
-	say,
-	seconds,
-	workFolder,
-} from './suite';
+import { ACTION_TIMEOUT, check, CHROMIUM_ARGS, passed, screenshot, testId } from './browser';
+import { dailyLeakWatch, listensOnLoopbackOnly, signIn } from './editor-sandbox';
+import type { N8nInstance } from './n8n';
+import { type Sandbox, startSandbox } from './sandbox';
+import { CREDENTIAL_NAME, repositoryRoot, say, seconds, workFolder } from './suite';
 
 const PACKAGE = 'n8n-nodes-flareio';
-/** Playwright's per-action timeout: n8n's editor on a busy 2-core machine is slow to load. */
-const ACTION_TIMEOUT = 30_000;
-
-const CHROMIUM_ARGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	// Without these, Chromium's own connections are refused by a closed network and slow it down.
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
-
-// ---------------------------------------------------------------------------------------------------
-// Checks: each one throws with what was expected and what the editor showed.
-
-const passed: string[] = [];
-
-function check(ok: boolean, what: string, detail = ''): void {
-	if (!ok) throw new Error(`FAILED: ${what}${detail ? `\n${detail}` : ''}`);
-	passed.push(what);
-	say(`  ✓ ${what}`);
-}
-
 /**
  * n8n appends its own "Custom API Call" entry to the Resource and Operation lists of every node whose
  * credential authenticates generically (injectCustomApiCallOptions): it is expected after the
@@ -149,9 +118,7 @@ const nameOf = (options: INodePropertyOptions[], value: string) => {
 };
 
 // ---------------------------------------------------------------------------------------------------
-// n8n's editor. Selectors are n8n's own test ids (data-test-id), as its Playwright tests use them.
-
-const testId = (id: string) => `[data-test-id="${id}"]`;
+// n8n's editor.
 
 /** The option list (element-plus listbox, teleported to the body) of a select inside `trigger`. */
 async function listboxOf(trigger: Locator): Promise<Locator> {
@@ -206,26 +173,6 @@ async function settle(locator: Locator, shown: boolean): Promise<boolean> {
 
 // ---------------------------------------------------------------------------------------------------
 
-async function screenshot(page: Page, folder: string, name: string): Promise<string> {
-	const file = path.join(folder, name);
-	await page.screenshot({ path: file, animations: 'disabled' });
-	say(`  screenshot ${path.relative(repositoryRoot(), file)}`);
-	return file;
-}
-
-async function signIn(context: BrowserContext, server: N8nServer): Promise<void> {
-	// The owner set-up answers with n8n's auth cookie, which the browser context keeps.
-	const response = await context.request.post(`${server.url}/rest/owner/setup`, { data: OWNER });
-	if (!response.ok()) {
-		throw new Error(`POST /rest/owner/setup: HTTP ${response.status()} ${await response.text()}`);
-	}
-	const cookies = await context.cookies(server.url);
-	check(
-		cookies.some((cookie) => cookie.name === 'n8n-auth'),
-		'owner account set up, browser signed in (n8n-auth cookie)',
-	);
-}
-
 async function nodeCreator(page: Page, described: Described, artefacts: string, url: string) {
 	say('Node creator');
 	await page.goto(`${url}/workflow/new`, { waitUntil: 'domcontentloaded' });
@@ -242,7 +189,7 @@ async function nodeCreator(page: Page, described: Described, artefacts: string, 
 		`searching "Flare" lists the Flare node of ${PACKAGE}`,
 		`  items named Flare: ${await flare.count()}, first is ${navId}`,
 	);
-	await screenshot(page, artefacts, '01-node-creator.png');
+	await screenshot(page, artefacts, '03-node-creator.png');
 
 	await flare.first().click();
 	const actionsCategory = creator.locator(
@@ -280,16 +227,11 @@ async function nodeCreator(page: Page, described: Described, artefacts: string, 
 		expected,
 		`the node's ${expected.length} actions are listed, one per operation`,
 	);
-	await screenshot(page, artefacts, '02-node-actions.png');
+	await screenshot(page, artefacts, '04-node-actions.png');
 	return expected;
 }
 
-async function nodePanel(
-	page: Page,
-	described: Described,
-	artefacts: string,
-	root: string,
-): Promise<Locator> {
+async function nodePanel(page: Page, described: Described, artefacts: string): Promise<Locator> {
 	say('Node panel: resources and operations');
 	const { node } = described;
 	const resources = resourceOptions(node);
@@ -385,13 +327,7 @@ async function nodePanel(
 		(await settle(field(bounds[0].name), true)) && !(await settle(field(bounds[1].name), false)),
 		`choosing ${bounds[0].displayName} shows that bound only`,
 	);
-	const file = await screenshot(page, artefacts, '03-node-search.png');
-	if (processRef.env.FLARE_EDITOR_UPDATE_DOCS === '1') {
-		const docs = path.join(root, 'docs', 'images', 'flare-node-editor.png');
-		fs.mkdirSync(path.dirname(docs), { recursive: true });
-		fs.copyFileSync(file, docs);
-		say(`  copied to ${path.relative(root, docs)}`);
-	}
+	await screenshot(page, artefacts, '05-node-search.png', { docsImage: 'flare-node-editor.png' });
 
 	// The custom time range of a threat report: From and To only for "Custom Range".
 	const threatReport = nameOf(resources, 'threatReport');
@@ -421,7 +357,7 @@ async function nodePanel(
 	);
 	await choose(field('timeRangeType'), custom);
 	check((await rangeShown()).every(Boolean), `Time Range "${custom}" shows From and To`);
-	await screenshot(page, artefacts, '04-threat-report-range.png');
+	await screenshot(page, artefacts, '06-threat-report-range.png');
 	if (other) {
 		await choose(field('timeRangeType'), other.name);
 		check(await rangeHidden(), `Time Range "${other.name}" hides From and To again`);
@@ -603,7 +539,7 @@ async function credentialForm(
 			);
 		}
 	}
-	await screenshot(page, artefacts, '05-credential-form.png');
+	await screenshot(page, artefacts, '07-credential-form.png');
 
 	// Saving tests the connection: n8n exchanges the key for a token at the fake and calls /tokens/test.
 	// When the test passes, n8n closes the dialog and selects the new credential in the node; when it
@@ -637,7 +573,7 @@ async function credentialForm(
 		`saving the new credential tests it against the fake Flare API (token, then /tokens/test) and selects it`,
 		`  dialog closed: ${closed}, node credential: "${selected}", requests the fake received: ${JSON.stringify(calls)}`,
 	);
-	await screenshot(page, artefacts, '06-credential-tested.png');
+	await screenshot(page, artefacts, '08-credential-tested.png');
 }
 
 async function main(): Promise<void> {
@@ -652,45 +588,40 @@ async function main(): Promise<void> {
 			`No Chromium at ${chromiumPath}: apt-get install -y chromium (or set CHROMIUM_PATH)`,
 		);
 	}
-	say('Flare node in the n8n editor (Chromium, playwright-core)');
+	say(
+		'Flare node in the n8n editor (Chromium, playwright-core), in the sandbox of `npm run sandbox`',
+	);
 
-	const installing = ensureN8n('2', (message) => say(message));
-	// Its own pack folder: the e2e suite and the demo empty the shared one when they start.
-	const tarball = await buildAndPack(root, path.join(workFolder(root), 'editor-pack'));
-	const install = await installing;
-	const n8n = N8nInstance.create(install, path.join(workFolder(root), 'editor-n8n'));
-	const fake = await FakeFlare.start({ credentials: 2_000 });
+	// Its own folder and pack folder, started afresh: a sandbox of the user may be running.
+	const sandbox: Sandbox = await startSandbox({ folderName: 'editor-n8n', fresh: true });
+	const { server, fake } = sandbox;
 	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flare-editor-chromium-'));
-	let server: N8nServer | undefined;
 	let context: BrowserContext | undefined;
 	let page: Page | undefined;
 	let failed = true;
 	try {
-		await n8n.installPackage(tarball);
-		await n8n.importCredentials([flareCredential(fake)]);
-		const described = await readDescriptions(n8n);
-		server = await startServer(n8n);
-		say(
-			`${install.label}: n8n start ready on ${server.url} in ${server.startSeconds.toFixed(1)} s.`,
-		);
+		say(`Sandbox ready on ${sandbox.url} in ${sandbox.seconds.toFixed(1)} s.`);
+		const described = await readDescriptions(sandbox.n8n);
 		const log = fs.readFileSync(server.logFile, 'utf8');
 		check(
 			!log.includes(`Failed to load package "${PACKAGE}"`),
 			`n8n loaded ${PACKAGE} from ~/.n8n/nodes`,
 			log.slice(0, 2000),
 		);
+		listensOnLoopbackOnly(sandbox);
 
 		context = await chromium.launchPersistentContext(userDataDir, {
 			executablePath: chromiumPath,
 			headless: processRef.env.FLARE_EDITOR_HEADED !== '1',
 			args: CHROMIUM_ARGS,
-			viewport: { width: 1280, height: 800 },
+			viewport: { width: 1440, height: 900 },
 		});
 		context.setDefaultTimeout(ACTION_TIMEOUT);
-		await signIn(context, server);
 		page = context.pages()[0] ?? (await context.newPage());
+		await signIn(page, sandbox);
+		await dailyLeakWatch(page, sandbox, artefacts);
 		await nodeCreator(page, described, artefacts, server.url);
-		const ndv = await nodePanel(page, described, artefacts, root);
+		const ndv = await nodePanel(page, described, artefacts);
 		await credentialForm(page, ndv, described, fake, artefacts);
 		say('');
 		say(
@@ -705,10 +636,9 @@ async function main(): Promise<void> {
 				.catch(() => undefined);
 			fs.writeFileSync(path.join(artefacts, 'failure.html'), await page.content().catch(() => ''));
 		}
-		if (failed && server) say(`n8n's output: ${path.relative(root, server.logFile)}`);
+		if (failed) say(`n8n's output: ${path.relative(root, server.logFile)}`);
 		await context?.close().catch(() => undefined);
-		await server?.stop();
-		await fake.stop();
+		await sandbox.stop();
 		fs.rmSync(userDataDir, { recursive: true, force: true });
 	}
 }

@@ -81,11 +81,12 @@ export class FakeModel {
 		this.server = http.createServer((req, res) => void this.handle(req, res));
 	}
 
-	static async start(options: FakeModelOptions): Promise<FakeModel> {
+	/** Starts the fake on 127.0.0.1 (`port` 0 = a free port). */
+	static async start(options: FakeModelOptions, port = 0): Promise<FakeModel> {
 		const model = new FakeModel(options);
 		await new Promise<void>((resolve, reject) => {
 			model.server.once('error', reject);
-			model.server.listen(0, '127.0.0.1', () => resolve());
+			model.server.listen(port, '127.0.0.1', () => resolve());
 		});
 		model.address = `http://127.0.0.1:${(model.server.address() as net.AddressInfo).port}`;
 		return model;

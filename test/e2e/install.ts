@@ -111,7 +111,14 @@ export function installed(line: LineKey): InstalledN8n | undefined {
 export async function run(
 	command: string,
 	args: string[],
-	options: { cwd: string; env?: Record<string, string | undefined>; allowFailure?: boolean },
+	options: {
+		cwd: string;
+		env?: Record<string, string | undefined>;
+		allowFailure?: boolean;
+		/** Run as this user. */
+		uid?: number;
+		gid?: number;
+	},
 ): Promise<{ output: string; stdout: string; seconds: number; exitCode: number }> {
 	const started = Date.now();
 	return await new Promise((resolve, reject) => {
@@ -119,6 +126,8 @@ export async function run(
 			cwd: options.cwd,
 			env: options.env ?? processRef.env,
 			stdio: ['ignore', 'pipe', 'pipe'],
+			uid: options.uid,
+			gid: options.gid,
 		});
 		let output = '';
 		let stdout = '';
@@ -147,7 +156,7 @@ export async function run(
  * project's `ignore-scripts=true` would silently skip the sqlite3 build. Other npm settings of the
  * machine (such as the headers folder node-gyp builds with) are kept.
  */
-function npmEnv(): Record<string, string | undefined> {
+export function npmEnv(): Record<string, string | undefined> {
 	const env: Record<string, string | undefined> = { ...processRef.env };
 	for (const key of Object.keys(env)) {
 		if (

@@ -56,6 +56,31 @@ export class EditorSession {
 	/** Creates the owner account of a fresh instance; its answer signs the owner in. */
 	static async signIn(server: N8nServer, userFolder: string): Promise<EditorSession> {
 		await EditorSession.restReady(server);
+		const response = await EditorSession.setUpOwner(server);
+		const cookie = (response.headers.getSetCookie?.() ?? [])
+			.map((value) => value.split(';')[0])
+			.find((value) => value.startsWith('n8n-auth='));
+		if (!cookie) throw new Error('n8n set no n8n-auth cookie after the owner set-up');
+		const folder = path.join(userFolder, 'runs');
+		fs.mkdirSync(folder, { recursive: true });
+		return new EditorSession(server, cookie, folder);
+	}
+
+	/**
+	 * Creates the owner account unless the instance has one (a user folder kept from an earlier run);
+	 * returns whether it created it. Signs nothing in: the editor's login form does that.
+	 */
+	static async ensureOwner(server: N8nServer): Promise<boolean> {
+		await EditorSession.restReady(server);
+		const settings = (await (await fetch(`${server.url}/rest/settings`)).json()) as {
+			data: { userManagement: { showSetupOnFirstLoad?: boolean } };
+		};
+		if (!settings.data.userManagement.showSetupOnFirstLoad) return false;
+		await EditorSession.setUpOwner(server);
+		return true;
+	}
+
+	private static async setUpOwner(server: N8nServer): Promise<Response> {
 		const response = await fetch(`${server.url}/rest/owner/setup`, {
 			method: 'POST',
 			headers: EditorSession.headers(),
@@ -66,13 +91,7 @@ export class EditorSession {
 				`n8n refused the owner set-up: HTTP ${response.status} ${await response.text()}`,
 			);
 		}
-		const cookie = (response.headers.getSetCookie?.() ?? [])
-			.map((value) => value.split(';')[0])
-			.find((value) => value.startsWith('n8n-auth='));
-		if (!cookie) throw new Error('n8n set no n8n-auth cookie after the owner set-up');
-		const folder = path.join(userFolder, 'runs');
-		fs.mkdirSync(folder, { recursive: true });
-		return new EditorSession(server, cookie, folder);
+		return response;
 	}
 
 	/** n8n 1.x reports ready (database migrated) before its REST routes exist: wait for them. */
@@ -131,24 +150,7 @@ export class EditorSession {
 		if (!answer.executionId) {
 			throw new Error(`n8n started no execution: ${JSON.stringify(answer)}`);
 		}
-		// n8n can report the end of an execution a moment before its data is stored: wait for both.
-		let run: RunJson | undefined;
-		let status = 'new';
-		for (;;) {
-			const saved = await this.request<SavedExecution>('GET', `/executions/${answer.executionId}`);
-			status = saved.status;
-			const data = saved.data ? (unflatten(saved.data) as Partial<RunJson['data']>) : undefined;
-			if (!['new', 'running'].includes(status) && data?.resultData) {
-				run = { status, data: data as RunJson['data'] };
-				break;
-			}
-			if (Date.now() - started > timeoutSeconds * 1000) {
-				throw new Error(
-					`execution ${answer.executionId} still ${status}, without its data, after ${timeoutSeconds} s`,
-				);
-			}
-			await sleep(250);
-		}
+		const run = await this.finishedExecution(answer.executionId, timeoutSeconds);
 		const output = JSON.stringify(run, null, 2);
 		this.executions++;
 		const outputFile = path.join(
@@ -158,11 +160,40 @@ export class EditorSession {
 		fs.writeFileSync(outputFile, output);
 		return {
 			workflowId: workflow.id,
+			executionId: answer.executionId,
 			run,
-			exitCode: status === 'success' ? 0 : 1,
+			exitCode: run.status === 'success' ? 0 : 1,
 			output,
 			outputFile,
 			seconds: (Date.now() - started) / 1000,
 		};
+	}
+
+	/** A saved execution: its status, and its run data once n8n has stored it. */
+	async execution(id: string): Promise<{ status: string; run?: RunJson }> {
+		const saved = await this.request<SavedExecution>('GET', `/executions/${id}`);
+		const data = saved.data ? (unflatten(saved.data) as Partial<RunJson['data']>) : undefined;
+		return {
+			status: saved.status,
+			run: data?.resultData ? { status: saved.status, data: data as RunJson['data'] } : undefined,
+		};
+	}
+
+	/**
+	 * Waits until the execution has ended and its data is stored (n8n can report the end of an
+	 * execution a moment before its data is stored), and returns its run.
+	 */
+	async finishedExecution(id: string, timeoutSeconds = 300): Promise<RunJson> {
+		const started = Date.now();
+		for (;;) {
+			const { status, run } = await this.execution(id);
+			if (!['new', 'running'].includes(status) && run) return run;
+			if (Date.now() - started > timeoutSeconds * 1000) {
+				throw new Error(
+					`execution ${id} still ${status}, without its data, after ${timeoutSeconds} s`,
+				);
+			}
+			await sleep(250);
+		}
 	}
 }

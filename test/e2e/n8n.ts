@@ -10,6 +10,8 @@ import { N8N_LOG_FILE } from './secrets';
 
 export interface Execution {
 	workflowId: string;
+	/** n8n's id of the execution, when it was run through a started n8n. */
+	executionId?: string;
 	/** The run as n8n printed it, when it printed one. */
 	run?: RunJson;
 	exitCode: number;
@@ -32,13 +34,27 @@ export class N8nInstance {
 	private constructor(
 		readonly install: InstalledN8n,
 		readonly userFolder: string,
+		private readonly settings: Record<string, string>,
 	) {}
 
-	/** A fresh instance: the user folder is emptied first. */
-	static create(install: InstalledN8n, userFolder: string): N8nInstance {
+	/**
+	 * A fresh instance: the user folder is emptied first. `settings` is environment every command of
+	 * the instance gets on top of the defaults (e.g. queue mode's database and Redis).
+	 */
+	static create(
+		install: InstalledN8n,
+		userFolder: string,
+		settings: Record<string, string> = {},
+	): N8nInstance {
 		fs.rmSync(userFolder, { recursive: true, force: true });
 		fs.mkdirSync(path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
-		return new N8nInstance(install, path.resolve(userFolder));
+		return new N8nInstance(install, path.resolve(userFolder), settings);
+	}
+
+	/** The instance in `userFolder` as an earlier run left it (database, key, packages kept). */
+	static open(install: InstalledN8n, userFolder: string): N8nInstance {
+		fs.mkdirSync(path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
+		return new N8nInstance(install, path.resolve(userFolder), {});
 	}
 
 	/** Environment of every n8n (and npm) command of this instance. */
@@ -65,6 +81,7 @@ export class N8nInstance {
 			N8N_LOG_OUTPUT: 'console,file',
 			N8N_LOG_FILE_LOCATION: path.join(this.userFolder, N8N_LOG_FILE),
 			...this.install.env,
+			...this.settings,
 		};
 	}
 
@@ -79,10 +96,13 @@ export class N8nInstance {
 	/**
 	 * Installs the packed package as a self-hosted user does: `npm install <package>` in
 	 * `~/.n8n/nodes`. Peer dependencies are left out (`--legacy-peer-deps`), as n8n's own installer
-	 * (Settings → Community Nodes) does: the package then uses n8n's own n8n-workflow.
+	 * (Settings → Community Nodes) does: the package then uses n8n's own n8n-workflow. Whatever an
+	 * earlier run installed there is replaced.
 	 */
 	async installPackage(tarball: string): Promise<number> {
 		const nodesFolder = path.join(this.userFolder, '.n8n', 'nodes');
+		fs.rmSync(path.join(nodesFolder, 'node_modules'), { recursive: true, force: true });
+		fs.rmSync(path.join(nodesFolder, 'package-lock.json'), { force: true });
 		fs.writeFileSync(
 			path.join(nodesFolder, 'package.json'),
 			`${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2)}\n`,
@@ -169,16 +189,25 @@ export class N8nInstance {
 	}
 }
 
-/** A TCP port that is free on 127.0.0.1 right now. */
-export async function freePort(): Promise<number> {
-	return await new Promise((resolve, reject) => {
-		const server = net.createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as net.AddressInfo;
-			server.close(() => resolve(port));
+/** A TCP port that is free on 127.0.0.1 right now: `preferred` when it is, else any. */
+export async function freePort(preferred = 0): Promise<number> {
+	const listen = async (port: number) =>
+		await new Promise<number>((resolve, reject) => {
+			const server = net.createServer();
+			server.once('error', reject);
+			server.listen(port, '127.0.0.1', () => {
+				const { port: bound } = server.address() as net.AddressInfo;
+				server.close(() => resolve(bound));
+			});
 		});
-	});
+	if (preferred) {
+		try {
+			return await listen(preferred);
+		} catch {
+			// taken: any free port will do
+		}
+	}
+	return await listen(0);
 }
 
 /**

@@ -16,15 +16,16 @@ import { FakeModel } from './fake-model';
 import { ensureN8n, type InstalledN8n, LINES, type LineKey, parseLines } from './install';
 import { EditorSession } from './manual';
 import type { Execution, N8nInstance } from './n8n';
-import { describeError, E2eFailure, failedNode, RunView } from './report';
 import { E2eSecretScan } from './secrets';
 import { type N8nServer, startServer } from './server';
 import {
 	allWorkflowFiles,
 	buildAndPack,
+	type CaseContext,
 	prepareInstance,
 	readWorkflow,
 	repositoryRoot,
+	runCase,
 	say,
 	seconds,
 	type WorkflowFile,
@@ -40,96 +41,11 @@ interface Failure {
 	subject?: string;
 }
 
-const tokenExchanges = (fake: FakeFlare, from: number) =>
-	fake.requests
-		.slice(from)
-		.filter((request) => request.method === 'POST' && request.path === '/tokens/generate').length;
-
 /** What every case of every line shares: the fakes, the secret scan, the failures found so far. */
-interface Suite {
+interface Suite extends CaseContext {
 	root: string;
 	cases: E2eCase[];
-	fake: FakeFlare;
-	model: FakeModel;
-	secrets: E2eSecretScan;
 	failures: Failure[];
-}
-
-/** Runs every step of one case; returns the failure, if any. */
-async function runCase(
-	{ fake, model, secrets }: Suite,
-	testCase: E2eCase,
-	workflow: WorkflowFile,
-	execute: (workflow: WorkflowFile) => Promise<Execution>,
-): Promise<{ message?: string; step: number; executions: number }> {
-	for (let index = 0; index < testCase.steps.length; index++) {
-		const step = testCase.steps[index];
-		const label =
-			testCase.steps.length > 1 ? ` (execution ${index + 1}/${testCase.steps.length})` : '';
-		step.before?.(fake);
-		const mark = fake.requests.length;
-		const modelMark = model.requests.length;
-		const execution = await execute(workflow);
-		const requests = fake.requests.slice(mark);
-		if (execution.run) secrets.addRun(execution.run, execution.outputFile);
-		const fail = (problem: string) => {
-			const message = `${problem}\n(n8n's full output: ${execution.outputFile})`;
-			say(`  ✗ ${workflow.file}${label}  ${execution.seconds.toFixed(1)} s`);
-			say(`      workflow "${workflow.name}": ${message.split('\n').join('\n      ')}`);
-			return { message, step: index + 1, executions: index + 1 };
-		};
-		if (!execution.run) {
-			return fail(
-				`n8n printed no run (exit code ${execution.exitCode}); its output ends with:\n${execution.output.trim().split('\n').slice(-15).join('\n')}`,
-			);
-		}
-		const run = new RunView(execution.run);
-		const expected = step.status ?? 'success';
-		const failed = failedNode(execution.run);
-		if (expected === 'success' && (failed || run.status !== 'success')) {
-			return fail(
-				failed
-					? `node "${failed.node}" failed: ${failed.message}`
-					: `the run ended with status "${run.status}"`,
-			);
-		}
-		if (run.status !== expected) {
-			return fail(`the run ended with status "${run.status}", expected "${expected}"`);
-		}
-		try {
-			step.check(run, {
-				fake,
-				requests,
-				api: requests.filter((request) => !request.path.startsWith('/tokens/')),
-				exitCode: execution.exitCode,
-				model: model.requests.slice(modelMark),
-			});
-			if (!testCase.managesTokens) {
-				// Only the first token request of a fresh credential is expected.
-				const allowed = tokenExchanges(fake, 0) === tokenExchanges(fake, mark) ? 1 : 0;
-				const exchanges = tokenExchanges(fake, mark);
-				if (exchanges > allowed) {
-					throw new E2eFailure(
-						undefined,
-						`${exchanges} token exchange(s): the token stored by an earlier execution was not reused`,
-					);
-				}
-			}
-		} catch (error) {
-			const problem =
-				error instanceof E2eFailure ? error.message : ((error as Error).stack ?? String(error));
-			const runError = execution.run.data.resultData.error;
-			return fail(runError ? `${problem}\n(n8n: ${describeError(runError)})` : problem);
-		}
-		const shown =
-			step.status === 'error' && failed
-				? `  → stopped at node "${failed.node}": ${failed.message}`
-				: '';
-		say(
-			`  ✓ ${workflow.file}${label}  ${execution.seconds.toFixed(1)} s  [${run.itemCounts()}]${shown}`,
-		);
-	}
-	return { step: testCase.steps.length, executions: testCase.steps.length };
 }
 
 async function runLine(

@@ -32,7 +32,11 @@ export class E2eSecretScan {
 	private databaseBytes = 0;
 	private readonly hits: SecretHit[] = [];
 
-	constructor(apiKey: string) {
+	/** `suite` names the summary file: test-results/secret-scan-<suite>.json. */
+	constructor(
+		apiKey: string,
+		private readonly suite = 'e2e',
+	) {
 		this.patterns = secretPatterns([apiKey]);
 	}
 
@@ -71,17 +75,29 @@ export class E2eSecretScan {
 			.readdirSync(n8nFolder)
 			.filter((name) => name.startsWith('database.sqlite'))
 			.map((name) => path.join(n8nFolder, name));
-		const logs = await scanFiles(
-			[...printed, path.join(userFolder, N8N_LOG_FILE), path.join(userFolder, SERVER_OUTPUT_FILE)],
-			this.patterns,
-		);
+		await this.addLogFiles([
+			...printed,
+			path.join(userFolder, N8N_LOG_FILE),
+			path.join(userFolder, SERVER_OUTPUT_FILE),
+		]);
+		await this.addDatabaseFiles(database);
+	}
+
+	/** Files a process printed or logged. */
+	async addLogFiles(files: string[]): Promise<void> {
+		const logs = await scanFiles(files, this.patterns);
 		this.logFiles += logs.files;
 		this.logLines += logs.lines;
-		// The database is read as text too, but its "lines" are not log lines: only its size counts.
-		const stored = await scanFiles(database, this.patterns);
+		this.bytes += logs.bytes;
+		this.hits.push(...logs.hits);
+	}
+
+	/** A database as stored, or its content as text: read as text, but only its size counts. */
+	async addDatabaseFiles(files: string[]): Promise<void> {
+		const stored = await scanFiles(files, this.patterns);
 		this.databaseBytes += stored.bytes;
-		this.bytes += logs.bytes + stored.bytes;
-		this.hits.push(...logs.hits, ...stored.hits);
+		this.bytes += stored.bytes;
+		this.hits.push(...stored.hits);
 	}
 
 	get leaks(): number {
@@ -92,10 +108,10 @@ export class E2eSecretScan {
 		return describeHits(this.hits);
 	}
 
-	/** Writes test-results/secret-scan-e2e.json; returns a one-line summary. */
+	/** Writes test-results/secret-scan-<suite>.json; returns a one-line summary. */
 	async write(root: string): Promise<string> {
 		const summary: ScanSummary = {
-			suite: 'e2e',
+			suite: this.suite,
 			runs: this.runs,
 			items: this.items,
 			errors: this.errors,

@@ -1,14 +1,17 @@
 /**
- * `n8n start` as a server for the editor test: a real n8n serving its editor and REST API on a free
- * port of 127.0.0.1, with the instance's user folder (package and credentials already in place).
- * The server runs in its own process group, so stopping it also stops whatever it started; it is
- * killed when this process exits or is interrupted, so it never outlives the test.
+ * Long-running processes of the tests: `n8n start` as a server for the editor test and the manual
+ * executions (a real n8n serving its editor and REST API on a free port of 127.0.0.1), and any other
+ * process a suite starts and must stop (queue mode's workers, Redis, PostgreSQL).
+ * Each runs in its own process group, so stopping it also stops whatever it started; it is killed
+ * when this process exits or is interrupted, so it never outlives the test. n8n servers also run
+ * under guard.mjs, which stops them even when this process is killed outright (the sandbox).
  */
 import { sleep } from 'n8n-workflow';
 
 import { childProcess, fs, path, processRef } from '../support/node';
 import { freePort, type N8nInstance } from './n8n';
 import { SERVER_OUTPUT_FILE } from './secrets';
+import { repositoryRoot } from './suite';
 
 export interface N8nServer {
 	/** Base URL of the editor and the REST API, without a trailing slash. */
@@ -17,16 +20,167 @@ export interface N8nServer {
 	logFile: string;
 	/** Seconds from spawn to a ready /healthz/readiness. */
 	startSeconds: number;
+	/** The process group of n8n and whatever it started (the id of its guard process). */
+	processGroup: number;
+	/** Resolves with how n8n ended (exit code or signal), stopped or not. */
+	exited: Promise<string>;
 	stop(): Promise<void>;
 }
 
-const tail = (file: string) => {
+/** A process started by a test, in its own process group, with its output in a file. */
+export interface BackgroundProcess {
+	pid: number;
+	/** Everything the process printed. */
+	logFile: string;
+	/** Resolves with the exit code (or signal) once the process has exited. */
+	exited: Promise<string>;
+	/** Whether the process is still running. */
+	running(): boolean;
+	/** SIGTERM to its process group, then SIGKILL when it has not exited after `graceSeconds`. */
+	stop(graceSeconds?: number): Promise<void>;
+	/** SIGKILL to the process itself, at once: it dies as in a crash. */
+	crash(): void;
+}
+
+export const tail = (file: string) => {
 	try {
 		return fs.readFileSync(file, 'utf8').slice(-4000);
 	} catch {
 		return '(no output)';
 	}
 };
+
+/** Starts `command` in the background; its output (stdout and stderr) goes to `logFile`. */
+export function startProcess(
+	command: string,
+	args: string[],
+	options: {
+		cwd: string;
+		env: Record<string, string | undefined>;
+		logFile: string;
+		/** Run as this user (PostgreSQL refuses to run as root). */
+		uid?: number;
+		gid?: number;
+		/**
+		 * Run under guard.mjs, which stops the group even when this process dies by SIGKILL. `crash()`
+		 * then kills the guard, not the command.
+		 */
+		guarded?: boolean;
+	},
+): BackgroundProcess {
+	const fd = fs.openSync(options.logFile, 'w');
+	const guard = path.join(repositoryRoot(), 'test', 'e2e', 'guard.mjs');
+	const child = childProcess.spawn(
+		options.guarded ? processRef.execPath : command,
+		options.guarded ? [guard, command, ...args] : args,
+		{
+			cwd: options.cwd,
+			env: options.env,
+			// The guard's stdin is a pipe this process never writes to: it closes when this process ends.
+			stdio: [options.guarded ? 'pipe' : 'ignore', fd, fd],
+			detached: true,
+			uid: options.uid,
+			gid: options.gid,
+		},
+	);
+	fs.closeSync(fd);
+	let exitedWith: string | undefined;
+	const exited = new Promise<string>((resolve) => {
+		child.on('exit', (code, signal) => {
+			exitedWith = signal ?? `code ${code}`;
+			child.stdin?.destroy();
+			resolve(exitedWith);
+		});
+		child.on('error', (error) => {
+			exitedWith = exitedWith ?? `error: ${error.message}`;
+			resolve(exitedWith);
+		});
+	});
+	const pid = child.pid ?? -1;
+	const signalGroup = (name: 'SIGTERM' | 'SIGKILL') => {
+		try {
+			processRef.kill(-pid, name); // the whole process group we started
+		} catch {
+			// already gone
+		}
+	};
+
+	// Whatever happens to this process, the child must not outlive it.
+	const killNow = () => {
+		if (exitedWith === undefined && pid > 0) signalGroup('SIGKILL');
+	};
+	const onSignal = (signal: NodeJS.Signals) => {
+		killNow();
+		processRef.exit(signal === 'SIGINT' ? 130 : 143);
+	};
+	processRef.on('exit', killNow);
+	processRef.once('SIGINT', onSignal);
+	processRef.once('SIGTERM', onSignal);
+	void exited.then(() => {
+		processRef.removeListener('exit', killNow);
+		processRef.removeListener('SIGINT', onSignal);
+		processRef.removeListener('SIGTERM', onSignal);
+	});
+
+	return {
+		pid,
+		logFile: options.logFile,
+		exited,
+		running: () => exitedWith === undefined,
+		stop: async (graceSeconds = 20) => {
+			if (exitedWith !== undefined || pid <= 0) return;
+			// Short sleeps rather than one long one: no timer is left behind once the process is gone.
+			const exitWithin = async (seconds: number) => {
+				const deadline = Date.now() + seconds * 1000;
+				while (exitedWith === undefined && Date.now() < deadline) await sleep(100);
+			};
+			signalGroup('SIGTERM');
+			await exitWithin(graceSeconds);
+			if (exitedWith === undefined) {
+				signalGroup('SIGKILL');
+				await exitWithin(5);
+			}
+		},
+		crash: () => {
+			if (exitedWith === undefined && pid > 0) processRef.kill(pid, 'SIGKILL');
+		},
+	};
+}
+
+/**
+ * Waits until `ready()` holds; rejects with the process's output when it exits first or is not ready
+ * within the timeout, and stops it then.
+ */
+export async function waitUntilReady(
+	child: BackgroundProcess,
+	what: string,
+	ready: () => Promise<boolean> | boolean,
+	timeoutSeconds: number,
+): Promise<void> {
+	const started = Date.now();
+	let isReady = false;
+	try {
+		for (;;) {
+			isReady = await ready();
+			if (isReady) return;
+			if (!child.running()) {
+				throw new Error(
+					`${what} exited (${await child.exited}) before it was ready:\n${tail(child.logFile)}`,
+				);
+			}
+			if (Date.now() - started > timeoutSeconds * 1000) {
+				throw new Error(`${what} was not ready after ${timeoutSeconds} s:\n${tail(child.logFile)}`);
+			}
+			await sleep(250);
+		}
+	} finally {
+		if (!isReady) await child.stop();
+	}
+}
+
+/** Whether the process's output contains `text` (a readiness line). */
+export const printed = (child: BackgroundProcess, text: string) => () =>
+	fs.readFileSync(child.logFile, 'utf8').includes(text);
 
 /**
  * Starts `n8n start` for the instance and resolves once /healthz/readiness answers 200 (the database
@@ -35,16 +189,18 @@ const tail = (file: string) => {
  */
 export async function startServer(
 	n8n: N8nInstance,
-	options: { timeoutSeconds?: number; env?: Record<string, string> } = {},
+	options: {
+		timeoutSeconds?: number;
+		env?: Record<string, string>;
+		/** The port to listen on when it is free (default: any free port). */
+		port?: number;
+	} = {},
 ): Promise<N8nServer> {
-	const timeoutSeconds = options.timeoutSeconds ?? 180;
-	const port = await freePort();
+	const port = await freePort(options.port);
 	const brokerPort = await freePort();
 	const url = `http://127.0.0.1:${port}`;
-	const logFile = path.join(n8n.userFolder, SERVER_OUTPUT_FILE);
-	const fd = fs.openSync(logFile, 'w');
 	const started = Date.now();
-	const child = childProcess.spawn(n8n.install.nodeBin, [n8n.install.n8nMain, 'start'], {
+	const server = startProcess(n8n.install.nodeBin, [n8n.install.n8nMain, 'start'], {
 		cwd: n8n.userFolder,
 		env: {
 			...n8n.env(),
@@ -55,88 +211,30 @@ export async function startServer(
 			N8N_EDITOR_BASE_URL: url,
 			N8N_SECURE_COOKIE: 'false',
 			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+			N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_HIRING_BANNER_ENABLED: 'false',
 			N8N_ONBOARDING_FLOW_DISABLED: 'true',
 			...options.env,
 		},
-		stdio: ['ignore', fd, fd],
-		detached: true,
+		logFile: path.join(n8n.userFolder, SERVER_OUTPUT_FILE),
+		guarded: true,
 	});
-	fs.closeSync(fd);
-	let exited: number | null | undefined;
-	const exit = new Promise<void>((resolve) => {
-		child.on('exit', (code) => {
-			exited = code;
-			resolve();
-		});
-		child.on('error', () => {
-			exited = exited ?? -1;
-			resolve();
-		});
-	});
-
-	// Whatever happens to this process, the server must not outlive it.
-	const killNow = () => {
-		if (exited === undefined && child.pid !== undefined) {
-			try {
-				processRef.kill(-child.pid, 'SIGKILL');
-			} catch {
-				// already gone
-			}
-		}
+	await waitUntilReady(
+		server,
+		`n8n start (${url}/healthz/readiness)`,
+		async () =>
+			await fetch(`${url}/healthz/readiness`).then(
+				(response) => response.status === 200,
+				() => false, // not listening yet
+			),
+		options.timeoutSeconds ?? 180,
+	);
+	return {
+		url,
+		logFile: server.logFile,
+		startSeconds: (Date.now() - started) / 1000,
+		processGroup: server.pid,
+		exited: server.exited,
+		stop: async () => await server.stop(),
 	};
-	const onSignal = (signal: NodeJS.Signals) => {
-		killNow();
-		processRef.exit(signal === 'SIGINT' ? 130 : 143);
-	};
-	processRef.on('exit', killNow);
-	processRef.once('SIGINT', onSignal);
-	processRef.once('SIGTERM', onSignal);
-	void exit.then(() => {
-		processRef.removeListener('exit', killNow);
-		processRef.removeListener('SIGINT', onSignal);
-		processRef.removeListener('SIGTERM', onSignal);
-	});
-
-	const stop = async () => {
-		if (exited !== undefined || child.pid === undefined) return;
-		const signal = (name: 'SIGTERM' | 'SIGKILL') => {
-			try {
-				processRef.kill(-(child.pid as number), name); // the whole process group we started
-			} catch {
-				// already gone
-			}
-		};
-		signal('SIGTERM');
-		const stopped = await Promise.race([exit.then(() => true), sleep(20_000).then(() => false)]);
-		if (!stopped) {
-			signal('SIGKILL');
-			await Promise.race([exit, sleep(5_000)]);
-		}
-	};
-
-	let ready = false;
-	try {
-		for (;;) {
-			if (exited !== undefined) {
-				throw new Error(`n8n start exited (code ${exited}) before it was ready:\n${tail(logFile)}`);
-			}
-			if (Date.now() - started > timeoutSeconds * 1000) {
-				throw new Error(
-					`n8n start was not ready after ${timeoutSeconds} s (${url}/healthz/readiness):\n${tail(logFile)}`,
-				);
-			}
-			try {
-				const response = await fetch(`${url}/healthz/readiness`);
-				if (response.status === 200) break;
-			} catch {
-				// not listening yet
-			}
-			await sleep(500);
-		}
-		ready = true;
-	} finally {
-		if (!ready) await stop();
-	}
-	return { url, logFile, startSeconds: (Date.now() - started) / 1000, stop };
 }

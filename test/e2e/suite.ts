@@ -1,12 +1,16 @@
 /**
- * Shared steps of the end-to-end suite and the demo: find the repository, build and pack the package,
- * read the workflow files, prepare an n8n instance with the package and a credential for the fake.
+ * Shared steps of the end-to-end suite, the queue-mode test and the demo: find the repository, build and
+ * pack the package, read the workflow files, prepare an n8n instance with the package and a credential
+ * for the fake, run a case and check it.
  */
 import type { FakeFlare } from '../fake-flare';
 import { fs, path, processRef } from '../support/node';
+import type { E2eCase } from './cases';
 import { FAKE_MODEL_API_KEY, type FakeModel } from './fake-model';
 import { ensureN8n, type InstalledN8n, type LineKey, run } from './install';
-import { type CredentialToImport, N8nInstance } from './n8n';
+import { type CredentialToImport, type Execution, N8nInstance } from './n8n';
+import { describeError, E2eFailure, failedNode, RunView } from './report';
+import type { E2eSecretScan } from './secrets';
 
 export const CREDENTIAL_ID = 'flareApiExample1';
 export const CREDENTIAL_NAME = 'Flare API';
@@ -91,10 +95,14 @@ export function allWorkflowFiles(root: string): string[] {
 }
 
 /** The Flare API credential for the fake, token empty: the first request exchanges the key. */
-export function flareCredential(fake: FakeFlare): CredentialToImport {
+export function flareCredential(
+	fake: FakeFlare,
+	id = CREDENTIAL_ID,
+	name = CREDENTIAL_NAME,
+): CredentialToImport {
 	return {
-		id: CREDENTIAL_ID,
-		name: CREDENTIAL_NAME,
+		id,
+		name,
 		type: 'flareApi',
 		data: {
 			apiKey: fake.apiKeys.full,
@@ -103,6 +111,23 @@ export function flareCredential(fake: FakeFlare): CredentialToImport {
 			accessToken: '',
 		},
 	};
+}
+
+/** The credentials an instance needs: Flare for the fake, OpenAI for the fake chat model if given. */
+export function credentialsFor(fake: FakeFlare, model?: FakeModel): CredentialToImport[] {
+	return [
+		flareCredential(fake),
+		...(model
+			? [
+					{
+						id: OPENAI_CREDENTIAL_ID,
+						name: OPENAI_CREDENTIAL_NAME,
+						type: 'openAiApi',
+						data: { apiKey: FAKE_MODEL_API_KEY, url: model.url },
+					},
+				]
+			: []),
+	];
 }
 
 /**
@@ -125,22 +150,103 @@ export async function prepareInstance(options: {
 	const install = await (options.install ?? ensureN8n(line, (message) => say(message)));
 	const n8n = N8nInstance.create(install, path.join(workFolder(root), folderName));
 	const packageSeconds = await n8n.installPackage(tarball);
-	const credentialSeconds = await n8n.importCredentials([
-		flareCredential(fake),
-		...(model
-			? [
-					{
-						id: OPENAI_CREDENTIAL_ID,
-						name: OPENAI_CREDENTIAL_NAME,
-						type: 'openAiApi',
-						data: { apiKey: FAKE_MODEL_API_KEY, url: model.url },
-					},
-				]
-			: []),
-	]);
+	const credentialSeconds = await n8n.importCredentials(credentialsFor(fake, model));
 	const workflowSeconds = await n8n.importWorkflows(workflows.map((workflow) => workflow.absolute));
 	say(
 		`${install.label}: package installed (${packageSeconds.toFixed(1)} s), credential imported (${credentialSeconds.toFixed(1)} s), ${workflows.length} workflow(s) imported (${workflowSeconds.toFixed(1)} s).`,
 	);
 	return n8n;
+}
+
+const tokenExchanges = (fake: FakeFlare, from: number) =>
+	fake.requests
+		.slice(from)
+		.filter((request) => request.method === 'POST' && request.path === '/tokens/generate').length;
+
+/** What the cases of a run share: the fakes and the secret scan. */
+export interface CaseContext {
+	fake: FakeFlare;
+	model: FakeModel;
+	secrets: E2eSecretScan;
+}
+
+/**
+ * Runs every step of one case and checks it; returns the failure, if any. `note` adds to the line
+ * printed for each execution (e.g. which worker ran it).
+ */
+export async function runCase(
+	{ fake, model, secrets }: CaseContext,
+	testCase: E2eCase,
+	workflow: WorkflowFile,
+	execute: (workflow: WorkflowFile) => Promise<Execution>,
+	note: (execution: Execution) => string = () => '',
+): Promise<{ message?: string; step: number; executions: number }> {
+	for (let index = 0; index < testCase.steps.length; index++) {
+		const step = testCase.steps[index];
+		const label =
+			testCase.steps.length > 1 ? ` (execution ${index + 1}/${testCase.steps.length})` : '';
+		step.before?.(fake);
+		const mark = fake.requests.length;
+		const modelMark = model.requests.length;
+		const execution = await execute(workflow);
+		const requests = fake.requests.slice(mark);
+		if (execution.run) secrets.addRun(execution.run, execution.outputFile);
+		const fail = (problem: string) => {
+			const message = `${problem}\n(n8n's full output: ${execution.outputFile})`;
+			say(`  ✗ ${workflow.file}${label}  ${execution.seconds.toFixed(1)} s${note(execution)}`);
+			say(`      workflow "${workflow.name}": ${message.split('\n').join('\n      ')}`);
+			return { message, step: index + 1, executions: index + 1 };
+		};
+		if (!execution.run) {
+			return fail(
+				`n8n printed no run (exit code ${execution.exitCode}); its output ends with:\n${execution.output.trim().split('\n').slice(-15).join('\n')}`,
+			);
+		}
+		const run = new RunView(execution.run);
+		const expected = step.status ?? 'success';
+		const failed = failedNode(execution.run);
+		if (expected === 'success' && (failed || run.status !== 'success')) {
+			return fail(
+				failed
+					? `node "${failed.node}" failed: ${failed.message}`
+					: `the run ended with status "${run.status}"`,
+			);
+		}
+		if (run.status !== expected) {
+			return fail(`the run ended with status "${run.status}", expected "${expected}"`);
+		}
+		try {
+			step.check(run, {
+				fake,
+				requests,
+				api: requests.filter((request) => !request.path.startsWith('/tokens/')),
+				exitCode: execution.exitCode,
+				model: model.requests.slice(modelMark),
+			});
+			if (!testCase.managesTokens) {
+				// Only the first token request of a fresh credential is expected.
+				const allowed = tokenExchanges(fake, 0) === tokenExchanges(fake, mark) ? 1 : 0;
+				const exchanges = tokenExchanges(fake, mark);
+				if (exchanges > allowed) {
+					throw new E2eFailure(
+						undefined,
+						`${exchanges} token exchange(s): the token stored by an earlier execution was not reused`,
+					);
+				}
+			}
+		} catch (error) {
+			const problem =
+				error instanceof E2eFailure ? error.message : ((error as Error).stack ?? String(error));
+			const runError = execution.run.data.resultData.error;
+			return fail(runError ? `${problem}\n(n8n: ${describeError(runError)})` : problem);
+		}
+		const shown =
+			step.status === 'error' && failed
+				? `  → stopped at node "${failed.node}": ${failed.message}`
+				: '';
+		say(
+			`  ✓ ${workflow.file}${label}  ${execution.seconds.toFixed(1)} s${note(execution)}  [${run.itemCounts()}]${shown}`,
+		);
+	}
+	return { step: testCase.steps.length, executions: testCase.steps.length };
 }

@@ -1,6 +1,7 @@
 /**
  * Runs the fake Flare API standalone:
  *   npx tsx test/fake-flare/cli.ts [--port N] [--size N] [--seed N] [--segment S]
+ *     [--order importedAt|domainThenId] [--end null|resumable]
  * Serves until SIGINT or SIGTERM.
  */
 import { processRef } from '../support/node';
@@ -17,8 +18,15 @@ function parseArgs(argv: string[]): { port: number; options: FakeFlareOptions } 
 		else if (flag === '--size') options.credentials = number;
 		else if (flag === '--seed') options.seed = number;
 		else if (flag === '--segment') options.productSegment = value;
-		else throw new Error(`unknown option ${flag} (use --port, --size, --seed, --segment)`);
-		if (flag !== '--segment' && !Number.isInteger(number))
+		else if (flag === '--order' && (value === 'importedAt' || value === 'domainThenId'))
+			options.searchOrder = value;
+		else if (flag === '--end' && (value === 'null' || value === 'resumable'))
+			options.endCursor = value;
+		else
+			throw new Error(
+				`unknown option ${flag} ${value} (use --port, --size, --seed, --segment, --order importedAt|domainThenId, --end null|resumable)`,
+			);
+		if (['--port', '--size', '--seed'].includes(flag) && !Number.isInteger(number))
 			throw new Error(`${flag} needs an integer`);
 	}
 	return { port, options };

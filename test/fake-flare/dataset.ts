@@ -5,7 +5,10 @@
  * Credential index i (id = i + 1):
  * - domain d = i % D, username u = floor(i / D) % U: identities repeat, one identity has several records;
  * - password, source and URL count come from seeded hashes of i;
- * - imported_at never decreases with i, so imported_at bounds become an index range.
+ * - the generated credentials' imported_at never decreases with i, so imported_at bounds become an
+ *   index range. Added credentials (`append`) follow in segments with an imported_at of their own (any
+ *   date), and optionally a domain, a username, no id or no credential hash.
+ * The global search sorts by (imported_at, id) or by (reversed domain, id): see search-after.ts.
  */
 import { createHash } from 'crypto';
 
@@ -37,7 +40,17 @@ import {
 	seededUuid,
 	shuffled,
 } from './random';
+import { type Quirks, shapeAfterPage } from './paging';
 import { lowerBound, type Matcher, NOTHING, scan } from './scan';
+import {
+	type EndCursor,
+	isSortKey,
+	reversedDomain,
+	type Run,
+	type SearchOrder,
+	type SortKey,
+	walkAfter,
+} from './search-after';
 import * as words from './words';
 
 export interface DatasetOptions {
@@ -46,6 +59,8 @@ export interface DatasetOptions {
 	domains: string[];
 	sameInstantGroup: number;
 	startTime: string;
+	/** What the global search sorts by (default `importedAt`). */
+	searchOrder?: SearchOrder;
 	/** Identifiers (ids 7001 on), matching policies and sources: at least the defaults, 30, 8 and 20. */
 	identifiers?: number;
 	policies?: number;
@@ -58,6 +73,32 @@ export const DEFAULT_LIST_SIZES = { identifiers: 30, policies: 8, sources: 20 };
 export interface PasswordValue {
 	hash: string;
 	hashType: string | null;
+}
+
+/** What credentials added by {@link Dataset.append} look like; unset fields follow the formulas. */
+export interface AddedCredentialOptions {
+	/** Their domain (lowercased); their identity is `<username>@<domain>`. */
+	domain?: string;
+	/** Their username (the part of the identity before `@`). */
+	username?: string;
+	/** `id: null` (hostile: Flare documents an integer). They still take an index, so later ids skip. */
+	nullId?: boolean;
+	/** `credential_hash: null` (as Flare's OpenAPI allows). */
+	nullCredentialHash?: boolean;
+}
+
+/** A run of added credentials: indices [start, start + count), all imported at `ms`. */
+interface Segment extends AddedCredentialOptions {
+	start: number;
+	count: number;
+	ms: number;
+}
+
+/** An index range of credentials that share their formulas: the generated ones, or one segment. */
+interface Block {
+	lo: number;
+	hi: number;
+	segment?: Segment;
 }
 
 export interface StoredAssignment {
@@ -108,8 +149,11 @@ export class Dataset {
 	/** Identifiers created or updated through the API; they replace the generated record. */
 	private readonly storedIdentifiers = new Map<number, PublicIdentifier>();
 
+	readonly searchOrder: SearchOrder;
+
 	private readonly generated: number;
-	private readonly appended: Array<{ start: number; count: number; ms: number }> = [];
+	private readonly appended: Segment[] = [];
+	private readonly reversedDomains = new Map<string, string>();
 	private readonly startMs: number;
 	private readonly group: number;
 	private readonly firstNames: string[];
@@ -131,6 +175,7 @@ export class Dataset {
 		this.domainList = options.domains.map((domain) => domain.toLowerCase());
 		if (this.domainList.length === 0) throw new Error('FakeFlare: at least one domain is needed');
 		this.generated = options.credentials;
+		this.searchOrder = options.searchOrder ?? 'importedAt';
 		this.group = Math.max(1, options.sameInstantGroup);
 		this.startMs = dateTimeToMs(options.startTime);
 		if (Number.isNaN(this.startMs))
@@ -190,7 +235,19 @@ export class Dataset {
 	// ---- per-index formulas ----
 
 	domainOf(index: number): string {
-		return this.domainList[index % this.domainList.length];
+		const chosen = index < this.generated ? undefined : this.segmentOf(index)?.domain;
+		return chosen ?? this.domainList[index % this.domainList.length];
+	}
+
+	/** The username of credential `index`: `username(userOf(index))` unless it was chosen. */
+	usernameOf(index: number): string {
+		const chosen = index < this.generated ? undefined : this.segmentOf(index)?.username;
+		return chosen ?? this.username(this.userOf(index));
+	}
+
+	/** The record id: index + 1, or null for credentials added without one. */
+	idOf(index: number): number | null {
+		return index >= this.generated && this.segmentOf(index)?.nullId ? null : index + 1;
 	}
 
 	/**
@@ -225,7 +282,7 @@ export class Dataset {
 	}
 
 	identityOf(index: number): string {
-		return `${this.username(this.userOf(index))}@${this.domainOf(index)}`;
+		return `${this.usernameOf(index)}@${this.domainOf(index)}`;
 	}
 
 	passwordOf(index: number): number {
@@ -239,8 +296,15 @@ export class Dataset {
 	importedAtMs(index: number): number {
 		if (index < this.generated)
 			return this.startMs + Math.floor(index / this.group) * GROUP_STEP_MS;
-		const segment = this.appended.find((part) => index < part.start + part.count);
-		return segment ? segment.ms : Number.POSITIVE_INFINITY;
+		return this.segmentOf(index)?.ms ?? Number.POSITIVE_INFINITY;
+	}
+
+	/** The segment of an added credential (binary search), or undefined. */
+	private segmentOf(index: number): Segment | undefined {
+		const { appended } = this;
+		const k = lowerBound(appended.length, (j) => appended[j].start + appended[j].count > index);
+		const segment = appended[k];
+		return segment && segment.start <= index ? segment : undefined;
 	}
 
 	/** imported_at as the API formats it; neighbours share it, so the last one is remembered. */
@@ -262,7 +326,12 @@ export class Dataset {
 		const head = parseInt(credentialHash.slice(0, 8), 16);
 		const index = Math.imul((head - this.hashOffset) >>> 0, HASH_INVERSE) >>> 0;
 		if (index >= this.size || credentialHash.slice(8) !== this.hashCheck(index)) return -1;
+		if (this.withoutCredentialHash(index)) return -1;
 		return index;
+	}
+
+	private withoutCredentialHash(index: number): boolean {
+		return index >= this.generated && this.segmentOf(index)?.nullCredentialHash === true;
 	}
 
 	private hashCheck(index: number): string {
@@ -308,6 +377,10 @@ export class Dataset {
 			source,
 			credential_hash: this.credentialHash(index),
 		};
+		// Added credentials may break Flare's documented shape on purpose (hostile data).
+		const hostile = record as unknown as { id: number | null; credential_hash: string | null };
+		hostile.id = this.idOf(index);
+		if (this.withoutCredentialHash(index)) hostile.credential_hash = null;
 		if (include.includes('known_password_id')) {
 			record.known_password_id =
 				password.hashType === null ? `kp_${1000 + this.passwordOf(index)}` : null;
@@ -321,10 +394,11 @@ export class Dataset {
 		return record;
 	}
 
+	/** The legacy lookups' entry; its `id` is index + 1 even for credentials added without an id. */
 	passwordEntry(index: number): PasswordEntry {
 		const password = this.passwordList[this.passwordOf(index)];
 		const source = this.legacySources[this.sourceOf(index)];
-		return {
+		const entry: PasswordEntry = {
 			id: index + 1,
 			credential_hash: this.credentialHash(index),
 			domain: this.domainOf(index),
@@ -336,6 +410,9 @@ export class Dataset {
 			source_id: source.id,
 			source_params: null,
 		};
+		if (this.withoutCredentialHash(index))
+			(entry as unknown as { credential_hash: string | null }).credential_hash = null;
+		return entry;
 	}
 
 	urlRecord(index: number, j: number): CredentialUrlRecord {
@@ -345,7 +422,10 @@ export class Dataset {
 
 	// ---- queries ----
 
-	/** Index range [lo, hi) of credentials imported within the inclusive bounds. */
+	/**
+	 * Index range [lo, hi) of credentials imported within the inclusive bounds; exact only while
+	 * credentials were added in time order (the global search itself uses {@link searchPage}).
+	 */
 	importedRange(gte?: string | null, lte?: string | null): { lo: number; hi: number } {
 		const size = this.size;
 		const lo = gte ? lowerBound(size, (i) => this.importedAtMs(i) >= dateTimeToMs(gte)) : 0;
@@ -407,6 +487,32 @@ export class Dataset {
 
 	/** Candidates for a global-search query. */
 	searchMatcher(query: CredentialQuery): Matcher {
+		const matcher = this.formulaMatcher(query);
+		return { ...matcher, recordTest: this.queryTest(query, matcher) };
+	}
+
+	/** Whether credential `index` answers `query`, read from its fields. */
+	private queryTest(query: CredentialQuery, formula: Matcher): (index: number) => boolean {
+		switch (query.type) {
+			case 'domain': {
+				const fqdn = query.fqdn.toLowerCase();
+				return (i) => this.domainOf(i) === fqdn;
+			}
+			case 'email': {
+				const email = query.email.toLowerCase();
+				return (i) => this.identityOf(i).toLowerCase() === email;
+			}
+			case 'keyword': {
+				const keyword = query.keyword.toLowerCase();
+				return (i) => this.usernameOf(i).toLowerCase() === keyword;
+			}
+			default:
+				// Passwords and URLs are never chosen: the formulas hold for every credential.
+				return (i) => inMatcher(formula, i);
+		}
+	}
+
+	private formulaMatcher(query: CredentialQuery): Matcher {
 		switch (query.type) {
 			case 'domain': {
 				const fqdn = query.fqdn.toLowerCase();
@@ -452,6 +558,15 @@ export class Dataset {
 	 */
 	keywordMatcher(keyword: string): Matcher {
 		const lower = keyword.toLowerCase();
+		const identity = (i: number) => this.identityOf(i).toLowerCase();
+		let recordTest = (i: number) => this.usernameOf(i).toLowerCase() === lower;
+		if (lower.endsWith('*')) recordTest = (i) => identity(i).startsWith(lower.slice(0, -1));
+		else if (lower.startsWith('*')) recordTest = (i) => identity(i).endsWith(lower.slice(1));
+		else if (lower.includes('@')) recordTest = (i) => identity(i) === lower;
+		return { ...this.keywordFormula(lower), recordTest };
+	}
+
+	private keywordFormula(lower: string): Matcher {
 		if (lower.endsWith('*')) {
 			const prefix = lower.slice(0, -1);
 			const at = prefix.indexOf('@');
@@ -494,14 +609,31 @@ export class Dataset {
 	 * grouped by identity name, groups ordered by their largest id. Never empty while matches remain.
 	 */
 	identityPage(matcher: Matcher, fromId: number, size: number): IdentityRecord[] {
-		const range = { lo: 0, hi: this.size };
-		let found: number[] = [];
-		let start: number | null = fromId;
-		while (found.length === 0 && start !== null) {
-			const result = scan(matcher, range, start, 1, size, SCAN_CAP);
-			found = result.found;
-			start = result.resume;
+		return this.identityGroups(this.lookupPage(matcher, fromId, size));
+	}
+
+	/**
+	 * The next `size` matching indices from `start` on, ascending; a scan stopped by the cap ends the page
+	 * once it found something. Credentials added with a chosen domain or username are tested one by one.
+	 */
+	private lookupPage(matcher: Matcher, start: number, size: number): number[] {
+		const found: number[] = [];
+		for (const block of this.blocks()) {
+			if (block.hi <= start) continue;
+			const blockMatcher = this.blockMatcher(block, matcher);
+			let from: number | null = Math.max(start, block.lo);
+			while (from !== null && found.length < size) {
+				const result = scan(blockMatcher, block, from, 1, size - found.length, SCAN_CAP);
+				found.push(...result.found);
+				from = result.resume;
+				if (from !== null && found.length > 0) return found;
+			}
+			if (found.length === size) return found;
 		}
+		return found;
+	}
+
+	private identityGroups(found: number[]): IdentityRecord[] {
 		const groups = new Map<string, PasswordEntry[]>();
 		for (const index of found) {
 			const name = this.identityOf(index);
@@ -514,24 +646,131 @@ export class Dataset {
 			.map(([name, passwords]) => ({ name, links: {}, passwords }));
 	}
 
+	// ---- the global search: sort order, search_after pages ----
+
+	/** The sort key of credential `index` under the dataset's order (see search-after.ts). */
+	sortKey(index: number): SortKey {
+		const primary =
+			this.searchOrder === 'importedAt'
+				? this.importedAtMs(index)
+				: this.reversed(this.domainOf(index));
+		return this.keyWith(primary, index);
+	}
+
+	/** Whether `value` is a sort key of the dataset's order (a cursor's `p`). */
+	isSortKey(value: unknown): value is SortKey {
+		return isSortKey(value, this.searchOrder === 'importedAt' ? 'number' : 'string');
+	}
+
+	/**
+	 * One page of the global search: the records that sort after `cursor.p` now (from the start without
+	 * a cursor), with the paging quirks, and the next cursor's position and page number (null: the end).
+	 */
+	searchPage(
+		body: GlobalSearchBody,
+		cursor: { p: SortKey | null; n: number } | undefined,
+		paging: { quirks: Quirks; endCursor: EndCursor; cap: number },
+	): { items: number[]; next: { p: SortKey | null; n: number } | null } {
+		const after = cursor?.p ?? null;
+		const pageNumber = cursor?.n ?? 1;
+		const dir = body.order === 'asc' ? 1 : -1;
+		const walk = walkAfter(this.searchRuns(body), after, dir, body.size + 1, paging.cap);
+		const page = shapeAfterPage(
+			{ after, pageNumber, ...walk, size: body.size, keyOf: (index) => this.sortKey(index) },
+			paging.quirks,
+			paging.endCursor,
+		);
+		return { items: page.positions, next: page.next };
+	}
+
+	/**
+	 * The runs of a global search under the dataset's order: per block (the generated credentials, each
+	 * added segment) within the imported_at bounds, and per domain under `domainThenId`.
+	 */
+	private searchRuns(body: GlobalSearchBody): Run[] {
+		const matcher = this.searchMatcher(body.query);
+		const bounds = body.filters?.imported_at;
+		const gte = bounds?.gte ? dateTimeToMs(bounds.gte) : -Infinity;
+		const lte = bounds?.lte ? dateTimeToMs(bounds.lte) : Infinity;
+		const runs: Run[] = [];
+		for (const block of this.blocks()) {
+			let { lo, hi } = block;
+			if (block.segment) {
+				if (block.segment.ms < gte || block.segment.ms > lte) continue;
+			} else {
+				lo = lowerBound(hi, (i) => this.importedAtMs(i) >= gte);
+				hi = Math.max(
+					lo,
+					lowerBound(hi, (i) => this.importedAtMs(i) > lte),
+				);
+			}
+			const candidates = this.blockMatcher(block, matcher);
+			if (lo >= hi || candidates.residues.length === 0) continue;
+			if (this.searchOrder === 'importedAt') {
+				runs.push({ lo, hi, matcher: candidates, keyAt: (i) => this.sortKey(i) });
+				continue;
+			}
+			const domains = block.segment?.domain
+				? [{ domain: block.segment.domain, matcher: candidates }]
+				: this.domainList.map((domain, k) => ({
+						domain,
+						matcher: onlyResidue(candidates, this.domainList.length, k),
+					}));
+			for (const { domain, matcher: ofDomain } of domains) {
+				if (ofDomain.residues.length === 0) continue;
+				const primary = this.reversed(domain);
+				runs.push({ lo, hi, matcher: ofDomain, keyAt: (i) => this.keyWith(primary, i) });
+			}
+		}
+		return runs;
+	}
+
+	private keyWith(primary: number | string, index: number): SortKey {
+		const id = this.idOf(index);
+		return id === null ? [primary, null, index] : [primary, id];
+	}
+
+	private reversed(domain: string): string {
+		let value = this.reversedDomains.get(domain);
+		if (value === undefined) {
+			value = reversedDomain(domain);
+			this.reversedDomains.set(domain, value);
+		}
+		return value;
+	}
+
+	/** The generated credentials, then each added segment, in index order. */
+	private blocks(): Block[] {
+		return [
+			{ lo: 0, hi: this.generated },
+			...this.appended.map((segment) => ({
+				lo: segment.start,
+				hi: segment.start + segment.count,
+				segment,
+			})),
+		];
+	}
+
+	/** The matcher within a block: the formulas, or the record's fields where a field was chosen. */
+	private blockMatcher(block: Block, matcher: Matcher): Matcher {
+		const chosen = block.segment?.domain !== undefined || block.segment?.username !== undefined;
+		if (!chosen) return matcher;
+		return matcher.recordTest ? { period: 1, residues: [0], test: matcher.recordTest } : NOTHING;
+	}
+
 	// ---- oracle: complete answers, no paging ----
 
-	/** Every record the global search returns for `body`, in order, with its includes. */
-	searchAll(body: GlobalSearchBodyInput | GlobalSearchBody): CredentialRecord[] {
+	/**
+	 * Every record the global search returns for `body`, in order, with its includes; with `after` (a
+	 * cursor's sort key), those a walk resumed from it finds now.
+	 */
+	searchAll(
+		body: GlobalSearchBodyInput | GlobalSearchBody,
+		after: SortKey | null = null,
+	): CredentialRecord[] {
 		const parsed = GlobalSearchBodySchema.parse({ ...body, from: undefined });
-		const range = this.importedRange(
-			parsed.filters?.imported_at?.gte,
-			parsed.filters?.imported_at?.lte,
-		);
 		const dir = parsed.order === 'asc' ? 1 : -1;
-		const { found } = scan(
-			this.searchMatcher(parsed.query),
-			range,
-			dir === 1 ? range.lo : range.hi - 1,
-			dir,
-			Infinity,
-			Infinity,
-		);
+		const { found } = walkAfter(this.searchRuns(parsed), after, dir, Infinity, Infinity);
 		return found.map((index) => this.credential(index, parsed.include));
 	}
 
@@ -725,14 +964,57 @@ export class Dataset {
 		return this.domainList.slice();
 	}
 
-	/** Appends `count` credentials imported at `importedAtMs` (not before the last credential). */
-	append(count: number, importedAtMs: number): void {
-		if (count <= 0) return;
-		if (this.size > 0 && importedAtMs < this.importedAtMs(this.size - 1)) {
-			throw new Error('FakeFlare.addCredentials: imported_at must not go backwards in time');
-		}
-		this.appended.push({ start: this.size, count, ms: importedAtMs });
+	/**
+	 * Appends `count` credentials imported at `importedAtMs` (any time, past or future), after every
+	 * other: they take the next indices (and ids). Returns the index of the first one.
+	 */
+	append(count: number, importedAtMs: number, options: AddedCredentialOptions = {}): number {
+		const start = this.size;
+		if (!Number.isInteger(count) || count < 0)
+			throw new Error(`FakeFlare.addCredentials: ${count} is not a count`);
+		if (!Number.isFinite(importedAtMs))
+			throw new Error(`FakeFlare.addCredentials: invalid imported_at ${importedAtMs}`);
+		const { domain, username } = options;
+		if (domain !== undefined && !/^[^\s@]+$/.test(domain))
+			throw new Error(`FakeFlare.addCredentials: invalid domain ${domain}`);
+		if (username !== undefined && !/^[^\s@]+$/.test(username))
+			throw new Error(`FakeFlare.addCredentials: invalid username ${username}`);
+		if (count === 0) return start;
+		this.appended.push({
+			...options,
+			domain: domain?.toLowerCase(),
+			start,
+			count,
+			ms: importedAtMs,
+		});
+		return start;
 	}
+}
+
+/** Whether `index` is a candidate of `matcher` that passes its test. */
+function inMatcher(matcher: Matcher, index: number): boolean {
+	const { period, residues, test } = matcher;
+	const residue = index % period;
+	const k = lowerBound(residues.length, (j) => residues[j] >= residue);
+	return residues[k] === residue && (!test || test(index));
+}
+
+/** The candidates of `matcher` whose index is `residue` modulo `period`. */
+function onlyResidue(matcher: Matcher, period: number, residue: number): Matcher {
+	const { residues, test } = matcher;
+	if (residues.length === 0) return NOTHING;
+	if (matcher.period % period === 0)
+		return {
+			period: matcher.period,
+			residues: residues.filter((r) => r % period === residue),
+			test,
+		};
+	if (period % matcher.period === 0) {
+		return residues.includes(residue % matcher.period)
+			? { period, residues: [residue], test }
+			: NOTHING;
+	}
+	return { period, residues: [residue], test: (i) => inMatcher(matcher, i) };
 }
 
 // ---- seeded builders ----

@@ -40,6 +40,7 @@ import {
 	type Reply,
 } from './replies';
 import { type Matcher, scan } from './scan';
+import type { EndCursor, SortKey } from './search-after';
 
 export type FeedRouteName =
 	| 'tenantFeed'
@@ -101,6 +102,7 @@ export interface FeedSettings {
 	eventSortKey: FeedSortKey;
 	startTime: string;
 	quirks: Quirks;
+	endCursor: EndCursor;
 }
 
 export type WriteRecord = { method: string; path: string; body: unknown };
@@ -260,34 +262,20 @@ export class FeedApi {
 
 	// ---- credentials ----
 
-	/** The global search's body and paging, without quota (ASTP). */
+	/** The global search's body, order and search_after paging, without quota (ASTP). */
 	private astpSearch(request: HandlerRequest): Reply {
 		const body = parseWith(GlobalSearchBody, jsonBody(request), 'body');
 		const { from, ...params } = body;
-		const print = fingerprint('astp-search', params);
-		const cursor = from ? cursorFor(from, print, 'body') : undefined;
 		const data = this.dataset;
-		const range = data.importedRange(
-			body.filters?.imported_at?.gte,
-			body.filters?.imported_at?.lte,
-		);
-		const dir = body.order === 'asc' ? 1 : -1;
-		const start = cursor?.p ?? (dir === 1 ? range.lo : range.hi - 1);
-		const pageNumber = cursor?.n ?? 1;
-		const { found, resume } = scan(
-			data.searchMatcher(body.query),
-			range,
-			start,
-			dir,
-			body.size + 1,
-			SCAN_CAP,
-		);
-		return jsonReply(
-			200,
-			this.pageOf(found, resume, { start, pageNumber, size: body.size, print }, (index) =>
-				data.credential(index, body.include),
-			),
-		);
+		const print = fingerprint('astp-search', params);
+		const isKey = (p: unknown): p is SortKey | null => p === null || data.isSortKey(p);
+		const cursor = from ? cursorFor(from, print, 'body', isKey) : undefined;
+		const { quirks, endCursor } = this.settings;
+		const page = data.searchPage(body, cursor, { quirks, endCursor, cap: SCAN_CAP });
+		return jsonReply(200, {
+			items: page.items.map((index) => data.credential(index, body.include)),
+			next: page.next && encodeCursor({ ...page.next, f: print }),
+		});
 	}
 
 	/**

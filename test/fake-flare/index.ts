@@ -4,6 +4,7 @@ export {
 	FakeFlare,
 	type FakeFlareOptions,
 	type FakeState,
+	type GlobalSearchTally,
 	type KeyRole,
 	type LoggedRequest,
 	QUOTA_SESSION_MS,
@@ -15,7 +16,21 @@ export {
 	threatReportFor,
 	type Tier,
 } from './server';
-export { Dataset, DEFAULT_LIST_SIZES, SCAN_CAP, type StoredAssignment } from './dataset';
+export {
+	type AddedCredentialOptions,
+	Dataset,
+	DEFAULT_LIST_SIZES,
+	SCAN_CAP,
+	type StoredAssignment,
+} from './dataset';
+export { type Cursor, decodeCursor } from './paging';
+export {
+	compareKeys,
+	type EndCursor,
+	reversedDomain,
+	type SearchOrder,
+	type SortKey,
+} from './search-after';
 export { Faults, type Fault, type FaultRule, type PagingFault } from './faults';
 export { OtherOrigin, type OtherOriginRequest, STOLEN_TOKEN } from './other-origin';
 export {

@@ -1,13 +1,15 @@
 /**
  * The from/next cursor scheme and the paging quirks of the real API (empty and short pages mid-walk).
  *
- * A cursor is base64url JSON of {p: position to resume at, n: number of the page it fetches, f: fingerprint
- * of every other request parameter}. Reusing it with changed parameters is a validation error.
+ * A cursor is base64url JSON of {p: where the page starts, n: number of the page it fetches, f: fingerprint
+ * of every other request parameter}. Reusing it with changed parameters is a validation error. `p` is a
+ * position to resume at (lists), or the sort key the page starts after (the global search: see
+ * search-after.ts).
  */
 import { createHash } from 'crypto';
 
-export interface Cursor {
-	p: number;
+export interface Cursor<P = number> {
+	p: P;
 	n: number;
 	f: string;
 }
@@ -24,17 +26,24 @@ export function fingerprint(scope: string, params: unknown): string {
 		.slice(0, 16);
 }
 
-export function encodeCursor(cursor: Cursor): string {
+export function encodeCursor<P>(cursor: Cursor<P>): string {
 	return Buffer.from(JSON.stringify(cursor)).toString('base64url');
 }
 
-/** The cursor encoded in `text`, or undefined when it is not one of ours. */
-export function decodeCursor(text: string): Cursor | undefined {
+const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
+
+/**
+ * The cursor encoded in `text`, or undefined when it is not one of ours; `isPosition` checks `p` (by
+ * default a position).
+ */
+export function decodeCursor<P = number>(
+	text: string,
+	isPosition: (p: unknown) => p is P = isCount as (p: unknown) => p is P,
+): Cursor<P> | undefined {
 	try {
 		const value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Partial<Cursor>;
-		const isCount = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n >= 0;
-		if (isCount(value.p) && isCount(value.n) && value.n! >= 1 && typeof value.f === 'string') {
-			return value as Cursor;
+		if (isPosition(value.p) && isCount(value.n) && value.n >= 1 && typeof value.f === 'string') {
+			return value as Cursor<P>;
 		}
 	} catch {
 		// not base64url JSON: not a cursor
@@ -75,4 +84,54 @@ export function shapePage(
 		positions = positions.slice(0, half);
 	}
 	return { positions, nextPosition };
+}
+
+export interface AfterPageDraft<K> {
+	/** The key the page starts after (null: the start of the walk). */
+	after: K | null;
+	/** 1-based page number within the walk. */
+	pageNumber: number;
+	/** Matches in sort order, up to size + 1 (one extra proves that more results remain). */
+	found: number[];
+	/** When the scan stopped early (scan cap): the key of the last candidate it examined. */
+	cut: K | null;
+	size: number;
+	keyOf: (position: number) => K;
+}
+
+/**
+ * The positions a search_after page returns and its next cursor (without fingerprint): the key of the
+ * last record returned (or the one the page started after, for an empty page), with the same quirks as
+ * {@link shapePage}. At the end of the walk, `null` with `end: 'null'`; with `'resumable'` the cursor
+ * after the last record returned, or, when the page returned nothing, the page's own cursor (`p` after,
+ * `n` pageNumber: the `from` sent, unchanged).
+ */
+export function shapeAfterPage<K>(
+	draft: AfterPageDraft<K>,
+	quirks: Quirks,
+	end: 'null' | 'resumable',
+): { positions: number[]; next: { p: K | null; n: number } | null } {
+	const { after, pageNumber, found, cut, size, keyOf } = draft;
+	let positions = found.slice(0, size);
+	const afterLast = (records: number[]) => ({
+		p: keyOf(records[records.length - 1]),
+		n: pageNumber + 1,
+	});
+	if (found.length <= size && cut === null) {
+		if (end === 'null') return { positions, next: null };
+		return {
+			positions,
+			next: positions.length > 0 ? afterLast(positions) : { p: after, n: pageNumber },
+		};
+	}
+	let next = found.length > size ? afterLast(positions) : { p: cut, n: pageNumber + 1 };
+	const { emptyPageEvery, shortPageEvery } = quirks;
+	if (emptyPageEvery > 0 && pageNumber % emptyPageEvery === 0) {
+		return { positions: [], next: { p: after, n: pageNumber + 1 } };
+	}
+	if (shortPageEvery > 0 && pageNumber % shortPageEvery === 0 && positions.length >= 2) {
+		positions = positions.slice(0, Math.floor(positions.length / 2));
+		next = afterLast(positions);
+	}
+	return { positions, next };
 }

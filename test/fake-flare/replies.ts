@@ -94,8 +94,13 @@ function attempt<T>(run: () => T): { ok: true; value: T } | { ok: false } {
 }
 
 /** The cursor in `from`, checked against the fingerprint of the request's other parameters. */
-export function cursorFor(from: string, expected: string, location: ErrorLocation): Cursor {
-	const cursor = decodeCursor(from);
+export function cursorFor<P = number>(
+	from: string,
+	expected: string,
+	location: ErrorLocation,
+	isPosition?: (p: unknown) => p is P,
+): Cursor<P> {
+	const cursor = decodeCursor(from, isPosition);
 	const fail = (msg: string) =>
 		new Halt(invalidReply([{ loc: [location, 'from'], msg, type: 'value_error', input: from }]));
 	if (!cursor) throw fail('Invalid cursor');

@@ -11,6 +11,11 @@ export interface Matcher {
 	/** Sorted residues in [0, period); empty = matches nothing. */
 	residues: number[];
 	test?: (index: number) => boolean;
+	/**
+	 * Whether `index` matches, read from the record's own fields: for records the residues do not
+	 * describe (added with a chosen domain or username). Without it, such records never match.
+	 */
+	recordTest?: (index: number) => boolean;
 }
 
 export const NOTHING: Matcher = { period: 1, residues: [] };

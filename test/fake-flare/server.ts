@@ -33,7 +33,7 @@ import {
 	validationDetail,
 } from '../contract';
 import { http, type net, performance } from '../support/node';
-import { Dataset, SCAN_CAP, type StoredAssignment } from './dataset';
+import { type AddedCredentialOptions, Dataset, SCAN_CAP, type StoredAssignment } from './dataset';
 import { type Fault, Faults, isPagingFault, type PagingFault } from './faults';
 import { drip, endlessBody, silent } from './hostile';
 import {
@@ -58,7 +58,7 @@ import {
 	shapePage,
 } from './paging';
 import { isoWithOffset } from './random';
-import { scan } from './scan';
+import type { EndCursor, SearchOrder, SortKey } from './search-after';
 import { DEFAULT_DOMAINS } from './words';
 
 export type KeyRole = 'full' | 'noAstp' | 'noThreatIntel';
@@ -90,6 +90,12 @@ export interface FakeFlareOptions {
 	/** What a global search gets when it needs a unit and none is left (default `envelope`). */
 	quotaExhaustion?: QuotaExhaustion;
 	quirks?: { emptyPageEvery?: number; shortPageEvery?: number };
+	/** What the global search sorts by: (imported_at, id), the default, or (reversed domain, id). */
+	searchOrder?: SearchOrder;
+	/** The global search's last page: `next: null` (the default, as documented) or a cursor to resume. */
+	endCursor?: EndCursor;
+	/** The fake's clock minus the host's, in ms (default 0; negative: behind the host). */
+	clockOffsetMs?: number;
 	sameInstantGroup?: number;
 	startTime?: string;
 	/** Events per tenant in the event feeds (default 80). */
@@ -122,6 +128,9 @@ export interface ResolvedFakeFlareOptions {
 	quotaReading: QuotaReading;
 	quotaExhaustion: QuotaExhaustion;
 	quirks: Quirks;
+	searchOrder: SearchOrder;
+	endCursor: EndCursor;
+	clockOffsetMs: number;
 	sameInstantGroup: number;
 	startTime: string;
 	eventsPerTenant: number;
@@ -151,6 +160,8 @@ export interface LoggedRequest {
 	at: number;
 	/** Global search answered: the quota units it consumed. */
 	quotaCharged?: number;
+	/** Pages of the `from`/`next` routes: the items the page had (before any fault replaced it). */
+	results?: number;
 	/** Drip and endless bodies: the body bytes the socket accepted. */
 	bytesSent?: number;
 	/** Held connections (drip, endless body, silent): when the client went away, on the fake's clock. */
@@ -201,6 +212,9 @@ const DEFAULTS: ResolvedFakeFlareOptions = {
 	quotaReading: 'returned',
 	quotaExhaustion: 'envelope',
 	quirks: { emptyPageEvery: 4, shortPageEvery: 3 },
+	searchOrder: 'importedAt',
+	endCursor: 'null',
+	clockOffsetMs: 0,
 	sameInstantGroup: 3,
 	startTime: '2024-01-01T00:00:00+00:00',
 	eventsPerTenant: 80,
@@ -241,6 +255,18 @@ const KEY_OWNERS: Record<
 		scopes: ['authenticated', 'apikey', 'firework', 'astp'],
 	},
 };
+
+/** Global searches in a stretch of the request log: see {@link FakeFlare.globalSearches}. */
+export interface GlobalSearchTally {
+	/** Requests to the global search (any answer, faults included). */
+	requests: number;
+	/** Of those, the ones answered 200 with a page. */
+	pages: number;
+	/** Items in those pages. */
+	results: number;
+	/** Quota units they took. */
+	quotaCharged: number;
+}
 
 /** A search session of the quota lasts this long from its first search (Flare's 10-minute window). */
 export const QUOTA_SESSION_MS = 10 * 60_000;
@@ -572,18 +598,29 @@ export class FakeFlare {
 	}
 
 	/**
-	 * The fake's clock, ms since the epoch: the real time plus every {@link advanceClock}. It dates
-	 * requests, quota sessions, token expiry, assignments and {@link addCredentials}; rate limits keep
-	 * real time.
+	 * The fake's clock, ms since the epoch: the host's time plus its offset (`clockOffsetMs`, then
+	 * {@link advanceClock} and {@link setClockOffset}). It dates requests, quota sessions, token expiry,
+	 * assignments and {@link addCredentials}; rate limits keep real time.
 	 */
 	now(): number {
 		return Date.now() + this.clockOffset;
+	}
+
+	/** The fake's clock minus the host's, in ms. */
+	get clockOffsetMs(): number {
+		return this.clockOffset;
 	}
 
 	/** Moves the fake's clock forward (until the next reset). */
 	advanceClock(ms: number): void {
 		if (!(ms >= 0)) throw new Error(`FakeFlare.advanceClock: ${ms} is not a duration`);
 		this.clockOffset += ms;
+	}
+
+	/** Sets the fake's clock `ms` ahead of the host's (negative: behind), until the next reset. */
+	setClockOffset(ms: number): void {
+		if (!Number.isFinite(ms)) throw new Error(`FakeFlare.setClockOffset: ${ms} is not a number`);
+		this.clockOffset = ms;
 	}
 
 	/** Stops both servers; held answers end with their connections, and stop() waits for them. */
@@ -600,18 +637,20 @@ export class FakeFlare {
 
 	/**
 	 * Fresh dataset and state: `options` over the options given to start() over the defaults. Clears tokens,
-	 * the log (and the other origin's), faults, state, quota, rate-limit windows and the clock's advance.
+	 * the log (and the other origin's), faults, state, quota and rate-limit windows; the clock's offset
+	 * returns to `clockOffsetMs`.
 	 */
 	reset(options: FakeFlareOptions = {}): void {
 		this.currentOptions = resolveOptions(this.startOptions, options);
 		const { seed, credentials, domains, sameInstantGroup, startTime } = this.currentOptions;
-		const { identifiers, policies, sources } = this.currentOptions;
+		const { identifiers, policies, sources, searchOrder } = this.currentOptions;
 		this.currentDataset = new Dataset({
 			seed,
 			credentials,
 			domains,
 			sameInstantGroup,
 			startTime,
+			searchOrder,
 			identifiers,
 			policies,
 			sources,
@@ -630,7 +669,7 @@ export class FakeFlare {
 		this.sessions = new Map();
 		this.nextDue = new Map();
 		this.syntheticCursors = new Set();
-		this.clockOffset = 0;
+		this.setClockOffset(this.currentOptions.clockOffsetMs);
 	}
 
 	/** Empties the request log, and the other origin's. */
@@ -652,14 +691,33 @@ export class FakeFlare {
 	}
 
 	/**
-	 * Appends credentials imported at `importedAt` (default: now, on the fake's clock); time must not go
-	 * backwards.
+	 * Adds `count` credentials imported at `importedAt` (default: now on the fake's clock, in whole
+	 * seconds), which may be any date: in the past (they become searchable late, with higher ids than
+	 * every record before them) or far in the future. `options` choose their domain, username, a null id
+	 * or a null credential hash. Returns the dataset index of the first (`dataset.credential(first + k)`).
 	 */
-	addCredentials(count: number, importedAt?: string): void {
+	addCredentials(count: number, importedAt?: string, options?: AddedCredentialOptions): number {
 		const ms = importedAt ? dateTimeToMs(importedAt) : Math.floor(this.now() / 1000) * 1000;
 		if (Number.isNaN(ms))
 			throw new Error(`FakeFlare.addCredentials: invalid date-time ${importedAt}`);
-		this.currentDataset.append(count, ms);
+		return this.currentDataset.append(count, ms, options);
+	}
+
+	/**
+	 * Tallies the global searches of the request log from entry `since` on (e.g. `fake.requests.length`
+	 * taken before a poll): requests, pages answered, their results and the quota units taken.
+	 */
+	globalSearches(since = 0): GlobalSearchTally {
+		const tally: GlobalSearchTally = { requests: 0, pages: 0, results: 0, quotaCharged: 0 };
+		for (const entry of this.log.slice(since)) {
+			if (entry.tier !== 'search') continue;
+			tally.requests++;
+			tally.quotaCharged += entry.quotaCharged ?? 0;
+			if (entry.status !== 200 || entry.results === undefined) continue;
+			tally.pages++;
+			tally.results += entry.results;
+		}
+		return tally;
 	}
 
 	/** Appends events to a tenant's feed (default: the first tenant, now); returns their feed items. */
@@ -996,8 +1054,13 @@ export class FakeFlare {
 	}
 
 	/** The cursor in `from`, checked against the other parameters of the request. */
-	private cursorFor(from: string, expected: string, location: ErrorLocation = 'body'): Cursor {
-		const cursor = decodeCursor(from);
+	private cursorFor<P = number>(
+		from: string,
+		expected: string,
+		location: ErrorLocation,
+		isPosition?: (p: unknown) => p is P,
+	): Cursor<P> {
+		const cursor = decodeCursor(from, isPosition);
 		const fail = (msg: string) =>
 			new Halt(invalidReply([{ loc: [location, 'from'], msg, type: 'value_error', input: from }]));
 		if (!cursor) throw fail('Invalid cursor');
@@ -1014,63 +1077,59 @@ export class FakeFlare {
 	 * lets `read` fetch the page at the cursor (undefined: the first page), encodes its `next`, and
 	 * applies the request's paging fault. Every route that pages with `from`/`next` goes through here.
 	 */
-	private cursorPage<T>(
+	private cursorPage<T, P = number>(
 		ctx: RequestContext,
-		walk: { scope: string; params: object; from?: string | null; location: ErrorLocation },
-		read: (cursor: Cursor | undefined) => { items: T[]; next: Omit<Cursor, 'f'> | null },
+		walk: {
+			scope: string;
+			params: object;
+			from?: string | null;
+			location: ErrorLocation;
+			/** What a cursor's `p` may be (default: a position). */
+			isPosition?: (p: unknown) => p is P;
+		},
+		read: (cursor: Cursor<P> | undefined) => { items: T[]; next: Omit<Cursor<P>, 'f'> | null },
 	): { items: T[]; next: string | null } {
 		const { from } = walk;
 		const print = fingerprint(walk.scope, walk.params);
 		const synthetic = from ? this.syntheticCursors.has(from) : false;
-		const cursor = from && !synthetic ? this.cursorFor(from, print, walk.location) : undefined;
+		const cursor =
+			from && !synthetic ? this.cursorFor(from, print, walk.location, walk.isPosition) : undefined;
 		const page = read(cursor);
 		const next = page.next && encodeCursor({ ...page.next, f: print });
+		const answer = (items: T[], next: string | null) => {
+			ctx.entry.results = items.length;
+			return { items, next };
+		};
 		const fault = ctx.pagingFault;
-		if (!fault) return { items: page.items, next };
+		if (!fault) return answer(page.items, next);
 		if ('cursorCycle' in fault) {
 			const cycle = fault.cursorCycle;
 			for (const entry of cycle) this.syntheticCursors.add(entry);
 			const position = from ? cycle.indexOf(from) : -1;
-			return { items: page.items, next: cycle[(position + 1) % cycle.length] };
+			return answer(page.items, cycle[(position + 1) % cycle.length]);
 		}
 		const fresh = `fresh-${randomBytes(8).toString('hex')}`;
 		this.syntheticCursors.add(fresh);
-		if ('freshEmptyPages' in fault) return { items: [], next: fresh };
-		return { items: cursor ? read(undefined).items : page.items, next: fresh };
+		if ('freshEmptyPages' in fault) return answer([], fresh);
+		return answer(cursor ? read(undefined).items : page.items, fresh);
 	}
 
+	/** The global search: a search_after walk in the order `searchOrder` says (see search-after.ts). */
 	private search(ctx: RequestContext): Reply {
 		const body = parseWith(GlobalSearchBody, jsonBody(ctx), 'body');
 		const { from, ...params } = body;
 		const data = this.currentDataset;
-		const range = data.importedRange(
-			body.filters?.imported_at?.gte,
-			body.filters?.imported_at?.lte,
-		);
-		const dir = body.order === 'asc' ? 1 : -1;
-		const page = this.cursorPage(
+		const { quirks, endCursor } = this.currentOptions;
+		const page = this.cursorPage<number, SortKey | null>(
 			ctx,
-			{ scope: 'search', params, from, location: 'body' },
-			(cursor) => {
-				const start = cursor?.p ?? (dir === 1 ? range.lo : range.hi - 1);
-				const pageNumber = cursor?.n ?? 1;
-				const { found, resume } = scan(
-					data.searchMatcher(body.query),
-					range,
-					start,
-					dir,
-					body.size + 1,
-					SCAN_CAP,
-				);
-				const shaped = shapePage(
-					{ start, pageNumber, found, resume, size: body.size },
-					this.currentOptions.quirks,
-				);
-				return {
-					items: shaped.positions,
-					next: shaped.nextPosition === null ? null : { p: shaped.nextPosition, n: pageNumber + 1 },
-				};
+			{
+				scope: 'search',
+				params,
+				from,
+				location: 'body',
+				isPosition: (p): p is SortKey | null => p === null || data.isSortKey(p),
 			},
+			(cursor) => data.searchPage(body, cursor, { quirks, endCursor, cap: SCAN_CAP }),
 		);
 		const results =
 			this.currentOptions.quotaReading === 'requested' ? body.size : page.items.length;

@@ -10,6 +10,8 @@ export const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
 
 export interface TriggerSpec {
 	parameters: IDataObject;
+	/** The workflow's id; two TriggerWorkflows with one id are two activations of one workflow. */
+	workflowId?: string;
 	name?: string;
 	credentialId?: string;
 	/** What `getPollBudgetMs()` answers in active polls; n8n's default unless given. */
@@ -24,6 +26,9 @@ export interface PollResult {
 }
 
 const plain = (data: unknown): IDataObject => JSON.parse(JSON.stringify(data ?? {})) as IDataObject;
+
+/** Workflows made so far: each gets an id of its own unless the spec gives one. */
+let triggerWorkflows = 0;
 
 /**
  * A workflow with the Flare Trigger (loaded from dist/ by the harness), polled the way n8n polls it,
@@ -41,6 +46,7 @@ export class TriggerWorkflow {
 	/** Answer of `getPollBudgetMs()` for the next active polls. */
 	budgetMs: number;
 
+	private readonly workflowId: string;
 	private workflow!: Workflow;
 	private node!: INode;
 	private readonly name: string;
@@ -50,14 +56,22 @@ export class TriggerWorkflow {
 		private readonly spec: TriggerSpec,
 	) {
 		this.name = spec.name ?? 'Flare Trigger';
+		this.workflowId = spec.workflowId ?? `harness-trigger-${++triggerWorkflows}`;
 		this.budgetMs = spec.budgetMs ?? DEFAULT_POLL_BUDGET_MS;
 		this.restart();
 	}
 
-	/** Rebuilds the workflow from the saved static data; unsaved changes are lost, as in n8n. */
+	/** Restarts so far: each is a new n8n process. */
+	private restarts = 0;
+
+	/**
+	 * Rebuilds the workflow from the saved static data; unsaved changes are lost, as in n8n. The
+	 * process's memory goes too: the trigger shares what an n8n process holds between activations by
+	 * workflow and node id, so a restarted workflow's node gets an id no earlier "process" saw.
+	 */
 	restart(): void {
 		this.node = {
-			id: 'flare-trigger',
+			id: `flare-trigger-${this.restarts++}`,
 			name: this.name,
 			type: `${PACKAGE_NAME}.flareTrigger`,
 			typeVersion: 1,
@@ -66,7 +80,7 @@ export class TriggerWorkflow {
 			credentials: { [CREDENTIAL_TYPE]: { id: this.spec.credentialId ?? 'cred-1', name: 'Flare' } },
 		} as INode;
 		this.workflow = new Workflow({
-			id: 'harness-trigger-workflow',
+			id: this.workflowId,
 			name: 'Harness trigger',
 			nodes: [this.node],
 			connections: {},
@@ -85,6 +99,16 @@ export class TriggerWorkflow {
 	/** Whether the in-memory static data has changes that n8n has not saved yet. */
 	get unsaved(): boolean {
 		return this.workflow.staticData.__dataChanged === true;
+	}
+
+	/**
+	 * Activation, as n8n's active-workflow manager does it: the first poll runs at once (its data is
+	 * emitted), and the static data is saved afterwards, emit or not.
+	 */
+	async activate(): Promise<PollResult> {
+		const result = await this.poll();
+		this.saveStaticData();
+		return result;
 	}
 
 	async poll(mode: 'trigger' | 'manual' = 'trigger'): Promise<PollResult> {

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { GlobalSearchBody } from '../contract';
-import { FakeFlare, type LoggedRequest } from '../fake-flare';
+import { FakeFlare, type FakeFlareOptions, type LoggedRequest } from '../fake-flare';
 import { Harness } from '../harness/engine';
 import { TriggerWorkflow, type PollResult } from '../harness/poll';
 import { apiRequests, jsonOf, masked, simplifiedCredential } from './support';
@@ -10,57 +11,52 @@ const SEARCH_PATH = '/firework/v4/credentials/global/_search';
 const QUERY = { type: 'domain', fqdn: 'acme.com' };
 const DOMAINS = ['acme.com', 'example.com'];
 const MINUTE = 60_000;
+const LOOKBACK = 15 * MINUTE;
 const DAY = 24 * 60 * MINUTE;
 
 const iso = (ms: number) => new Date(ms).toISOString();
-/** A whole minute at least a minute ahead: credentials "imported" after the trigger's activation. */
-const nextMinute = () => Math.ceil(Date.now() / MINUTE) * MINUTE + MINUTE;
-const idsOf = (items: INodeExecutionData[] | null) => (items ?? []).map((item) => item.json.id);
+const idsOf = (items: INodeExecutionData[] | null | undefined) => (items ?? []).map((item) => item.json.id);
 const bodyOf = (request: LoggedRequest) => request.body as IDataObject;
-/** A request body without its page cursor. */
-const withoutCursor = (body: IDataObject) => Object.fromEntries(Object.entries(body).filter(([key]) => key !== 'from'));
-/** imported_at as Flare (the fake) writes it. */
-const flareTime = (ms: number) => iso(ms).replace('.000Z', '+00:00');
+const gteOf = (body: IDataObject) => ((body.filters as IDataObject).imported_at as IDataObject).gte as string;
 
+/**
+ * The Flare Trigger's promises (README "Flare Trigger"): every new matching credential starts the
+ * workflow once, whatever overlaps, restarts, clocks and late imports happen, with small, bounded
+ * state — in n8n-core's real PollContext against the fake API.
+ */
 describe('Flare Trigger', () => {
 	let fake: FakeFlare;
 	let harness: Harness;
 
 	const searches = () => apiRequests(fake).filter((request) => request.path === SEARCH_PATH);
-	/** The oracle: every matching credential imported at or after `gte`, oldest first. */
-	const importedSince = (gte: string) =>
-		fake.dataset.searchAll({ query: QUERY as never, filters: { imported_at: { gte } }, order: 'asc' });
-	const walkBody = (gte: string) => ({ query: QUERY, filters: { imported_at: { gte } }, order: 'asc', size: 10_000 });
+	/** Every acme.com credential imported at or after `gte`, as the oracle orders them. */
+	const importedSince = (gte: string) => fake.dataset.searchAll({ query: QUERY as never, filters: { imported_at: { gte } }, order: 'asc' });
 
-	const start = (options: Parameters<FakeFlare['reset']>[0] = {}) => {
-		fake.reset({ credentials: 1000, domains: DOMAINS, ...options });
+	const start = (options: FakeFlareOptions = {}) => {
+		fake.reset({ credentials: 1000, domains: DOMAINS, startTime: iso(Date.now() - 2 * DAY), ...options });
 		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url });
 	};
-	const trigger = (parameters: IDataObject = {}, budgetMs?: number) =>
-		new TriggerWorkflow(harness, { parameters: { queryType: 'domain', fqdn: 'acme.com', ...parameters }, budgetMs });
+	const trigger = (parameters: IDataObject = {}, spec: { budgetMs?: number; workflowId?: string } = {}) =>
+		new TriggerWorkflow(harness, { parameters: { queryType: 'domain', fqdn: 'acme.com', ...parameters }, ...spec });
 
-	/** First activation without backfill: stores "now" and emits nothing. Returns the watermark. */
+	/** Activation without backfill: a baseline of what exists, nothing emitted, the state saved. */
 	const activate = async (workflow: TriggerWorkflow) => {
-		const before = Date.now();
-		const result = await workflow.poll();
+		const result = await workflow.activate();
 		expect(result).toEqual({ items: null });
-		const watermark = workflow.state.watermark as string;
-		expect(Date.parse(watermark)).toBeGreaterThanOrEqual(before);
-		expect(Date.parse(watermark)).toBeLessThanOrEqual(Date.now());
-		expect(workflow.state).toEqual({ watermark, idsAtWatermark: [] });
-		return watermark;
+		expect(workflow.unsaved).toBe(false);
+		fake.clearLog();
 	};
 
-	/** Polls until the walk is complete (no resume point left); returns every poll's result. */
-	const pollUntilDone = async (workflow: TriggerWorkflow, maxPolls = 30) => {
-		const results: PollResult[] = [];
-		do {
-			const result = await workflow.poll();
+	/** Polls until a poll emits nothing; returns every credential id emitted. */
+	const drain = async (workflow: TriggerWorkflow, maxPolls = 20): Promise<unknown[]> => {
+		const emitted: unknown[] = [];
+		for (let poll = 0; poll < maxPolls; poll++) {
+			const result: PollResult = await workflow.poll();
 			expect(result.error).toBeUndefined();
-			results.push(result);
-		} while (workflow.state.resume && results.length < maxPolls);
-		expect(workflow.state.resume).toBeUndefined();
-		return results;
+			if (!result.items) return emitted;
+			emitted.push(...idsOf(result.items));
+		}
+		throw new Error(`Still emitting after ${maxPolls} polls`);
 	};
 
 	beforeAll(async () => {
@@ -69,233 +65,261 @@ describe('Flare Trigger', () => {
 	});
 	afterAll(async () => await fake.stop());
 
-	describe('active polls', () => {
-		it('emits every new credential exactly once across polls, through same-instant groups, empty and short pages', async () => {
+	describe('the searches it sends', () => {
+		it('activation: the long-lived search and the sweep, both from 15 minutes before; nothing emitted', async () => {
 			start();
 			const workflow = trigger({ fqdn: ' ACME.com ' });
-			const from = await activate(workflow);
-			expect(fake.requests).toEqual([]);
+			const before = Date.now();
 
-			// Three acme.com credentials share one instant, one comes a second later.
-			const t = nextMinute();
-			fake.addCredentials(6, iso(t));
-			fake.addCredentials(2, iso(t + 1000));
+			const result = await workflow.activate();
+
+			expect(result).toEqual({ items: null });
+			const bodies = searches().map(bodyOf);
+			expect(bodies).toHaveLength(2);
+			const gte = gteOf(bodies[0]);
+			expect(Date.parse(gte)).toBeGreaterThanOrEqual(before - LOOKBACK);
+			expect(Date.parse(gte)).toBeLessThanOrEqual(Date.now() - LOOKBACK);
+			for (const body of bodies) {
+				expect(body).toEqual({ query: QUERY, filters: { imported_at: { gte } }, order: 'asc', size: 10 });
+				expect(() => GlobalSearchBody.parse(body)).not.toThrow();
+			}
+			// n8n saves the static data after an activation's poll, emit or not.
+			expect(workflow.saved[`node:Flare Trigger`]).toEqual(workflow.state);
+		});
+
+		it('each poll: the long-lived search, every parameter unchanged, resumed from its cursor; then the sweep of recent imports', async () => {
+			start();
+			const workflow = trigger();
+			await workflow.activate();
+			const gte = gteOf(bodyOf(searches()[0]));
+			fake.addCredentials(60);
+			fake.clearLog();
+			const firstPoll = Date.now();
+			const first = await workflow.poll();
+			const firstBodies = searches().map(bodyOf);
+			fake.addCredentials(10);
+			fake.clearLog();
+
 			const second = await workflow.poll();
 
-			const firstBatch = importedSince(from);
-			expect(firstBatch.map((record) => record.imported_at)).toEqual([t, t, t, t + 1000].map(flareTime));
-			expect(jsonOf(second.items ?? [])).toEqual(firstBatch.map((record) => simplifiedCredential(record, masked(record.hash), 999_999)));
-			expect(searches().map(bodyOf)).toEqual([walkBody(from)]);
-			expect(() => GlobalSearchBody.parse(searches()[0].body)).not.toThrow();
-			expect(workflow.state).toEqual({ watermark: iso(t + 1000), idsAtWatermark: [String(firstBatch[3].id)] });
-			expect(workflow.saved).toEqual({ [`node:Flare Trigger`]: workflow.state });
-
-			// Nothing new: nothing emitted, nothing changed.
-			fake.clearLog();
-			const third = await workflow.poll();
-			expect(third).toEqual({ items: null });
-			expect(searches().map(bodyOf)).toEqual([walkBody(iso(t + 1000))]);
-			expect(workflow.state).toEqual({ watermark: iso(t + 1000), idsAtWatermark: [String(firstBatch[3].id)] });
-			expect(workflow.unsaved).toBe(false);
-
-			// More credentials at the watermark instant itself, then 40,000 at one later instant: several
-			// pages of 10,000, among them short and empty ones.
-			fake.addCredentials(4, iso(t + 1000));
-			fake.addCredentials(80_000, iso(t + 2000));
-			fake.clearLog();
-			const fourth = await workflow.poll();
-
-			const all = importedSince(from);
-			expect(all).toHaveLength(4 + 2 + 40_000);
-			expect(idsOf(fourth.items)).toEqual(all.slice(4).map((record) => record.id));
-			const emitted = [...idsOf(second.items), ...idsOf(fourth.items)];
-			expect(emitted).toEqual(all.map((record) => record.id));
-			expect(new Set(emitted).size).toBe(emitted.length);
-
-			// Pages: 10,000, 10,000, 5,000 (short), empty, 10,000, the rest.
+			expect(idsOf(first.items)).toEqual(importedSince(gte).slice(0, 30).map((record) => record.id));
+			expect(idsOf(second.items)).toEqual(importedSince(gte).slice(30).map((record) => record.id));
 			const bodies = searches().map(bodyOf);
-			expect(bodies).toHaveLength(6);
-			expect(bodies.map(withoutCursor)).toEqual(bodies.map(() => walkBody(iso(t + 1000))));
-			expect(bodies[0].from).toBeUndefined();
-			expect(new Set(bodies.slice(1).map((body) => body.from)).size).toBe(bodies.length - 1);
-			expect(workflow.state).toEqual({
-				watermark: iso(t + 2000),
-				idsAtWatermark: all.filter((record) => record.imported_at === flareTime(t + 2000)).map((record) => String(record.id)),
-			});
-			expect(workflow.saved).toEqual({ [`node:Flare Trigger`]: workflow.state });
+			const longLived = bodies.filter((body) => gteOf(body) === gte);
+			const sweep = bodies.filter((body) => gteOf(body) !== gte);
+			for (const body of bodies) expect({ ...body, from: undefined, filters: undefined }).toEqual({ query: QUERY, order: 'asc', size: 10, from: undefined, filters: undefined });
+			// The long-lived search resumes at the cursor of the last page it read (read again).
+			const lastFromBefore = firstBodies.filter((body) => gteOf(body) === gte && body.from !== undefined).pop()?.from;
+			expect(longLived[0].from).toBe(lastFromBefore);
+			// The sweep starts afresh, 15 minutes before the previous poll began.
+			expect(sweep[0].from).toBeUndefined();
+			expect(Date.parse(gteOf(sweep[0]))).toBeGreaterThanOrEqual(firstPoll - LOOKBACK);
+			expect(Date.parse(gteOf(sweep[0]))).toBeLessThan(firstPoll - LOOKBACK + 2_000);
+		}, 60_000);
+	});
+
+	describe('never twice', () => {
+		it.each([
+			['a null `next` at the end (Flare’s documented end)', 'null'],
+			['a `next` at the end that resumes after the last record', 'resumable'],
+		] as const)('emits each new credential once across polls, also credentials sharing one imported_at: %s', async (_end, endCursor) => {
+			start({ sameInstantGroup: 7, endCursor });
+			const workflow = trigger();
+			await activate(workflow);
+			fake.addCredentials(40);
+
+			const first = await drain(workflow);
+			fake.addCredentials(20);
+			const second = await drain(workflow);
+
+			const all = [...first, ...second];
+			expect(new Set(all).size).toBe(all.length);
+			expect(all).toHaveLength(30);
+			expect(await workflow.poll()).toEqual({ items: null });
 		});
 
 		it('applies Simplify and Leaked Value Output like the Flare node', async () => {
 			start();
 			const workflow = trigger({ simplify: false, options: { leakedValueOutput: 'full' } });
-			const from = await activate(workflow);
-			fake.addCredentials(6, iso(nextMinute()));
+			await activate(workflow);
+			fake.addCredentials(6);
 
 			const result = await workflow.poll();
 
-			expect(jsonOf(result.items ?? [])).toEqual(importedSince(from).map((record) => ({ ...record, globalSearchesRemaining: 999_999 })));
+			const expected = fake.dataset.searchAll({ query: QUERY as never }).slice(0, 3).reverse();
+			expect(jsonOf(result.items ?? [])).toEqual(expected.map((record) => ({ ...record, globalSearchesRemaining: expect.any(Number) })));
 		});
 
-		it('checks the query before anything is sent, and stores nothing', async () => {
-			start();
-			const workflow = trigger({ fqdn: 'https://acme.com/login' });
-
-			const result = await workflow.poll();
-
-			expect(result.items).toBeNull();
-			expect(result.error?.name).toBe('NodeOperationError');
-			expect(result.error?.message).toBe(`'Domain' is not a domain name: "https://acme.com/login" [item 0]`);
-			expect(fake.requests).toEqual([]);
-			expect(workflow.state).toEqual({});
-		});
-	});
-
-	describe('poll time budget', () => {
-		it('emits what it has when time runs out and resumes the same walk next poll', async () => {
-			start();
-			const workflow = trigger({}, 0);
-			const from = await activate(workflow);
-			const t = nextMinute();
-			fake.addCredentials(80_000, iso(t));
-			fake.addCredentials(10, iso(t + 1000));
-
-			const results = await pollUntilDone(workflow);
-
-			// One page per poll: each poll continues the walk with the cursor of the last, all other
-			// parameters unchanged (the watermark of the walk's start). Pages: 10,000, 10,000, 5,000
-			// (short), empty, 10,000, the rest.
-			const bodies = searches().map(bodyOf);
-			expect(bodies).toHaveLength(results.length);
-			expect(results).toHaveLength(6);
-			expect(bodies.map(withoutCursor)).toEqual(bodies.map(() => walkBody(from)));
-			expect(bodies[0].from).toBeUndefined();
-			expect(new Set(bodies.slice(1).map((body) => body.from)).size).toBe(bodies.length - 1);
-			// A page came back empty: that poll emitted nothing but moved the cursor on.
-			expect(results.some((result) => result.items === null)).toBe(true);
-
-			const expected = importedSince(from).map((record) => record.id);
-			expect(expected).toHaveLength(40_005);
-			const emitted = results.flatMap((result) => idsOf(result.items));
-			expect(emitted).toEqual(expected);
-			expect(workflow.state).toEqual({
-				watermark: iso(t + 1000),
-				idsAtWatermark: expected.slice(40_000).map(String),
-			});
-		});
-
-		it('stops fetching when the next page would not fit in the time left', async () => {
-			start();
-			const workflow = trigger({}, 500);
-			const from = await activate(workflow);
-			fake.addCredentials(30_000, iso(nextMinute()));
-			fake.faults.add({ path: SEARCH_PATH, fault: { delayMs: 1_000 } });
-
-			const first = await workflow.poll();
-
-			expect(searches()).toHaveLength(1);
-			expect(first.items).toHaveLength(10_000);
-			expect(workflow.state.resume).toEqual({ gte: from, from: expect.any(String), query: expect.any(String) });
-			const cursor = (workflow.state.resume as IDataObject).from;
-
-			workflow.budgetMs = 5 * MINUTE;
-			const rest = await pollUntilDone(workflow);
-
-			expect(rest).toHaveLength(1);
-			expect(bodyOf(searches()[1])).toEqual({ ...walkBody(from), from: cursor });
-			const emitted = [...idsOf(first.items), ...idsOf(rest[0].items)];
-			expect(emitted).toEqual(importedSince(from).map((record) => record.id));
-		});
-
-		it('starts the walk again from the watermark when Flare no longer accepts the stored cursor', async () => {
-			start();
-			const workflow = trigger({}, 0);
-			const from = await activate(workflow);
-			const t = nextMinute();
-			fake.addCredentials(30_000, iso(t));
-			const first = await workflow.poll();
-			const cursor = (workflow.state.resume as IDataObject).from;
-			fake.faults.add({
-				path: SEARCH_PATH,
-				fault: { status: 422, body: { detail: [{ loc: ['body', 'from'], msg: 'Invalid cursor', type: 'value_error', input: cursor }] } },
-			});
-			fake.clearLog();
-
-			const rest = await pollUntilDone(workflow);
-
-			const [rejected, restarted] = searches().map(bodyOf);
-			expect(rejected).toEqual({ ...walkBody(from), from: cursor });
-			expect(restarted).toEqual(walkBody(iso(t)));
-			const emitted = [...idsOf(first.items), ...rest.flatMap((result) => idsOf(result.items))];
-			expect(emitted).toEqual(importedSince(from).map((record) => record.id));
-		});
-	});
-
-	describe('failures', () => {
-		const quotaFault = { status: 429, body: { error: { code: 'QUOTA_EXCEEDED', message: 'global search quota exceeded' } } };
-
-		it('a poll that fails midway emits nothing and moves nothing; the next poll emits everything once', async () => {
+		it('overlapping polls (a slow page and a second tick): the second does nothing, each credential once', async () => {
 			start();
 			const workflow = trigger();
-			const from = await activate(workflow);
-			fake.addCredentials(30_000, iso(nextMinute()));
-			fake.faults.add({ path: SEARCH_PATH, skip: 1, fault: quotaFault });
-			const state = workflow.state;
-			const saved = workflow.saved;
+			await activate(workflow);
+			fake.addCredentials(60);
+			fake.faults.add({ path: SEARCH_PATH, fault: { delayMs: 3_000 } });
+
+			const slow = workflow.poll();
+			await sleep(500);
+			const overlapping = await workflow.poll();
+			const first = await slow;
+
+			expect(overlapping).toEqual({ items: null });
+			expect(idsOf(first.items)).toHaveLength(30);
+			expect(await drain(workflow)).toEqual([]);
+		});
+
+		it('two activations of the same workflow: each credential once between them', async () => {
+			start();
+			const a = trigger({}, { workflowId: 'twice' });
+			await activate(a);
+			const b = trigger({}, { workflowId: 'twice' });
+			fake.addCredentials(40);
+
+			const emitted = [...idsOf((await a.poll()).items), ...idsOf((await b.poll()).items), ...idsOf((await a.poll()).items)];
+			fake.addCredentials(20);
+			emitted.push(...idsOf((await b.poll()).items), ...idsOf((await a.poll()).items));
+
+			expect(emitted).toHaveLength(30);
+			expect(new Set(emitted).size).toBe(30);
+		});
+
+		it('a poll that fails after fetching emits nothing and keeps the state; the next poll emits everything once', async () => {
+			start();
+			const workflow = trigger();
+			await activate(workflow);
+			const before = workflow.state;
+			fake.addCredentials(40);
+			// The long-lived search reads the new credentials; the sweep then fails for good.
+			fake.faults.add({ path: SEARCH_PATH, skip: 3, times: 5, fault: { status: 503 } });
 
 			const failed = await workflow.poll();
 
 			expect(failed.items).toBeNull();
-			expect(failed.error?.name).toBe('NodeApiError');
-			expect(failed.error?.message).toBe('The global search quota of your Flare organization is used up');
-			expect(searches()).toHaveLength(2);
-			expect(workflow.state).toEqual(state);
-			expect(workflow.saved).toEqual(saved);
-
-			fake.clearLog();
-			const retried = await workflow.poll();
-
-			expect(bodyOf(searches()[0])).toEqual(walkBody(from));
-			const emitted = idsOf(retried.items);
-			expect(emitted).toEqual(importedSince(from).map((record) => record.id));
-			expect(new Set(emitted).size).toBe(15_000);
+			expect(failed.error?.message).toBe('Flare is temporarily unavailable (HTTP 503) after 5 attempts');
+			expect(workflow.state).toEqual(before);
+			expect(await drain(workflow)).toHaveLength(20);
 		});
 
-		it('a resumed walk that fails keeps its cursor, and the walk completes later without repeats', async () => {
-			start();
-			const workflow = trigger({}, 0);
-			const from = await activate(workflow);
-			fake.addCredentials(30_000, iso(nextMinute()));
-			const first = await workflow.poll();
-			const state = workflow.state;
-			fake.faults.add({ path: SEARCH_PATH, fault: quotaFault });
-
-			const failed = await workflow.poll();
-
-			expect(failed.error?.message).toBe('The global search quota of your Flare organization is used up');
-			expect(workflow.state).toEqual(state);
-			fake.clearLog();
-			const rest = await pollUntilDone(workflow);
-			expect(bodyOf(searches()[0])).toEqual({ ...walkBody(from), from: (state.resume as IDataObject).from });
-			const emitted = [...idsOf(first.items), ...rest.flatMap((result) => idsOf(result.items))];
-			expect(emitted).toEqual(importedSince(from).map((record) => record.id));
-		});
-
-		it('rides out an expired token and a transient 503 mid-walk, like the Flare node', async () => {
+		it('a restart between polls: nothing emitted again', async () => {
 			start();
 			const workflow = trigger();
-			const from = await activate(workflow);
-			fake.addCredentials(50_000, iso(nextMinute()));
-			fake.faults.add({ path: SEARCH_PATH, skip: 1, fault: { expireTokens: true } });
-			fake.faults.add({ path: SEARCH_PATH, skip: 3, fault: { status: 503, rawBody: '<html>down</html>' } });
+			await activate(workflow);
+			fake.addCredentials(40);
+			expect(await drain(workflow)).toHaveLength(20);
 
-			const result = await workflow.poll();
+			workflow.restart();
+			fake.addCredentials(10);
 
-			expect(result.error).toBeUndefined();
-			expect(fake.requests.filter((request) => request.path === '/tokens/generate')).toHaveLength(2);
-			expect(searches().map((request) => request.status)).toContain(401);
-			expect(searches().map((request) => request.status)).toContain(503);
-			expect(idsOf(result.items)).toEqual(importedSince(from).map((record) => record.id));
+			expect(await drain(workflow)).toEqual(importedSince(iso(0)).slice(-5).map((record) => record.id));
 		});
+
+		it('credentials without an id, or with neither id nor credential hash: each emitted once', async () => {
+			start();
+			const workflow = trigger();
+			await activate(workflow);
+			const first = fake.addCredentials(3, undefined, { domain: 'acme.com', nullId: true });
+			const second = fake.addCredentials(3, undefined, { domain: 'acme.com', nullId: true, nullCredentialHash: true });
+
+			const emitted: INodeExecutionData[] = [];
+			for (let poll = 0; poll < 3; poll++) emitted.push(...((await workflow.poll()).items ?? []));
+
+			const identities = [first, first + 1, first + 2, second, second + 1, second + 2].map((index) => fake.dataset.credential(index).identity_name);
+			expect(emitted.map((item) => item.json.identity_name)).toEqual(identities);
+			expect(emitted.map((item) => item.json.id)).toEqual(Array(6).fill(null));
+		}, 60_000);
+	});
+
+	describe('never lost', () => {
+		it('a restart before the first emit: the activation saved its baseline; nothing imported since is lost', async () => {
+			start();
+			const workflow = trigger();
+			await activate(workflow);
+			fake.addCredentials(6);
+
+			workflow.restart();
+
+			expect(await drain(workflow)).toEqual(importedSince(iso(0)).slice(-3).map((record) => record.id));
+		});
+
+		it.each([
+			['by import time', 'importedAt'],
+			['by domain then id', 'domainThenId'],
+		] as const)('a restart mid-backlog (a 30-day backfill spread over polls), results ordered %s: every credential once', async (_order, searchOrder) => {
+			start({ credentials: 600, searchOrder });
+			const workflow = trigger({ options: { backfill: 'last30Days' } }, { budgetMs: 3_000 });
+
+			const first = await workflow.activate();
+			workflow.restart();
+			const rest = await drain(workflow, 40);
+
+			const all = [...idsOf(first.items), ...rest];
+			expect(all.length).toBeGreaterThan(idsOf(first.items).length);
+			expect(new Set(all).size).toBe(all.length);
+			expect([...all].sort()).toEqual(importedSince(iso(Date.now() - 30 * DAY)).map((record) => record.id).sort());
+		}, 120_000);
+
+		it.each([
+			['5 minutes behind n8n', -5 * MINUTE],
+			['5 minutes ahead of n8n', 5 * MINUTE],
+		])('Flare’s clock %s: credentials imported after activation are emitted', async (_name, skew) => {
+			start();
+			const workflow = trigger();
+			await activate(workflow);
+
+			fake.addCredentials(6, iso(Math.floor((Date.now() + skew) / 1000) * 1000));
+
+			expect(await drain(workflow)).toEqual(importedSince(iso(0)).slice(-3).map((record) => record.id));
+		});
+	});
+
+	describe('late and bogus import dates', () => {
+		it.each([
+			['by import time', 'importedAt'],
+			['by domain then id', 'domainThenId'],
+		] as const)('credentials that become searchable up to 10 minutes late are emitted, once (results ordered %s)', async (_order, searchOrder) => {
+			start({ searchOrder });
+			// A keyword query meets the username on several domains, so that the order by domain matters.
+			const username = 'late.reader';
+			const workflow = trigger({ queryType: 'keyword', fqdn: undefined, keyword: username });
+			await activate(workflow);
+			const onTime = fake.addCredentials(2, undefined, { domain: 'example.com', username });
+			const emitted = await drain(workflow);
+			// Imported 9 minutes ago, searchable only now, on a domain that sorts first: under either
+			// order they sort before the saved cursor, and only the sweep finds them.
+			const late = fake.addCredentials(2, iso(Math.floor((Date.now() - 9 * MINUTE) / 1000) * 1000), { domain: 'aaa.com', username });
+			emitted.push(...(await drain(workflow)));
+
+			const expected = [onTime, onTime + 1, late, late + 1].map((index) => fake.dataset.credential(index).id);
+			expect(emitted).toEqual(expected);
+		}, 60_000);
+
+		it('a bogus far-future imported_at does not stop later credentials', async () => {
+			start();
+			const workflow = trigger();
+			await activate(workflow);
+			const bogus = fake.addCredentials(1, '9999-12-31T23:59:59Z', { domain: 'acme.com' });
+			const before = await drain(workflow);
+			const later = fake.addCredentials(3, undefined, { domain: 'acme.com' });
+
+			const after = await drain(workflow);
+
+			expect(before).toEqual([fake.dataset.credential(bogus).id]);
+			expect(after).toEqual([later, later + 1, later + 2].map((index) => fake.dataset.credential(index).id));
+		}, 60_000);
+	});
+
+	describe('bounded', () => {
+		it('a poll stops fetching within its time limit and emits what it has; the rest comes next poll', async () => {
+			start();
+			const workflow = trigger({ options: { backfill: 'last30Days' } }, { budgetMs: 2_500 });
+
+			const started = Date.now();
+			const first = await workflow.activate();
+			const took = Date.now() - started;
+
+			expect(took).toBeLessThan(2_500 + 1_500);
+			expect(idsOf(first.items).length).toBeGreaterThan(0);
+			expect(idsOf(first.items).length).toBeLessThan(importedSince(iso(Date.now() - 30 * DAY)).length);
+		}, 30_000);
 	});
 
 	describe('manual "fetch test event"', () => {
@@ -303,14 +327,8 @@ describe('Flare Trigger', () => {
 			start();
 			const workflow = trigger();
 			await activate(workflow);
-			const t = nextMinute();
-			fake.addCredentials(6, iso(t));
-			const emitted = await workflow.poll();
-			expect(emitted.items).toHaveLength(3);
-			fake.addCredentials(4, iso(t + 1000));
+			fake.addCredentials(6);
 			const state = workflow.state;
-			const saved = workflow.saved;
-			fake.clearLog();
 
 			const manual = await workflow.poll('manual');
 
@@ -318,13 +336,8 @@ describe('Flare Trigger', () => {
 			expect(jsonOf(manual.items ?? [])).toEqual(newest.map((record) => simplifiedCredential(record, masked(record.hash), expect.any(Number) as never)));
 			expect(searches().map(bodyOf)).toEqual([{ query: QUERY, order: 'desc', size: 5 }]);
 			expect(workflow.state).toEqual(state);
-			expect(workflow.unsaved).toBe(false);
-			expect(workflow.saved).toEqual(saved);
-
-			// The credentials shown in the test are still emitted by the next active poll, once.
-			const next = await workflow.poll();
-			expect(idsOf(next.items)).toEqual(fake.dataset.searchAll({ query: QUERY as never, filters: { imported_at: { gte: iso(t + 1000) } }, order: 'asc' }).map((record) => record.id));
-			expect(idsOf(next.items)).toHaveLength(2);
+			// The credentials shown are still emitted by the next active poll, once.
+			expect(await drain(workflow)).toHaveLength(3);
 		});
 
 		it('stores nothing before the first activation', async () => {
@@ -338,7 +351,7 @@ describe('Flare Trigger', () => {
 			expect(workflow.unsaved).toBe(false);
 		});
 
-		it('runs in n8n\'s manual execution and says so when nothing matches', async () => {
+		it("runs in n8n's manual execution and says so when nothing matches", async () => {
 			start();
 			const node = (fqdn: string) => ({
 				id: 'trigger',
@@ -360,32 +373,16 @@ describe('Flare Trigger', () => {
 		});
 	});
 
-	describe('backfill', () => {
-		it('emits the chosen window on first activation, once', async () => {
-			// 3,000 credentials over about 17 hours, starting 7 days and 5 hours ago: the first 5 hours
-			// fall outside a 7-day window.
-			const startTime = Math.floor((Date.now() - 7 * DAY - 5 * 60 * MINUTE) / MINUTE) * MINUTE;
-			start({ credentials: 3000, startTime: iso(startTime) });
-			const workflow = trigger({ options: { backfill: 'last7Days' } });
+	describe('checks', () => {
+		it('checks the query before anything is sent, and stores nothing', async () => {
+			start();
+			const workflow = trigger({ fqdn: 'not a domain' });
 
-			const before = Date.now();
-			const first = await workflow.poll();
-			const after = Date.now();
+			const result = await workflow.activate();
 
-			const gte = ((bodyOf(searches()[0]).filters as IDataObject).imported_at as IDataObject).gte as string;
-			expect(Date.parse(gte)).toBeGreaterThanOrEqual(before - 7 * DAY);
-			expect(Date.parse(gte)).toBeLessThanOrEqual(after - 7 * DAY);
-			expect(searches().map(bodyOf)).toEqual([walkBody(gte)]);
-			const window = importedSince(gte);
-			const everything = fake.dataset.searchAll({ query: QUERY as never });
-			expect(window.length).toBeGreaterThan(500);
-			expect(window.length).toBeLessThan(everything.length);
-			expect(idsOf(first.items)).toEqual(window.map((record) => record.id));
-
-			fake.clearLog();
-			const second = await workflow.poll();
-			expect(second).toEqual({ items: null });
-			expect(searches()).toHaveLength(1);
+			expect(result.error?.message).toBe(`'Domain' is not a domain name: "not a domain" [item 0]`);
+			expect(fake.requests).toEqual([]);
+			expect(workflow.state).toEqual({});
 		});
 	});
 });

@@ -12,7 +12,7 @@ import {
 } from '../../nodes/Flare/shared/transport';
 import { FakeFlare, type FakeFlareOptions, type Fault, type FaultRule } from '../fake-flare';
 import { lastCollectedHits } from '../harness/collect';
-import { Harness } from '../harness/engine';
+import { Harness, withoutRatePacing } from '../harness/engine';
 import { TriggerWorkflow } from '../harness/poll';
 import { apiRequests } from '../integration/support';
 import { CANARY_API_KEY } from './secret-scan';
@@ -51,6 +51,8 @@ export interface Subject {
 	idCursor: boolean;
 	/** Whether the oracle's answer is the same for every scenario (the fake's data does not move). */
 	stableOracle: boolean;
+	/** Whether the token was exchanged before the run (the trigger's activation searches already). */
+	tokenBeforeRun?: boolean;
 	/** Whether the Limit, not the last cursor, ends the walk (the last page's cursor is never used). */
 	limited?: boolean;
 	/** Prepares a walk; `fake` has just been reset with `options` (canary credentials included). */
@@ -91,7 +93,6 @@ function nodeSubject(
 	};
 }
 
-const MINUTE = 60_000;
 const TRIGGER_QUERY = { type: 'domain', fqdn: 'acme.com' };
 
 export const SUBJECTS: Record<'search' | 'urls' | 'byPassword' | 'byKeyword' | 'trigger', Subject> = {
@@ -191,6 +192,7 @@ export const SUBJECTS: Record<'search' | 'urls' | 'byPassword' | 'byKeyword' | '
 		searchQuota: false,
 		idCursor: false,
 		stableOracle: false,
+		tokenBeforeRun: true,
 		options: {
 			credentials: 1_000,
 			domains: ['acme.com', 'example.com'],
@@ -200,17 +202,19 @@ export const SUBJECTS: Record<'search' | 'urls' | 'byPassword' | 'byKeyword' | '
 			const workflow = new TriggerWorkflow(harness, {
 				parameters: { queryType: 'domain', fqdn: 'acme.com', ...extra },
 			});
-			// First activation: stores "now" and sends nothing.
-			const activation = await workflow.poll();
-			if (activation.error || activation.items !== null || fake.requests.length > 0) {
+			// Activation: a baseline of what exists (nothing in its window), emitted nothing, saved.
+			const activation = await workflow.activate();
+			if (activation.error || activation.items !== null) {
 				throw new Error(`Unexpected activation: ${JSON.stringify(activation)}`);
 			}
-			const watermark = String(workflow.state.watermark);
-			// 25,000 matching credentials imported after the activation: 10,000, an empty page (more
-			// remain), a short page of 5,000, then the last 10,000.
-			fake.addCredentials(50_000, new Date(Math.ceil(Date.now() / MINUTE) * MINUTE + MINUTE).toISOString());
+			const activated = JSON.stringify(workflow.state);
+			// 30 matching credentials imported after the activation: pages of 10 of the long-lived
+			// search (with an empty and a short page among them), then the sweep reads them again.
+			fake.addCredentials(60);
 			const expected = fake.dataset
-				.searchAll({ query: TRIGGER_QUERY as never, filters: { imported_at: { gte: watermark } }, order: 'asc' })
+				.searchAll({ query: TRIGGER_QUERY as never })
+				.slice(0, 30)
+				.reverse()
 				.map((record) => String(record.id));
 			return {
 				expected: () => expected,
@@ -220,7 +224,7 @@ export const SUBJECTS: Record<'search' | 'urls' | 'byPassword' | 'byKeyword' | '
 				},
 				async recover() {
 					// A failed poll stores nothing and emits nothing: the state is still the activation's.
-					if (JSON.stringify(workflow.state) !== JSON.stringify({ watermark, idsAtWatermark: [] })) {
+					if (JSON.stringify(workflow.state) !== activated) {
 						throw new Error(`A failed poll changed the state: ${JSON.stringify(workflow.state)}`);
 					}
 					const result = await workflow.poll();
@@ -276,7 +280,7 @@ export interface FaultCase {
 	extraRequests?: number;
 	extraTokenRequests?: number;
 	/** Failed as decided: the error message, and how many requests the faulted page takes. */
-	fails?: { message: (subject: Subject) => string; pageRequests: number };
+	fails?: { message: (subject: Subject) => string; pageRequests: number | ((subject: Subject, page: number) => number) };
 	/** The wait the node must leave between the fault and the retry. */
 	minWaitMs?: number;
 	/** Positions where the fault makes sense (a repeated cursor needs a cursor). */
@@ -399,7 +403,9 @@ export const FAULTS = {
 		retryClass: 'none',
 		fails: {
 			message: () => 'The global search quota of your Flare organization is used up',
-			pageRequests: 1,
+			// Where the quota is real, the answer before the page said that none remains: the page is
+			// never asked for (docs/api-contract.md, "Quota"). The first page has no answer before it.
+			pageRequests: (subject, page) => (subject.searchQuota && page > 0 ? 0 : 1),
 		},
 	},
 } satisfies Record<string, FaultCase>;
@@ -499,7 +505,8 @@ export class Matrix {
 			fault.harmlessWhenLimitEnds && this.subject.limited && position === 'last' ? undefined : fault.fails;
 		if (fails) {
 			outcome = 'failed as decided';
-			expectedRequests = page + fails.pageRequests;
+			expectedRequests =
+				page + (typeof fails.pageRequests === 'number' ? fails.pageRequests : fails.pageRequests(this.subject, page));
 			bound = page + 1 + RETRIES[fault.retryClass];
 			if (first.error?.message !== fails.message(this.subject)) {
 				problems.push(`expected the error "${fails.message(this.subject)}", got ${JSON.stringify(first.error)}`);
@@ -515,7 +522,7 @@ export class Matrix {
 			expectedRequests = this.pages + (fault.extraRequests ?? 0);
 			bound = this.pages + RETRIES[fault.retryClass];
 			if (first.error) problems.push(`expected recovery, got ${JSON.stringify(first.error)}`);
-			const expectedTokens = 1 + (fault.extraTokenRequests ?? 0);
+			const expectedTokens = (this.subject.tokenBeforeRun ? 0 : 1) + (fault.extraTokenRequests ?? 0);
 			if (tokenRequests !== expectedTokens) problems.push(`${tokenRequests} token requests, expected ${expectedTokens}`);
 		}
 		if (requests.length !== expectedRequests) {
@@ -560,12 +567,19 @@ export class Matrix {
 }
 
 /** Declares the scenarios of one subject as a jest suite: a baseline, then one test per scenario. */
-export function faultMatrix(name: string, subject: Subject, cases: Array<[FaultCase, Position[]]>): void {
+export function faultMatrix(
+	name: string,
+	subject: Subject,
+	cases: Array<[FaultCase, Position[]]>,
+	options: { unpaced?: boolean } = {},
+): void {
 	describe(`Fault matrix: ${subject.operation}`, () => {
 		let matrix: Matrix;
 		const recorder = new Recorder(name);
 
 		beforeAll(async () => {
+			// Records and retries are tested here; the pace, in pacing.test.ts.
+			if (options.unpaced) await withoutRatePacing();
 			matrix = new Matrix(await Harness.create(), subject, recorder);
 			await matrix.baseline();
 		}, 120_000);

@@ -17,3 +17,4 @@ export { default as url } from 'node:url';
 export { performance } from 'node:perf_hooks';
 export { default as processRef } from 'node:process';
 export { setTimeout as delay } from 'node:timers/promises';
+export { createRequire } from 'node:module';

@@ -25,6 +25,11 @@ export interface Paging {
 	/** The cursor of the page after this one (sent as `from`), or undefined when the walk is complete. */
 	next(body: unknown, records: IDataObject[]): string | number | undefined;
 	/**
+	 * For a walk resumed later (the Flare Trigger's): an empty page that hands back the cursor it was
+	 * asked with means nothing more for now, and ends the walk instead of counting as a cursor cycle.
+	 */
+	resumable?: boolean;
+	/**
 	 * What identifies a record within a walk. A record seen before in the walk is not delivered again,
 	 * and a page with nothing new counts as empty (docs/api-contract.md, "Paging").
 	 */

@@ -42,6 +42,8 @@ export async function walkPages(
 		pagesWithoutNew = fresh.length > 0 ? 0 : pagesWithoutNew + 1;
 		const more = onPage(fresh, response);
 		if (next === undefined) return { lastFrom: cursor };
+		if (paging.resumable && records.length === 0 && next === cursor)
+			return { next, lastFrom: cursor };
 		if (!more) return { next, lastFrom: cursor };
 		if (cursorsSent.has(next))
 			throw new FlareRequestFailed({ code: 'REPEATED_CURSOR', status: response.statusCode });

@@ -1,0 +1,74 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import {
+	queryFields,
+	searchOperation,
+	searchQuery,
+} from '../Flare/resources/leakedCredential/search';
+import {
+	leakedValueOutput,
+	notice,
+	simplify,
+	updateDisplayOptions,
+} from '../Flare/shared/descriptions';
+import type { FlareItem } from '../Flare/shared/item';
+import { backfillOption } from './backfill';
+import { MAX_RECORDS_PER_POLL, type Watch } from './poll';
+import { digest } from './state';
+
+/** Trigger kind "New Leaked Credential": the global credential search (docs/api-contract.md, "Flare Trigger"). */
+export const leakedCredentialFields: INodeProperties[] = updateDisplayOptions(
+	{ show: { event: ['newLeakedCredential'] } },
+	[
+		notice(
+			'triggerQuotaNotice',
+			"Every poll runs at least one global search, which counts toward your organization's global search quota: polling every minute uses about 43,000 searches a month. Each credential is emitted once, as one item.",
+		),
+		...queryFields,
+		simplify,
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [backfillOption('credentials', 'imported'), leakedValueOutput],
+		},
+	],
+);
+
+/**
+ * What identifies a credential: its id; else a digest of its `credential_hash`; else a digest of what
+ * describes it, so that a credential without an id is still emitted once. Keys stay short (state.ts).
+ */
+export function credentialKey(record: IDataObject): string {
+	if (typeof record.id === 'number' || (typeof record.id === 'string' && record.id !== '')) {
+		return String(record.id);
+	}
+	if (typeof record.credential_hash === 'string' && record.credential_hash !== '') {
+		return `c:${digest(record.credential_hash)}`;
+	}
+	const described = [
+		record.identity_name,
+		record.source_id,
+		record.imported_at,
+		record.domain,
+		record.hash,
+	];
+	return `d:${digest(JSON.stringify(described))}`;
+}
+
+/** The matching credentials Flare imports, by `imported_at`. */
+export function leakedCredentialWatch(item: FlareItem): Watch {
+	const query = searchQuery(item);
+	return {
+		operation: searchOperation,
+		asked: query,
+		body: (gte) => ({ query, filters: { imported_at: { gte } }, order: 'asc' }),
+		newest: { query, order: 'desc' },
+		keyOf: credentialKey,
+		arrivedAt: (record) => record.imported_at,
+		maxRecords: MAX_RECORDS_PER_POLL,
+		output: async (records, response) => searchOperation.output(item, records, response),
+	};
+}

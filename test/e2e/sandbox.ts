@@ -1,0 +1,272 @@
+/**
+ * `npm run sandbox`: the package in n8n's real editor, without a Flare account.
+ *
+ * Builds and packs the package, starts the fake Flare API with demo data (SANDBOX_DATA below) and the
+ * fake chat model of the AI Agent example, and a real n8n 2.41.1 (`n8n start`) on 127.0.0.1 with the
+ * package installed as a community package, a "Flare API" credential pointing at the fake, every
+ * workflow of workflows/ and an owner account. Prints the editor's URL and the login, and runs until
+ * Ctrl-C, then stops n8n and the fakes. n8n runs under guard.mjs: it never outlives this process.
+ *
+ * The n8n user folder (.n8n-e2e/sandbox/, git-ignored) is kept: the next start reuses its database
+ * (your workflows and executions stay), its ports when free, and reinstalls only the package. The
+ * workflows of workflows/ are imported again when they changed, the credentials when a fake's URL did.
+ *
+ *   npm run sandbox                 start, reusing the last run's n8n data
+ *   npm run sandbox -- --fresh      start over from an empty n8n
+ *   FLARE_E2E_SKIP_BUILD=1          pack the existing dist/ without building first
+ */
+import { createHash } from 'crypto';
+
+import { type FakeFlareOptions, FakeFlare } from '../fake-flare';
+import { fs, path, processRef } from '../support/node';
+import { FAKE_MODEL_SCRIPT, SUITE_DATASET } from './cases';
+import { FakeModel } from './fake-model';
+import { ensureN8n } from './install';
+import { EditorSession, OWNER } from './manual';
+import { freePort, N8nInstance } from './n8n';
+import { type N8nServer, startServer } from './server';
+import {
+	allWorkflowFiles,
+	buildAndPack,
+	CREDENTIAL_NAME,
+	credentialsFor,
+	readWorkflow,
+	repositoryRoot,
+	say,
+	seconds,
+	type WorkflowFile,
+	workFolder,
+} from './suite';
+
+/**
+ * The sandbox's demo data, in one place: the fake's options, then what is added to its dataset at
+ * each start. New demo data (such as events) goes here.
+ */
+export const SANDBOX_DATA = {
+	/** The dataset the example workflows are written for (seed 1): 22,000 credentials per domain. */
+	fake: { credentials: SUITE_DATASET.credentials } satisfies FakeFlareOptions,
+	/** Leaked credentials imported during the last day, for the daily leak watch: one every 20 min. */
+	recentLeaks: { count: 72, everyMinutes: 20 },
+};
+
+/** Adds the recent leaks, imported from 23 h 50 min ago until 10 min ago, over every domain. */
+function addRecentLeaks(fake: FakeFlare, now = Date.now()): void {
+	const { count, everyMinutes } = SANDBOX_DATA.recentLeaks;
+	for (let k = count - 1; k >= 0; k--) {
+		const at = now - (k + 0.5) * everyMinutes * 60_000;
+		fake.addCredentials(1, new Date(Math.floor(at / 1000) * 1000).toISOString());
+	}
+}
+
+export interface Sandbox {
+	/** The editor's URL. */
+	url: string;
+	n8n: N8nInstance;
+	server: N8nServer;
+	fake: FakeFlare;
+	model: FakeModel;
+	workflows: WorkflowFile[];
+	/** Whether the n8n data of an earlier run was reused. */
+	reused: boolean;
+	/** Seconds from the call to a ready editor with its owner account. */
+	seconds: number;
+	stop(): Promise<void>;
+}
+
+/** What the next start needs to know about this one; kept in the user folder. */
+interface SandboxState {
+	n8n: string;
+	url: string;
+	fakeUrl: string;
+	modelUrl: string;
+	/** Hash of the workflow files as last imported. */
+	workflows: string;
+}
+
+const STATE_FILE = 'sandbox.json';
+
+function readState(folder: string): SandboxState | undefined {
+	try {
+		return JSON.parse(fs.readFileSync(path.join(folder, STATE_FILE), 'utf8')) as SandboxState;
+	} catch {
+		return undefined;
+	}
+}
+
+const portOf = (url: string | undefined) => (url ? Number(new URL(url).port) : 0);
+
+async function answers(url: string): Promise<boolean> {
+	try {
+		const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) });
+		return response.ok;
+	} catch {
+		return false;
+	}
+}
+
+function hashOf(workflows: WorkflowFile[]): string {
+	const hash = createHash('sha256');
+	for (const workflow of workflows)
+		hash.update(workflow.file).update(fs.readFileSync(workflow.absolute));
+	return hash.digest('hex');
+}
+
+/**
+ * Starts the sandbox in `.n8n-e2e/<folderName>` (default `sandbox`): reuses the n8n data an earlier
+ * start left there unless `fresh`. Stops whatever it started when it fails.
+ */
+export async function startSandbox(
+	options: { folderName?: string; fresh?: boolean; log?: (text: string) => void } = {},
+): Promise<Sandbox> {
+	const started = Date.now();
+	const log = options.log ?? say;
+	const folderName = options.folderName ?? 'sandbox';
+	const root = repositoryRoot();
+	const folder = path.join(workFolder(root), folderName);
+
+	const last = readState(folder);
+	if (last && (await answers(last.url))) {
+		throw new Error(
+			`A sandbox is already running on ${last.url} (from ${path.relative(root, folder)}): use it, or stop it with Ctrl-C first.`,
+		);
+	}
+	const installing = ensureN8n('2', log);
+	installing.catch(() => undefined); // awaited below
+	let step = Date.now();
+	const tarball = await buildAndPack(root, path.join(workFolder(root), `${folderName}-pack`));
+	log(`Packed the package in ${seconds(step)}.`);
+	const install = await installing;
+
+	const previous = last?.n8n === install.version ? last : undefined;
+	const reused = previous !== undefined && !options.fresh;
+	const n8n = reused ? N8nInstance.open(install, folder) : N8nInstance.create(install, folder);
+	const workflows = allWorkflowFiles(root).map((file) => readWorkflow(root, file));
+
+	const fake = await FakeFlare.start(SANDBOX_DATA.fake, await freePort(portOf(previous?.fakeUrl)));
+	addRecentLeaks(fake);
+	let model: FakeModel | undefined;
+	let server: N8nServer | undefined;
+	let ready = false;
+	try {
+		model = await FakeModel.start(FAKE_MODEL_SCRIPT, await freePort(portOf(previous?.modelUrl)));
+		step = Date.now();
+		await n8n.installPackage(tarball);
+		const done = [`package installed (${seconds(step)})`];
+		if (!reused || previous.fakeUrl !== fake.url || previous.modelUrl !== model.url) {
+			step = Date.now();
+			await n8n.importCredentials(credentialsFor(fake, model));
+			done.push(`credentials imported (${seconds(step)})`);
+		}
+		const workflowsHash = hashOf(workflows);
+		if (!reused || previous.workflows !== workflowsHash) {
+			step = Date.now();
+			await n8n.importWorkflows(workflows.map((workflow) => workflow.absolute));
+			done.push(`${workflows.length} workflows imported (${seconds(step)})`);
+		}
+		log(
+			`${install.label}, ${reused ? `n8n data kept from the last run in ${path.relative(root, folder)}` : `new n8n data in ${path.relative(root, folder)}`}: ${done.join(', ')}.`,
+		);
+
+		server = await startServer(n8n, { port: portOf(previous?.url) });
+		await EditorSession.ensureOwner(server);
+		log(`n8n started in ${server.startSeconds.toFixed(1)} s.`);
+		const state: SandboxState = {
+			n8n: install.version,
+			url: server.url,
+			fakeUrl: fake.url,
+			modelUrl: model.url,
+			workflows: workflowsHash,
+		};
+		fs.writeFileSync(path.join(folder, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
+		ready = true;
+	} finally {
+		if (!ready) {
+			await server?.stop();
+			await model?.stop();
+			await fake.stop();
+		}
+	}
+	const running = { server, model };
+	return {
+		url: server.url,
+		n8n,
+		server,
+		fake,
+		model,
+		workflows,
+		reused,
+		seconds: (Date.now() - started) / 1000,
+		async stop() {
+			await running.server.stop();
+			await running.model.stop();
+			await fake.stop();
+		},
+	};
+}
+
+/**
+ * Resolves on the first SIGINT, SIGTERM or SIGHUP. npm and tsx pass the terminal's Ctrl-C on as well,
+ * so repeats within 2 s are the same one; a later one ends this process at once.
+ */
+function interrupted(): Promise<string> {
+	return new Promise((resolve) => {
+		let first = 0;
+		const onSignal = (signal: string) => {
+			if (first && Date.now() - first > 2_000) processRef.exit(130); // guard.mjs still stops n8n
+			first ||= Date.now();
+			resolve(signal);
+		};
+		for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) processRef.on(signal, onSignal);
+	});
+}
+
+function printWelcome(sandbox: Sandbox): void {
+	const root = repositoryRoot();
+	const { fake } = sandbox;
+	const keys = fake.apiKeys;
+	const daily = sandbox.workflows.find(
+		(workflow) => workflow.file === 'playbooks/daily-leak-watch.json',
+	);
+	const lines = [
+		'',
+		`Ready in ${sandbox.seconds.toFixed(1)} s. Open the editor and log in (a local test account):`,
+		'',
+		`  Editor       ${sandbox.url}`,
+		`  Log in       ${OWNER.email} / ${OWNER.password}`,
+		'',
+		`  Fake Flare   ${fake.url}: ${fake.dataset.size.toLocaleString('en-US')} leaked credentials over ${fake.dataset.domains().join(', ')},`,
+		`               ${SANDBOX_DATA.recentLeaks.count} of them imported in the last 24 hours`,
+		`  Credential   "${CREDENTIAL_NAME}", pointing at the fake, with its demo key ${keys.full}`,
+		`               (other demo keys: ${keys.noAstp} without ASTP, ${keys.noThreatIntel} without threat intelligence)`,
+		`  Workflows    ${sandbox.workflows.length} from workflows/${daily ? `; start with "${daily.name}" → Execute workflow` : ''}`,
+		'',
+		`n8n's output: ${path.relative(root, sandbox.server.logFile)}. Everything listens on 127.0.0.1 only.`,
+		'Press Ctrl-C to stop. `npm run sandbox -- --fresh` starts over from an empty n8n.',
+	];
+	say(lines.join('\n'));
+}
+
+async function main(): Promise<void> {
+	const fresh = processRef.argv.slice(2).includes('--fresh');
+	say('Flare for n8n: sandbox');
+	const sandbox = await startSandbox({ fresh });
+	const stopping = interrupted();
+	printWelcome(sandbox);
+	const reason = await Promise.race([
+		stopping,
+		sandbox.server.exited.then((code) => `n8n exited by itself (${code})`),
+	]);
+	const started = Date.now();
+	say('');
+	say(`${reason.startsWith('SIG') ? reason : reason + ':'} stopping n8n and the fakes...`);
+	await sandbox.stop();
+	say(`Stopped in ${seconds(started)}.`);
+	if (!reason.startsWith('SIG')) processRef.exitCode = 1;
+}
+
+if (processRef.argv[1] && /sandbox\.ts$/.test(processRef.argv[1])) {
+	main().catch((error: Error) => {
+		processRef.stderr.write(`The sandbox could not start: ${error.message}\n`);
+		processRef.exitCode = 1;
+	});
+}
