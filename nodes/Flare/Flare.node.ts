@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { listSearch } from './methods/listSearch';
+import { loadOptions } from './methods/loadOptions';
 import { astpUrlDescription, astpUrlOperations } from './resources/astpUrl';
 import { eventDescription, eventOperations } from './resources/event';
 import { identifierDescription, identifierOperations } from './resources/identifier';
@@ -116,8 +117,11 @@ export class Flare implements INodeType {
 		],
 	};
 
-	/** Pickers of the resource locators' "From List" mode (methods/listSearch.ts). */
-	methods = { listSearch };
+	/**
+	 * Pickers of the resource locators' "From List" mode (methods/listSearch.ts), and dropdown values
+	 * loaded from Flare (methods/loadOptions.ts).
+	 */
+	methods = { listSearch, loadOptions };
 
 	/**
 	 * Every operation runs through one runner (shared/runner.ts); each operation's form file declares

@@ -23,6 +23,9 @@ const IDENTIFIER_DATA = [
 	'identityAttributes',
 ];
 
+/** The form of the event feed searches (tenant and identifier). */
+const FEED_SEARCH = ['searchBy', 'queryString', 'keyword', 'fqdn', 'email', 'username', 'password', 'secret', 'ip', 'bin', 'brand', 'firstName', 'lastName', 'exactName', 'repoOwner', 'repoName', 'azureTenantId', 'severityFilter', 'minimumSeverity', 'severities', 'returnAll', 'limit', 'filters', 'options'];
+
 /** The parameter names that saved workflows rely on (issue #3), per resource and operation. */
 const CONTRACT: Record<string, Record<string, string[]>> = {
 	leakedCredential: {
@@ -49,7 +52,13 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 		update: ['identifierId', 'replaceData', ...IDENTIFIER_DATA, 'updateFields'],
 	},
 	tenant: { getAll: [] },
-	event: { get: ['uid'] },
+	event: {
+		get: ['uid'],
+		getFullEvent: ['uid'],
+		searchIdentifierFeed: ['identifierId', ...FEED_SEARCH],
+		searchTenantFeed: FEED_SEARCH,
+		takeAction: ['uid', 'actionType'],
+	},
 	threatReport: {
 		createRequest: ['reportTitle', 'timeRangeType', 'timeRangeFrom', 'timeRangeTo', 'additionalFields'],
 		getRequestStatus: ['requestId'],
@@ -119,6 +128,21 @@ describe('Flare node description', () => {
 		expect(options(updateFields).map((option) => option.name)).toEqual(['categories', 'isDisabled', 'groupId', 'name', 'severities']);
 		const report = formOf('threatReport', 'createRequest').find((property) => property.name === 'additionalFields')!;
 		expect(options(report).map((option) => option.name)).toEqual(['excludedKeywords', 'includedKeywords', 'question']);
+		for (const operation of ['searchTenantFeed', 'searchIdentifierFeed']) {
+			const form = formOf('event', operation);
+			const filters = form.find((property) => property.name === 'filters')!;
+			expect(options(filters).map((option) => option.name)).toEqual([
+				'createdFrom',
+				'createdTo',
+				'types',
+				'ignored',
+				'materializedFrom',
+				'materializedTo',
+				'remediated',
+				'tags',
+			]);
+			expect(options(form.find((property) => property.name === 'options')!).map((option) => option.name)).toEqual(['order']);
+		}
 	});
 
 	it('describes every field, and gives every free-text field an "e.g." placeholder', () => {
@@ -152,8 +176,9 @@ describe('Flare node description', () => {
 
 	it('masks secret inputs and defaults to masked output', () => {
 		const secrets = [...allProperties(properties)].filter((property) => ['secret', 'password'].includes(property.name));
-		// Search, Search ASTP, Identity → Get by Password, Identifier → Create and Update.
-		expect(secrets).toHaveLength(5);
+		// Search, Search ASTP, Identity → Get by Password, Identifier → Create and Update, and the two
+		// feed searches' Secret and Password (Search By Credentials).
+		expect(secrets).toHaveLength(9);
 		for (const property of secrets) expect(property.typeOptions?.password).toBe(true);
 		const outputs = [...allProperties(properties)].filter((property) => property.name === 'leakedValueOutput');
 		// Search, Search ASTP, Get Tenant Feed and the two identity lookups.
@@ -203,6 +228,7 @@ describe('Flare node description', () => {
 			}
 		}
 		expect(writes.sort()).toEqual([
+			'event.takeAction',
 			'identifier.create',
 			'identifier.delete',
 			'identifier.update',
@@ -210,6 +236,44 @@ describe('Flare node description', () => {
 			'matchingPolicy.assign',
 			'threatReport.createRequest',
 		]);
+	});
+
+	it('shows each feed query field for its Search By kinds only, and the severity fields for their mode', () => {
+		for (const operation of ['searchTenantFeed', 'searchIdentifierFeed']) {
+			const form = formOf('event', operation);
+			const searchBy = form.find((property) => property.name === 'searchBy')!;
+			expect([searchBy.default, options(searchBy).map((option) => option.value).sort()]).toEqual([
+				'all',
+				['all', 'azure_tenant', 'bin', 'brand', 'credentials', 'domain', 'email', 'github_repository', 'ip', 'keyword', 'name', 'query_string', 'secret', 'username'],
+			]);
+			const shownFor = (name: string, selector: string) => form.find((property) => property.name === name)!.displayOptions?.show?.[selector];
+			expect(
+				Object.fromEntries(
+					form.filter((property) => property.displayOptions?.show?.searchBy).map((property) => [property.name, shownFor(property.name, 'searchBy')]),
+				),
+			).toEqual({
+				queryString: ['query_string'],
+				keyword: ['keyword'],
+				fqdn: ['domain'],
+				email: ['email'],
+				username: ['username', 'credentials'],
+				password: ['credentials'],
+				secret: ['secret'],
+				ip: ['ip'],
+				bin: ['bin'],
+				brand: ['brand'],
+				firstName: ['name'],
+				lastName: ['name'],
+				exactName: ['name'],
+				repoOwner: ['github_repository'],
+				repoName: ['github_repository'],
+				azureTenantId: ['azure_tenant'],
+			});
+			expect([shownFor('minimumSeverity', 'severityFilter'), shownFor('severities', 'severityFilter')]).toEqual([['minimum'], ['list']]);
+			const types = options(form.find((property) => property.name === 'filters')!).find((option) => option.name === 'types') as unknown as INodeProperties;
+			expect([types.type, types.typeOptions]).toEqual(['multiOptions', { loadOptionsMethod: 'getEventTypes' }]);
+		}
+		expect(Object.keys(flare.methods?.loadOptions ?? {})).toEqual(['getEventTypes']);
 	});
 
 	describe('resource locators', () => {
@@ -226,6 +290,7 @@ describe('Flare node description', () => {
 			expect(
 				locators.map((property) => [property.name, property.displayName, property.displayOptions?.show?.operation]),
 			).toEqual([
+				['identifierId', 'Identifier', ['searchIdentifierFeed']],
 				['identifierId', 'Identifier', ['delete']],
 				['identifierId', 'Identifier', ['get']],
 				['identifierId', 'Identifier', ['update']],
