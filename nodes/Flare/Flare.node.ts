@@ -19,6 +19,7 @@ import {
 } from './resources/leakedCredential';
 import { matchingPolicyDescription, matchingPolicyOperations } from './resources/matchingPolicy';
 import { sourceDescription, sourceOperations } from './resources/source';
+import { tenantDescription, tenantOperations } from './resources/tenant';
 import { threatReportDescription, threatReportOperations } from './resources/threatReport';
 import { requestOptions } from './shared/descriptions';
 import type { FlareOperation } from './shared/operation';
@@ -33,6 +34,7 @@ export const flareOperations: Record<string, Record<string, FlareOperation>> = {
 	leakedCredential: leakedCredentialOperations,
 	matchingPolicy: matchingPolicyOperations,
 	source: sourceOperations,
+	tenant: tenantOperations,
 	threatReport: threatReportOperations,
 };
 
@@ -90,6 +92,11 @@ export class Flare implements INodeType {
 					},
 					{ name: 'Source', value: 'source', description: 'Where leaked credentials come from' },
 					{
+						name: 'Tenant',
+						value: 'tenant',
+						description: 'The tenants your API key can work in, and their IDs',
+					},
+					{
 						name: 'Threat Report',
 						value: 'threatReport',
 						description: 'Threat intelligence reports',
@@ -104,6 +111,7 @@ export class Flare implements INodeType {
 			...leakedCredentialDescription,
 			...matchingPolicyDescription,
 			...sourceDescription,
+			...tenantDescription,
 			...threatReportDescription,
 			requestOptions,
 		],

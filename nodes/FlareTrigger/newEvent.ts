@@ -76,10 +76,10 @@ export const newEventFields: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-/** What identifies an event: its `metadata.uid` (long ones digested, to keep the state small). */
+/** What identifies an event: a digest of its `metadata.uid`, so that keys stay short (state.ts). */
 export function eventKey(record: IDataObject): string {
 	const uid = (record.metadata as IDataObject | undefined)?.uid;
-	if (typeof uid === 'string' && uid !== '') return uid.length <= 64 ? uid : `u:${digest(uid)}`;
+	if (typeof uid === 'string' && uid !== '') return `e:${digest(uid)}`;
 	return `d:${digest(JSON.stringify(record))}`;
 }
 

@@ -7,6 +7,7 @@ import type { FakeFlare, FakeFlareOptions, LoggedRequest } from '../fake-flare';
 import { masked, simplifiedIdentities } from '../integration/support';
 import { CANARY_API_KEY, CANARY_TOKEN_PREFIX } from '../reliability/secret-scan';
 import { EVENT_CASES } from './cases-events';
+import { INVENTORY_CASES } from './cases-inventory';
 import { type FakeModelOptions, messageText, type ModelRequest } from './fake-model';
 import { check, checkEqual, failedNode, type RunView } from './report';
 
@@ -411,6 +412,7 @@ export const CASES: E2eCase[] = [
 			},
 		}),
 	},
+	...INVENTORY_CASES,
 	// ---- behaviours ----
 	{
 		file: 'leaked-credentials-for-a-domain.json',
