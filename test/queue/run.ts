@@ -36,7 +36,7 @@ import {
 	workFolder,
 } from '../e2e/suite';
 import { fs, path, processRef } from '../support/node';
-import { activate, createCredential, createWorkflow, LOCK, QueueCluster } from './cluster';
+import { createCredential, createWorkflow, LOCK, QueueCluster } from './cluster';
 import { machine, N8N_TOKEN_PERSISTENCE, type QueueFigures, render, writeFigures } from './figures';
 import {
 	burst,
@@ -288,7 +288,7 @@ async function main(): Promise<void> {
 			`${created.credentials} credentials and ${created.workflows} workflows created through the REST API in ${seconds(step)}.`,
 		);
 		for (const { workflow } of [tokens, ratesTwo, ratesOne, write]) {
-			await activate(context.session, workflow.id);
+			await context.session.activate(workflow.id);
 		}
 		figures.setupSeconds = Math.round((Date.now() - started) / 1000);
 		say(
