@@ -34,6 +34,7 @@ import {
 	say,
 	seconds,
 	workFolder,
+	workflowsWithoutTest,
 } from '../e2e/suite';
 import { fs, path, processRef } from '../support/node';
 import { createCredential, createWorkflow, LOCK, QueueCluster } from './cluster';
@@ -109,7 +110,7 @@ async function main(): Promise<void> {
 	fs.mkdirSync(folder, { recursive: true });
 
 	const files = allWorkflowFiles(root);
-	const untested = files.filter((file) => !CASES.some((testCase) => testCase.file === file));
+	const untested = workflowsWithoutTest(files, CASES);
 	if (untested.length) throw new Error(`Workflows without an e2e case: ${untested.join(', ')}`);
 
 	// Whatever is missing installs while the package builds.
