@@ -78,7 +78,9 @@ async function newestMatches(
 		{
 			...watch.operation,
 			properties: form,
-			prepare: (_, request) => (request.body = watch.newest),
+			prepare: (_, request) => {
+				request.body = watch.newest;
+			},
 		},
 		{
 			pageSize: SAMPLE_SIZE,

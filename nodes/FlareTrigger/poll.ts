@@ -67,7 +67,9 @@ function searchFor(watch: Watch, properties: INodeProperties[], body: IDataObjec
 		...watch.operation,
 		paging: { ...watch.operation.paging!, resumable: true },
 		properties,
-		prepare: (_item, request) => (request.body = body),
+		prepare: (_item, request) => {
+			request.body = body;
+		},
 	};
 }
 
