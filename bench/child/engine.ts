@@ -15,8 +15,6 @@ export interface EngineConfig {
 	baseUrl: string;
 	apiKey: string;
 	parameters: IDataObject;
-	/** Parameters of a small execution run before the clock starts (see below). */
-	warmUp?: IDataObject;
 }
 
 childMain(async () => {
@@ -24,12 +22,6 @@ childMain(async () => {
 	const harness = await harnessFor(config.baseUrl, config.apiKey);
 	// These rows measure the node's own work, without a rate limit: Flare's documented pace is lifted.
 	await withoutRatePacing();
-	// n8n-core loads much of itself on the first execution (a real n8n did so long before): one small
-	// execution first, so that the clock measures the read, not module loading.
-	if (config.warmUp) {
-		const warmUp = await runFlareNode(harness, config.warmUp);
-		if (warmUp.error) throw new Error(`the warm-up execution failed: ${warmUp.error}`);
-	}
 	const started = performance.now();
 	const cpu = processRef.cpuUsage();
 	const result = await runFlareNode(harness, config.parameters);

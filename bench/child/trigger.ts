@@ -1,5 +1,5 @@
 /**
- * One simulated day of Flare Trigger polls (bench/sections/trigger.ts), in a process of its own: the
+ * Simulated hours of Flare Trigger polls (bench/sections/trigger.ts), in a process of its own: the
  * real trigger (n8n-core's PollContext through the test harness) against the fake with its quota on.
  *
  * Time is simulated: `Date.now` of this process (which both the node and the fake read: the fake's
@@ -19,6 +19,8 @@ export interface TriggerChildConfig {
 	intervalMinutes: number;
 	/** New matching credentials a day. */
 	perDay: number;
+	/** Hours simulated (24, or 12 for the longest cases). */
+	hours: number;
 }
 
 export const DAY_MS = 24 * 3600_000;
@@ -56,15 +58,17 @@ childMain(async () => {
 		// The day starts once the activation's search session is over.
 		const start = Date.now() + QUOTA_SESSION_MS;
 		const intervalMs = config.intervalMinutes * 60_000;
+		const spanMs = config.hours * 3600_000;
+		const imports = Math.round((config.perDay * spanMs) / DAY_MS);
 		const importTimes = Array.from(
-			{ length: config.perDay },
-			(_, index) => Math.floor((start + ((index + 0.5) * DAY_MS) / config.perDay) / 1000) * 1000,
+			{ length: imports },
+			(_, index) => Math.floor((start + ((index + 0.5) * spanMs) / imports) / 1000) * 1000,
 		);
 		const mark = fake.requests.length;
 		let added = 0;
 		let emitted = 0;
 		let polls = 0;
-		for (let time = start + intervalMs; time <= start + DAY_MS; time += intervalMs) {
+		for (let time = start + intervalMs; time <= start + spanMs; time += intervalMs) {
 			jumpTo(time);
 			while (added < importTimes.length && importTimes[added] <= time) {
 				fake.addCredentials(1, new Date(importTimes[added]).toISOString(), { domain: DOMAIN });

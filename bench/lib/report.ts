@@ -183,17 +183,17 @@ export function markdown(results: Results): string {
 		out.push(
 			'### 3. Flare Trigger: global-search units a month',
 			'',
-			'| Reading | Poll interval | New credentials a day | Polls a day | Searches a day | Results a day | Units a day | Units a month | Minimum a month |',
-			'|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+			'| Reading | Poll interval | New credentials a day | Simulated | Polls | Searches | Results | Units | Units a month | Minimum a month |',
+			'|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 		);
 		for (const row of results.trigger) {
 			out.push(
-				`| ${row.reading} | ${row.intervalMinutes} min | ${count(row.perDay)} | ${count(row.polls)} | ${count(row.requests)} | ${count(row.results)} | ${count(row.dayUnits)} | ${count(row.monthUnits)} | ${count(row.monthMinimum)} |`,
+				`| ${row.reading} | ${row.intervalMinutes} min | ${count(row.perDay)} | ${row.hours} h | ${count(row.polls)} | ${count(row.requests)} | ${count(row.results)} | ${count(row.units)} | ${count(row.monthUnits)} | ${count(row.monthMinimum)} |`,
 			);
 		}
 		out.push(
 			'',
-			"One simulated day per row, times 30: the real trigger (n8n-core's PollContext) against the fake with its quota, the process's clock (the node's and the fake's) moved one interval before each poll, new credentials added at import times spread evenly over the day. The activation's search is left out. Minimum: one unit per 10-minute session that holds a poll (Flare: a search repeated or adjusted within 10 minutes is the same search), plus one per 100 new results in a session.",
+			"One simulated day per row (12 hours at 1-minute polls), scaled to 30 days: the real trigger (n8n-core's PollContext) against the fake with its quota, the process's clock (the node's and the fake's) moved one interval before each poll, new credentials added at import times spread evenly over the day. The activation's search is left out. Minimum: one unit per 10-minute session that holds a poll (Flare: a search repeated or adjusted within 10 minutes is the same search), plus one per 100 new results in a session. A poll whose first search arrives a few milliseconds earlier after its session's start than the one 10 minutes before joins that session, so a run can cost a little less than that count.",
 			'',
 		);
 	}

@@ -127,6 +127,42 @@ export function measuredPair(
 	};
 }
 
+/**
+ * A workflow run directly (Manual Trigger → `measured` → the last item), for figures that do not need
+ * n8n's timing: no sub-workflow, so nothing to publish.
+ */
+export function plainWorkflow(
+	id: string,
+	name: string,
+	measured: Array<Omit<WorkflowNode, 'position' | 'id'>>,
+): Workflow {
+	const nodes = placed(
+		[
+			{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} },
+			...measured,
+			{
+				name: LAST_NODE,
+				type: 'n8n-nodes-base.limit',
+				typeVersion: 1,
+				parameters: { maxItems: 1, keep: 'lastItems' },
+			},
+		],
+		id,
+	);
+	return {
+		id,
+		name,
+		active: false,
+		nodes,
+		connections: chain(nodes),
+		settings: {
+			executionOrder: 'v1',
+			saveDataSuccessExecution: 'none',
+			saveManualExecutions: false,
+		},
+	};
+}
+
 const credentialRef = (credentialId: string) => ({
 	flareApi: { id: credentialId, name: `Flare ${credentialId}` },
 });

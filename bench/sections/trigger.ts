@@ -1,8 +1,9 @@
 /**
  * Section 3. What the Flare Trigger costs in global-search quota: units per month at 1, 5 and
  * 15-minute polls with 0, 10 and 1,000 new matching credentials a day, under both readings of Flare's
- * rule. One simulated day per case (bench/child/trigger.ts: the real trigger, the fake's quota, a
- * simulated clock), times 30 for a month; the activation's own search is left out.
+ * rule. One simulated day per case (12 hours at 1-minute polls, to keep the run short;
+ * bench/child/trigger.ts: the real trigger, the fake's quota, a simulated clock), scaled to a month
+ * of 30 days; the activation's own search is left out.
  *
  * The minimum Flare's rule allows: a poll must search, and searches of one query within 10 minutes of
  * the first are one search, up to 100 results each unit. So a day needs at least one unit per 10-minute
@@ -21,7 +22,9 @@ export interface TriggerRow extends TriggerChildConfig {
 	emitted: number;
 	requests: number;
 	results: number;
-	/** Units of the simulated day. */
+	/** Units of the simulated hours. */
+	units: number;
+	/** The same, scaled to a day. */
 	dayUnits: number;
 	monthUnits: number;
 	/** The least the rule allows for the month. */
@@ -29,10 +32,10 @@ export interface TriggerRow extends TriggerChildConfig {
 	simulatedInMs: number;
 }
 
-/** Units a day needs at least: one per 10-minute session that holds a poll, one per 100 new results. */
-function dayMinimum(intervalMinutes: number, perDay: number): number {
+/** Units `hours` need at least: one per 10-minute session that holds a poll, one per 100 new results. */
+function spanMinimum(intervalMinutes: number, perDay: number, hours: number): number {
 	const pollMinutes = Array.from(
-		{ length: DAY_MINUTES / intervalMinutes },
+		{ length: (hours * 60) / intervalMinutes },
 		(_, k) => (k + 1) * intervalMinutes,
 	);
 	let sessions = 0;
@@ -65,19 +68,22 @@ export async function runTrigger(
 		if (result.items !== result.added) {
 			throw new Error(`trigger: ${result.items} credentials emitted of ${result.added} added`);
 		}
+		const perMonth = (MONTH_DAYS * 24) / testCase.hours;
 		const row: TriggerRow = {
 			...testCase,
 			polls: result.polls,
 			emitted: result.items,
 			requests: result.requests,
 			results: result.results,
-			dayUnits: result.units,
-			monthUnits: result.units * MONTH_DAYS,
-			monthMinimum: dayMinimum(testCase.intervalMinutes, testCase.perDay) * MONTH_DAYS,
+			units: result.units,
+			dayUnits: (result.units * 24) / testCase.hours,
+			monthUnits: result.units * perMonth,
+			monthMinimum:
+				spanMinimum(testCase.intervalMinutes, testCase.perDay, testCase.hours) * perMonth,
 			simulatedInMs: Math.round(result.wallMs),
 		};
 		options.log(
-			`  ${testCase.reading}, every ${testCase.intervalMinutes} min, ${testCase.perDay}/day: ${row.dayUnits} units a day ` +
+			`  ${testCase.reading}, every ${testCase.intervalMinutes} min, ${testCase.perDay}/day, ${testCase.hours} h: ${row.units} units ` +
 				`(${row.polls} polls, ${row.requests} searches, ${row.results} results), ${row.monthUnits} a month, minimum ${row.monthMinimum}`,
 		);
 		rows.push(row);
@@ -89,8 +95,9 @@ export function triggerCases(quick: boolean): TriggerChildConfig[] {
 	const cases: TriggerChildConfig[] = [];
 	for (const reading of ['returned', 'requested'] as const) {
 		for (const intervalMinutes of quick ? [15] : [1, 5, 15]) {
-			for (const perDay of quick ? [1000] : [0, 10, 1000])
-				cases.push({ reading, intervalMinutes, perDay });
+			for (const perDay of quick ? [1000] : [0, 10, 1000]) {
+				cases.push({ reading, intervalMinutes, perDay, hours: intervalMinutes === 1 ? 12 : 24 });
+			}
 		}
 	}
 	return cases;
