@@ -175,10 +175,11 @@ export const EVENT_CASES: E2eCase[] = [
 	},
 	{
 		file: 'playbooks/respond-to-critical-events.json',
-		about: 'critical events → full events → tickets → remediated in Flare',
+		about: 'Flare Trigger New Event (critical, full events; manual mode: the 5 newest) → tickets → remediated in Flare',
+		manualFrom: 'New critical event',
 		steps: one({
 			before(fake) {
-				const events = feed(fake, { filters: { severity: 'critical' } });
+				const events = feed(fake, { filters: { severity: 'critical' }, order: 'desc' }).slice(0, 5);
 				critical = {
 					events,
 					activities: events.map((event) => activity(fake, event.metadata.uid)),
@@ -187,27 +188,30 @@ export const EVENT_CASES: E2eCase[] = [
 			check(run, { fake, api }) {
 				const { events, activities } = critical;
 				const uids = events.map((event) => event.metadata.uid);
-				check(events.length > 10, 'Critical events', 'the feed has more than 10 critical events');
-				checkEqual(run.json('Critical events'), events, 'Critical events', 'output');
-				checkWalk(
-					api.filter((request) => request.path === TENANT_FEED),
-					TENANT_FEED,
-					{ filters: { severity: 'critical' }, order: 'desc', size: 10 },
-					'Critical events',
-				);
-
+				const trigger = 'New critical event';
+				checkEqual(uids.length, 5, trigger, 'the feed has 5 critical events or more');
 				checkEqual(
-					api
-						.filter((request) => request.path === FULL_EVENT)
-						.map((request) => request.query),
-					uids.map((uid) => ({ uid })),
-					'Full event',
-					'one request per event, by its UID',
+					run.json(trigger),
+					events.map((event, index) => ({ ...event, fullEvent: activities[index] })),
+					trigger,
+					'output: the 5 newest critical events, each with its full event',
 				);
-				checkEqual(run.json('Full event'), activities, 'Full event', 'output (the activities)');
+				const pages = api.filter((request) => request.path === TENANT_FEED);
+				checkEqual(
+					pages.map((request) => ({ ...(request.body as object), from: undefined })),
+					pages.map(() => ({ filters: { severity: 'critical' }, order: 'desc', size: 5, from: undefined })),
+					trigger,
+					'feed requests: newest first, pages of 5, no date filter',
+				);
+				checkEqual(
+					api.filter((request) => request.path === FULL_EVENT).map((request) => request.query),
+					uids.map((uid) => ({ uid })),
+					trigger,
+					'one full event request per event, by its UID',
+				);
 
 				const tickets = events.map((event, index) => {
-					const { header, metadata } = activities[index];
+					const { header } = activities[index];
 					return {
 						uid: event.metadata.uid,
 						title: `[CRITICAL] ${header.title}`,
@@ -217,16 +221,14 @@ export const EVENT_CASES: E2eCase[] = [
 						actor: header.actor ?? '',
 						posted_at: header.timestamp,
 						summary: header.content_preview,
-						link: metadata.flare_url,
+						link: event.metadata.flare_url,
 					};
 				});
 				checkEqual(run.json('Ticket'), tickets, 'Ticket', 'one ticket per critical event');
 
 				const node = 'Remediate in Flare';
 				checkEqual(
-					run
-						.items(node)
-						.map((item) => ({ json: item.json, pairedItem: item.pairedItem })),
+					run.items(node).map((item) => ({ json: item.json, pairedItem: item.pairedItem })),
 					uids.map((uid, index) => ({
 						json: { uid, action: 'remediate', done: true },
 						pairedItem: { item: index },
@@ -236,23 +238,14 @@ export const EVENT_CASES: E2eCase[] = [
 				);
 				checkEqual(
 					api.filter((request) => request.path === ACTIONS).map((request) => request.body),
-					[uids.slice(0, 10), uids.slice(10)].map((batch) => ({
-						action: { type: 'remediate' },
-						targets: batch.map((uid) => ({ uid })),
-					})),
+					[{ action: { type: 'remediate' }, targets: uids.map((uid) => ({ uid })) }],
 					node,
-					'requests: 10 events, then the rest',
+					'requests: the 5 events in one',
 				);
 				check(
 					uids.every((uid) => fake.events.state(TENANT, uid)?.remediatedMs !== null),
 					node,
-					'every critical event is remediated in the fake',
-				);
-				checkEqual(
-					feed(fake, { filters: { severity: 'critical' } }),
-					[],
-					node,
-					'the feed holds no critical event left to handle',
+					'every ticketed event is remediated in the fake',
 				);
 			},
 		}),

@@ -61,7 +61,7 @@ function queryField(
 }
 
 /** What to look for in the feed: Flare's thirteen query kinds, or none (every event). */
-const queryFields: INodeProperties[] = [
+export const feedQueryFields: INodeProperties[] = [
 	{
 		displayName: 'Search By',
 		name: 'searchBy',
@@ -206,7 +206,7 @@ const queryFields: INodeProperties[] = [
 ];
 
 /** Severity: any, at least one severity, or exactly some of them (Flare's `filters.severity`). */
-const severityFields: INodeProperties[] = [
+export const feedSeverityFields: INodeProperties[] = [
 	{
 		displayName: 'Severity',
 		name: 'severityFilter',
@@ -317,6 +317,20 @@ const filterFields: INodeProperties = {
 	],
 };
 
+/**
+ * The Filters collection. Without `materialized`, it leaves out the materialization dates: the Flare
+ * Trigger sets those itself.
+ */
+export function feedFilterFields({ materialized }: { materialized: boolean }): INodeProperties {
+	const dates = ['materializedFrom', 'materializedTo'];
+	return {
+		...filterFields,
+		options: filterFields.options!.filter(
+			(option) => materialized || !dates.includes((option as INodeProperties).name),
+		),
+	};
+}
+
 const optionFields: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
@@ -341,8 +355,8 @@ const optionFields: INodeProperties = {
 
 /** The form of a feed search, after what picks the feed (e.g. the identifier). */
 export const feedSearchFields: INodeProperties[] = [
-	...queryFields,
-	...severityFields,
+	...feedQueryFields,
+	...feedSeverityFields,
 	...returnAllOrLimit,
 	filterFields,
 	optionFields,
