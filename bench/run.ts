@@ -1,12 +1,13 @@
 /**
- * The performance benchmark (issue #7): `npm run bench` (alias of `tsx bench/run.ts`).
+ * The performance benchmark (issue #13): `npm run bench` (alias of `tsx bench/run.ts`).
  *
- *   tsx bench/run.ts [--quick] [--only=throughput,calls,pacing,tokens] [--runs=N] [--no-n8n]
+ *   tsx bench/run.ts [--quick] [--only=throughput,limits,quota,trigger,tokens] [--runs=N] [--sizes=N,..] [--no-n8n]
  *
- * --quick      a smoke run: small sizes, one run each (a couple of minutes)
+ * --quick      a smoke run: small sizes, one run each, fewer trigger cases (a few minutes)
  * --only=...   the sections to run (default: all)
  * --runs=N     runs per figure (default: 3, and 5 for Return All of up to 100,000; 1 with --quick)
- * --sizes=N,.. credentials for Return All (default: 100000,1000000; 20000 with --quick)
+ * --sizes=N,.. credentials for Return All in sections 1 and 4 (default: 100000,1000000; 20000 with
+ *              --quick); --sizes=100000 leaves out the 1,000,000 rows, the longest
  * --no-n8n     leave out the real n8n (the HTTP Request comparisons and our node in n8n)
  *
  * Prints a markdown report and writes it with every sample to bench/results/latest.json (and .md).
@@ -17,13 +18,14 @@ import { fs, os, path, processRef } from '../test/support/node';
 import { BenchN8n } from './lib/n8n';
 import { BENCH_DIR } from './lib/proc';
 import { goals, type Machine, markdown, type Results } from './lib/report';
-import { prepareCalls, runCalls } from './sections/calls';
-import { type PacingCase, runPacing } from './sections/pacing';
+import { type LimitsCase, prepareLimits, runLimits } from './sections/limits';
+import { prepareQuota, runQuota } from './sections/quota';
 import { prepareThroughput, runThroughput } from './sections/throughput';
 import { runTokens } from './sections/tokens';
+import { runTrigger, triggerCases } from './sections/trigger';
 
-type Section = 'throughput' | 'calls' | 'pacing' | 'tokens';
-const SECTIONS: Section[] = ['throughput', 'calls', 'pacing', 'tokens'];
+type Section = 'throughput' | 'limits' | 'quota' | 'trigger' | 'tokens';
+const SECTIONS: Section[] = ['limits', 'quota', 'trigger', 'throughput', 'tokens'];
 
 interface Options {
 	quick: boolean;
@@ -39,39 +41,30 @@ function parseOptions(argv: string[]): Options {
 		const [flag, value] = argument.split('=');
 		if (flag === '--quick') options.quick = true;
 		else if (flag === '--no-n8n') options.n8n = false;
-		else if (flag === '--runs' && Number.isInteger(Number(value)) && Number(value) > 0) options.runs = Number(value);
+		else if (flag === '--runs' && Number.isInteger(Number(value)) && Number(value) > 0)
+			options.runs = Number(value);
 		else if (flag === '--sizes' && value) options.sizes = value.split(',').map(Number);
 		else if (flag === '--only' && value) {
 			const wanted = value.split(',') as Section[];
 			for (const section of wanted) {
-				if (!SECTIONS.includes(section)) throw new Error(`Unknown section "${section}" (${SECTIONS.join(', ')})`);
+				if (!SECTIONS.includes(section))
+					throw new Error(`Unknown section "${section}" (${SECTIONS.join(', ')})`);
 			}
-			options.sections = wanted;
+			options.sections = SECTIONS.filter((section) => wanted.includes(section));
 		} else throw new Error(`Unknown option ${argument}; see the top of bench/run.ts`);
 	}
 	return options;
 }
 
-function pacingCases(quick: boolean, runs: number): PacingCase[] {
-	// Search scaled five times faster than its documented 1 request/s, so a run takes seconds, not a
-	// minute; Basic at its documented 4 requests/s. Retry-After with a fraction of a second.
-	const measured: PacingCase[] = [
-		{ tier: 'search', rate: 5, documented: 1, retryAfter: 'precise', runs },
-		{ tier: 'basic', rate: 4, documented: 4, retryAfter: 'precise', runs },
-	];
-	if (quick) return measured;
+/** Section 1: Return All at each size (a run of 1,000,000 takes about 100 s per variant), and Basic. */
+function limitsCases(sizes: number[], quick: boolean, runs?: number): LimitsCase[] {
 	return [
-		...measured,
-		// The documented rates with a Retry-After in whole seconds (the fake's default): what n8n sees
-		// if Flare sends one. One run of the Search tier (a minute each).
-		{ tier: 'search', rate: 1, documented: 1, retryAfter: 'integer', runs: 1 },
-		{ tier: 'basic', rate: 4, documented: 4, retryAfter: 'integer', runs },
-		// No Retry-After (Flare documents none): the first 429 waits the vendor's 10 s.
-		{ tier: 'search', rate: 1, documented: 1, retryAfter: 'none', runs: 1 },
-		{ tier: 'basic', rate: 4, documented: 4, retryAfter: 'none', runs: 1 },
-		// Whole seconds at a scaled rate: a 200 ms spacing cannot be told in whole seconds, so the node
-		// paces at the documented 1 s, five times slower than this fake allows.
-		{ tier: 'search', rate: 5, documented: 1, retryAfter: 'integer', runs: 1 },
+		...sizes.map((size) => ({
+			kind: 'returnAll' as const,
+			size,
+			runs: runs ?? (quick || size > 100_000 ? 1 : 3),
+		})),
+		{ kind: 'basic' as const, runs: runs ?? (quick ? 1 : 3) },
 	];
 }
 
@@ -97,33 +90,43 @@ async function main(): Promise<void> {
 	const runs = options.runs ?? (options.quick ? 1 : 3);
 	const wants = (section: Section) => options.sections.includes(section);
 	const results: Results = {
-		command: `npm run bench --${processRef.argv.slice(2).length ? ` ${processRef.argv.slice(2).join(' ')}` : ''}`.replace(
-			/ --$/,
-			'',
-		),
+		command:
+			`npm run bench --${processRef.argv.slice(2).length ? ` ${processRef.argv.slice(2).join(' ')}` : ''}`.replace(
+				/ --$/,
+				'',
+			),
 		mode: options.quick ? 'quick' : 'full',
 		machine: machine(),
 		errors: [],
 	};
 
 	const sizes = options.sizes ?? (options.quick ? [20_000] : [100_000, 1_000_000]);
-	const throughput = wants('throughput') ? await prepareThroughput(sizes) : undefined;
-	const calls = wants('calls')
-		? await prepareCalls(options.quick ? 12_000 : 30_000, options.quick ? [10, 10_000] : [10, 100, 1_000, 10_000, 25_000])
+	const limits = wants('limits')
+		? await prepareLimits(limitsCases(sizes, options.quick, options.runs))
 		: undefined;
+	const quota = wants('quota')
+		? await prepareQuota(
+				options.quick ? 12_000 : 30_000,
+				options.quick ? [3, 10_000] : [3, 10, 100, 1_000, 10_000, 25_000],
+			)
+		: undefined;
+	const throughput = wants('throughput') ? await prepareThroughput(sizes) : undefined;
 
 	let n8n: BenchN8n | undefined;
-	const needsN8n = options.n8n && (throughput || calls);
+	const needsN8n = options.n8n && (throughput || quota || limits);
 	try {
 		if (needsN8n) {
 			log('Preparing the real n8n (build, pack, install the package, import, publish)...');
 			n8n = await BenchN8n.prepare(log);
 			results.machine.n8n = n8n.label;
-			const workflows = [...(throughput?.workflows ?? []), ...(calls?.workflows ?? [])];
-			await n8n.importCredentials([...(throughput?.credentials ?? []), ...(calls ? [calls.credential] : [])]);
+			const prepared = [limits, quota, throughput];
+			const workflows = prepared.flatMap((section) => section?.workflows ?? []);
+			await n8n.importCredentials(prepared.flatMap((section) => section?.credentials ?? []));
 			await n8n.importWorkflows(workflows);
 			// Sub-workflows are the ones the parents call.
-			await n8n.publish(workflows.filter((workflow) => workflow.id.endsWith('Sub')).map((workflow) => workflow.id));
+			await n8n.publish(
+				workflows.filter((workflow) => workflow.id.endsWith('Sub')).map((workflow) => workflow.id),
+			);
 		}
 
 		const section = async (name: Section, body: () => Promise<void>) => {
@@ -135,21 +138,27 @@ async function main(): Promise<void> {
 				log(`${name} failed: ${(error as Error).stack ?? String(error)}`);
 			}
 		};
+		if (limits) {
+			await section('limits', async () => {
+				results.limits = await runLimits(limits.setups, { n8n, log });
+			});
+		}
+		if (quota) {
+			await section('quota', async () => {
+				results.quota = await runQuota(quota.setup, { n8n, log });
+			});
+		}
+		if (wants('trigger')) {
+			await section('trigger', async () => {
+				results.trigger = await runTrigger(triggerCases(options.quick), { log });
+			});
+		}
 		if (throughput) {
 			await section('throughput', async () => {
 				// Small sizes are cheap: more runs steady their median on a busy machine.
-				const perSize = (size: number) => options.runs ?? (options.quick ? 1 : size <= 100_000 ? 5 : 3);
+				const perSize = (size: number) =>
+					options.runs ?? (options.quick ? 1 : size <= 100_000 ? 5 : 3);
 				results.throughput = await runThroughput(throughput.setups, { runs: perSize, n8n, log });
-			});
-		}
-		if (calls) {
-			await section('calls', async () => {
-				results.calls = await runCalls(calls.setup, { n8n, log });
-			});
-		}
-		if (wants('pacing')) {
-			await section('pacing', async () => {
-				results.pacing = await runPacing(pacingCases(options.quick, runs), { log });
 			});
 		}
 		if (wants('tokens')) {
@@ -163,8 +172,9 @@ async function main(): Promise<void> {
 			});
 		}
 	} finally {
-		for (const setup of throughput?.setups ?? []) await setup.fake.stop();
-		await calls?.setup.fake.stop();
+		for (const setup of [...(throughput?.setups ?? []), ...(limits?.setups ?? [])])
+			await setup.fake.stop();
+		for (const reading of quota?.setup.readings ?? []) await reading.fake.stop();
 	}
 
 	results.durationSeconds = (Date.now() - started) / 1000;

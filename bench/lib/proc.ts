@@ -57,10 +57,7 @@ export const HEAP_FLAGS = ['--max-old-space-size=16384'];
  * returns what it wrote. Fresh processes keep one measurement's memory and module state (the rate
  * gates, for one) out of the next.
  */
-export async function runChild<T extends ChildResult>(
-	name: string,
-	config: object,
-): Promise<T> {
+export async function runChild<T extends ChildResult>(name: string, config: object): Promise<T> {
 	const script = path.join(BENCH_DIR, 'child', `${name}.ts`);
 	const out = path.join(os.tmpdir(), `flare-bench-${processRef.pid}-${name}-${Date.now()}.json`);
 	const { code, output } = await new Promise<{ code: number; output: string }>(
@@ -83,7 +80,8 @@ export async function runChild<T extends ChildResult>(
 		},
 	);
 	try {
-		if (code !== 0) throw new Error(`bench child ${name} exited with ${code}:\n${output.slice(-4000)}`);
+		if (code !== 0)
+			throw new Error(`bench child ${name} exited with ${code}:\n${output.slice(-4000)}`);
 		return JSON.parse(fs.readFileSync(out, 'utf8')) as T;
 	} finally {
 		fs.rmSync(out, { force: true });

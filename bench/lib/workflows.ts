@@ -25,7 +25,10 @@ export interface Workflow {
 	name: string;
 	active: false;
 	nodes: WorkflowNode[];
-	connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: number }>> }>;
+	connections: Record<
+		string,
+		{ main: Array<Array<{ node: string; type: 'main'; index: number }>> }
+	>;
 	settings: Record<string, unknown>;
 }
 
@@ -44,7 +47,10 @@ function chain(nodes: WorkflowNode[]): Workflow['connections'] {
 	return connections;
 }
 
-function placed(nodes: Array<Omit<WorkflowNode, 'position' | 'id'>>, prefix: string): WorkflowNode[] {
+function placed(
+	nodes: Array<Omit<WorkflowNode, 'position' | 'id'>>,
+	prefix: string,
+): WorkflowNode[] {
 	return nodes.map((node, index) => ({
 		...node,
 		id: `${prefix}-${index}`,
@@ -121,6 +127,42 @@ export function measuredPair(
 	};
 }
 
+/**
+ * A workflow run directly (Manual Trigger → `measured` → the last item), for figures that do not need
+ * n8n's timing: no sub-workflow, so nothing to publish.
+ */
+export function plainWorkflow(
+	id: string,
+	name: string,
+	measured: Array<Omit<WorkflowNode, 'position' | 'id'>>,
+): Workflow {
+	const nodes = placed(
+		[
+			{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} },
+			...measured,
+			{
+				name: LAST_NODE,
+				type: 'n8n-nodes-base.limit',
+				typeVersion: 1,
+				parameters: { maxItems: 1, keep: 'lastItems' },
+			},
+		],
+		id,
+	);
+	return {
+		id,
+		name,
+		active: false,
+		nodes,
+		connections: chain(nodes),
+		settings: {
+			executionOrder: 'v1',
+			saveDataSuccessExecution: 'none',
+			saveManualExecutions: false,
+		},
+	};
+}
+
 const credentialRef = (credentialId: string) => ({
 	flareApi: { id: credentialId, name: `Flare ${credentialId}` },
 });
@@ -150,15 +192,19 @@ export function flareSearch(
  * JSON body, the Flare credential (predefined credential type, so the token exchange is n8n's),
  * pagination "Update a Parameter in Each Request" with body `from` ← `$response.body.next`, complete
  * when `next` is empty. `size` undefined leaves it out (Flare's default, 10). `maxPages` is the
- * "Limit Pages Fetched" option.
+ * "Limit Pages Fetched" option; `requestIntervalMs` its "Interval Between Requests (ms)", the pacing a
+ * user sets for Flare's rate limit.
  */
 export function httpSearch(
 	credentialId: string,
 	baseUrl: string,
 	size: number | undefined,
 	maxPages?: number,
+	options: { requestIntervalMs?: number; fqdn?: string } = {},
 ): Omit<WorkflowNode, 'position' | 'id'> {
-	const body: Record<string, unknown> = { query: { type: 'domain', fqdn: 'example.com' } };
+	const body: Record<string, unknown> = {
+		query: { type: 'domain', fqdn: options.fqdn ?? 'example.com' },
+	};
 	if (size !== undefined) body.size = size;
 	return {
 		name: 'HTTP Request',
@@ -182,6 +228,9 @@ export function httpSearch(
 						paginationCompleteWhen: 'other',
 						completeExpression: '={{ !$response.body.next }}',
 						...(maxPages === undefined ? {} : { limitPagesFetched: true, maxRequests: maxPages }),
+						...(options.requestIntervalMs === undefined
+							? {}
+							: { requestInterval: options.requestIntervalMs }),
 					},
 				},
 			},

@@ -34,7 +34,11 @@ export async function runTokens(
 	for (const lifetimeMs of lifetimes) {
 		const samples = [];
 		for (let run = 0; run < options.runs; run++) {
-			const fake = await FakeFlare.start({ credentials: 200, domains: ['example.com'], tokenLifetimeMs: lifetimeMs });
+			const fake = await FakeFlare.start({
+				credentials: 200,
+				domains: ['example.com'],
+				tokenLifetimeMs: lifetimeMs,
+			});
 			try {
 				const harness = await harnessFor(fake.url, fake.apiKeys.full);
 				let failed = 0;
@@ -77,8 +81,12 @@ export async function runTokens(
 			exchanges: stat(samples.map((sample) => sample.exchanges)),
 			rejected: stat(samples.map((sample) => sample.rejected)),
 			failedExecutions: Math.max(...samples.map((sample) => sample.failed)),
-			exchangesPerLifetime: Math.max(...samples.map((sample) => ratio(sample.exchanges, sample.lifetimes))),
-			rejectedPerLifetime: Math.max(...samples.map((sample) => ratio(sample.rejected, sample.lifetimes))),
+			exchangesPerLifetime: Math.max(
+				...samples.map((sample) => ratio(sample.exchanges, sample.lifetimes)),
+			),
+			rejectedPerLifetime: Math.max(
+				...samples.map((sample) => ratio(sample.rejected, sample.lifetimes)),
+			),
 		});
 	}
 	return rows;

@@ -166,7 +166,7 @@ export const searchOptions: INodeProperties = {
 const fields: INodeProperties[] = [
 	notice(
 		'searchQuotaNotice',
-		"Each page of a global search counts toward your organization's global search quota and its Search rate limit (1 request per second). Return All therefore asks for the largest pages (10,000).",
+		"Global searches count toward your organization's monthly quota: Flare counts one search per 100 results, and the same search repeated or adjusted within 10 minutes is not counted again. A Limit asks for just that many results; Return All asks for 100 first, then pages of 10,000 only if there are more (measured: 1 search for 3 results, 301 for 30,000). Search rate limit: 1 request per second.",
 	),
 	...queryFields,
 	...returnAllOrLimit,
