@@ -45,7 +45,7 @@ export class FlareApi implements ICredentialType {
 			default: '',
 			placeholder: 'e.g. 12345',
 			description:
-				'Tenant to work in, as shown under Profile → Tenants. Leave empty to use the default tenant of the API key.',
+				'Tenant to work in, as shown under Profile → Tenants or listed by Tenant → Get Many in the Flare node. Leave empty to use the default tenant of the API key.',
 		},
 		{
 			displayName: CREDENTIAL_FIELDS.baseUrl,

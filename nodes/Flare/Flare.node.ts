@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { listSearch } from './methods/listSearch';
+import { loadOptions } from './methods/loadOptions';
 import { astpUrlDescription, astpUrlOperations } from './resources/astpUrl';
 import { eventDescription, eventOperations } from './resources/event';
 import { identifierDescription, identifierOperations } from './resources/identifier';
@@ -18,6 +19,7 @@ import {
 } from './resources/leakedCredential';
 import { matchingPolicyDescription, matchingPolicyOperations } from './resources/matchingPolicy';
 import { sourceDescription, sourceOperations } from './resources/source';
+import { tenantDescription, tenantOperations } from './resources/tenant';
 import { threatReportDescription, threatReportOperations } from './resources/threatReport';
 import { requestOptions } from './shared/descriptions';
 import type { FlareOperation } from './shared/operation';
@@ -32,6 +34,7 @@ export const flareOperations: Record<string, Record<string, FlareOperation>> = {
 	leakedCredential: leakedCredentialOperations,
 	matchingPolicy: matchingPolicyOperations,
 	source: sourceOperations,
+	tenant: tenantOperations,
 	threatReport: threatReportOperations,
 };
 
@@ -89,6 +92,11 @@ export class Flare implements INodeType {
 					},
 					{ name: 'Source', value: 'source', description: 'Where leaked credentials come from' },
 					{
+						name: 'Tenant',
+						value: 'tenant',
+						description: 'The tenants your API key can work in, and their IDs',
+					},
+					{
 						name: 'Threat Report',
 						value: 'threatReport',
 						description: 'Threat intelligence reports',
@@ -103,13 +111,17 @@ export class Flare implements INodeType {
 			...leakedCredentialDescription,
 			...matchingPolicyDescription,
 			...sourceDescription,
+			...tenantDescription,
 			...threatReportDescription,
 			requestOptions,
 		],
 	};
 
-	/** Pickers of the resource locators' "From List" mode (methods/listSearch.ts). */
-	methods = { listSearch };
+	/**
+	 * Pickers of the resource locators' "From List" mode (methods/listSearch.ts), and dropdown values
+	 * loaded from Flare (methods/loadOptions.ts).
+	 */
+	methods = { listSearch, loadOptions };
 
 	/**
 	 * Every operation runs through one runner (shared/runner.ts); each operation's form file declares

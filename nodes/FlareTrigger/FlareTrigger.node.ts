@@ -13,8 +13,11 @@ import { requestOptions } from '../Flare/shared/descriptions';
 import { FlareItem } from '../Flare/shared/item';
 import type { FlareResponse } from '../Flare/shared/operation';
 import { callFlare } from '../Flare/shared/runner';
+import { listSearch } from '../Flare/methods/listSearch';
+import { loadOptions } from '../Flare/methods/loadOptions';
+import { newEventFields, newEventWatch } from './newEvent';
 import { leakedCredentialFields, leakedCredentialWatch } from './newLeakedCredential';
-import { pollWatch, type Watch } from './poll';
+import { pollWatch, searchFor, type Watch } from './poll';
 
 /** How many of the newest matches a manual "fetch test event" returns. */
 export const SAMPLE_SIZE = 5;
@@ -37,6 +40,15 @@ const kinds: Record<string, TriggerKind> = {
 				'Once active, the trigger starts the workflow when Flare imports a matching credential. To see sample data now, try a broader query, e.g. a domain.',
 		},
 	},
+	newEvent: {
+		fields: newEventFields,
+		watch: newEventWatch,
+		nothingYet: {
+			message: 'No event of this feed matches yet',
+			description:
+				'Once active, the trigger starts the workflow when a matching event enters the feed. To see sample data now, widen the search, e.g. Severity Any and no filters.',
+		},
+	},
 };
 
 const eventField: INodeProperties = {
@@ -48,6 +60,11 @@ const eventField: INodeProperties = {
 	default: 'newLeakedCredential',
 	description: 'What starts the workflow',
 	options: [
+		{
+			name: 'New Event',
+			value: 'newEvent',
+			description: "An event that matches the search entered the tenant's or an identifier's feed",
+		},
 		{
 			name: 'New Leaked Credential',
 			value: 'newLeakedCredential',
@@ -73,23 +90,15 @@ async function newestMatches(
 	const watch = kind.watch(item);
 	const pages: Array<[IDataObject[], FlareResponse]> = [];
 	let found = 0;
-	await callFlare(
-		item,
-		{
-			...watch.operation,
-			properties: form,
-			prepare: (_, request) => (request.body = watch.newest),
+	await callFlare(item, searchFor(watch, form, watch.newest), {
+		pageSize: SAMPLE_SIZE,
+		onPage(records, response) {
+			const wanted = records.slice(0, SAMPLE_SIZE - found);
+			found += wanted.length;
+			pages.push([wanted, response]);
+			return found < SAMPLE_SIZE;
 		},
-		{
-			pageSize: SAMPLE_SIZE,
-			onPage(records, response) {
-				const wanted = records.slice(0, SAMPLE_SIZE - found);
-				found += wanted.length;
-				pages.push([wanted, response]);
-				return found < SAMPLE_SIZE;
-			},
-		},
-	);
+	});
 	if (found === 0) {
 		throw new NodeOperationError(context.getNode(), kind.nothingYet.message, {
 			description: kind.nothingYet.description,
@@ -107,8 +116,10 @@ export class FlareTrigger implements INodeType {
 		icon: { light: 'file:../../icons/flare.svg', dark: 'file:../../icons/flare.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{"New leaked credential by " + $parameter["queryType"]}}',
-		description: 'Starts the workflow when Flare imports a leaked credential that matches a query',
+		subtitle:
+			'={{$parameter["event"] === "newEvent" ? "New event in the " + $parameter["feed"] + " feed" : "New leaked credential by " + $parameter["queryType"]}}',
+		description:
+			"Starts the workflow when Flare imports a matching leaked credential, or when a matching event enters the tenant's feed",
 		defaults: { name: 'Flare Trigger' },
 		polling: true,
 		inputs: [],
@@ -120,6 +131,9 @@ export class FlareTrigger implements INodeType {
 			requestOptions,
 		],
 	};
+
+	/** The identifier picker and the event types, as in the Flare node. */
+	methods = { listSearch, loadOptions };
 
 	/**
 	 * Active polls walk Flare's search in ascending arrival order from the saved cursor and emit every

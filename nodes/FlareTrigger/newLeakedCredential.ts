@@ -38,17 +38,23 @@ export const leakedCredentialFields: INodeProperties[] = updateDisplayOptions(
 );
 
 /**
- * What identifies a credential: its id; else its `credential_hash`; else a digest of what describes
- * it, so that a credential without an id is still emitted once.
+ * What identifies a credential: its id; else a digest of its `credential_hash`; else a digest of what
+ * describes it, so that a credential without an id is still emitted once. Keys stay short (state.ts).
  */
 export function credentialKey(record: IDataObject): string {
 	if (typeof record.id === 'number' || (typeof record.id === 'string' && record.id !== '')) {
 		return String(record.id);
 	}
 	if (typeof record.credential_hash === 'string' && record.credential_hash !== '') {
-		return `c:${record.credential_hash}`;
+		return `c:${digest(record.credential_hash)}`;
 	}
-	const described = [record.identity_name, record.source_id, record.imported_at, record.domain];
+	const described = [
+		record.identity_name,
+		record.source_id,
+		record.imported_at,
+		record.domain,
+		record.hash,
+	];
 	return `d:${digest(JSON.stringify(described))}`;
 }
 

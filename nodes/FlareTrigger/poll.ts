@@ -29,6 +29,8 @@ import { fingerprint, instantOf, prune, readState, writeState, type TriggerState
 export interface Watch {
 	/** The paged search; the poll walks it as a resumable walk. */
 	operation: FlareOperation;
+	/** Values of the search path's placeholders, e.g. `{identifier_id}`. */
+	pathParameters?: Record<string, string | number>;
 	/** What the user asks for (query, filters): a change starts a new long-lived search. */
 	asked: IDataObject;
 	/** The request body: what the user asks for, arrived at or after `gte` (ISO 8601), ascending. */
@@ -61,13 +63,19 @@ export const MAX_RECORDS_PER_POLL = 1_000;
  */
 const triggers = new Map<string, { pollingUntil: number; state?: TriggerState }>();
 
-/** The watched search with the trigger's form, sending `body`, its walks resumable later. */
-function searchFor(watch: Watch, properties: INodeProperties[], body: IDataObject): FlareOperation {
+/** The watched search with the trigger's form, sending `body`. */
+export function searchFor(
+	watch: Watch,
+	properties: INodeProperties[],
+	body: IDataObject,
+): FlareOperation {
 	return {
 		...watch.operation,
-		paging: { ...watch.operation.paging!, resumable: true },
 		properties,
-		prepare: (_item, request) => (request.body = body),
+		prepare(_item, request) {
+			request.pathParameters = { ...watch.pathParameters };
+			request.body = body;
+		},
 	};
 }
 
@@ -118,7 +126,9 @@ class Poll {
 		let slowest = 0;
 		let lastPage: string[] = [];
 		let stopped = false;
-		const end = await callFlare(this.item, searchFor(this.watch, this.properties, body), {
+		const search = searchFor(this.watch, this.properties, body);
+		const resumable = { ...search, paging: { ...search.paging!, resumable: true } };
+		const end = await callFlare(this.item, resumable, {
 			pageSize: POLL_PAGE_SIZE,
 			from,
 			onPage: (records, response) => {

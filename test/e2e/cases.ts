@@ -6,6 +6,8 @@ import type { IdentityRecord } from '../contract';
 import type { FakeFlare, FakeFlareOptions, LoggedRequest } from '../fake-flare';
 import { masked, simplifiedIdentities } from '../integration/support';
 import { CANARY_API_KEY, CANARY_TOKEN_PREFIX } from '../reliability/secret-scan';
+import { EVENT_CASES } from './cases-events';
+import { INVENTORY_CASES } from './cases-inventory';
 import { type FakeModelOptions, messageText, type ModelRequest } from './fake-model';
 import { check, checkEqual, failedNode, type RunView } from './report';
 
@@ -410,6 +412,7 @@ export const CASES: E2eCase[] = [
 			},
 		}),
 	},
+	...INVENTORY_CASES,
 	// ---- behaviours ----
 	{
 		file: 'leaked-credentials-for-a-domain.json',
@@ -711,43 +714,70 @@ export const CASES: E2eCase[] = [
 			},
 		}),
 	},
+	...EVENT_CASES,
 	// ---- AI Agent (keep last) ----
 	{
 		file: 'behaviours/ai-agent-tool.json',
-		about: 'AI Agent with the Flare tool: the model calls the search, gets masked results, answers',
+		about:
+			'AI Agent with two Flare tools: the model calls the credential search and the tenant feed search, gets masked results, answers',
 		steps: one({
 			check(run, { fake, api, model }) {
 				const tool = 'Search leaked credentials by domain or identity in Flare';
+				const feedTool = 'Search the tenant event feed in Flare';
 				const expected = fake.dataset
 					.searchAll({ query: { type: 'domain', fqdn: 'acme.com' } })
 					.slice(0, 5)
 					.map((record) => simplifiedCredential(record as never));
+				const feedBody = {
+					query: { type: 'domain', fqdn: 'example.com' },
+					filters: { severity: 'high' },
+					order: 'desc',
+				} as const;
+				const expectedEvents = fake.feed.feedAll(101, feedBody).slice(0, 5);
+				check(expectedEvents.length > 0, feedTool, 'the feed has events for the model');
 				checkEqual(
-					api.map((request) => `${request.method} ${request.path}`),
+					api
+						.filter((request) => request.path === SEARCH_PATH)
+						.map((request) => `${request.method} ${request.path}`),
 					[`POST ${SEARCH_PATH}`],
 					tool,
 					'requests to Flare',
 				);
 				checkEqual(
-					api.map((request) => request.body),
+					api.filter((request) => request.path === SEARCH_PATH).map((request) => request.body),
 					[{ query: { type: 'domain', fqdn: 'acme.com' }, order: 'desc', size: 5 }],
 					tool,
 					'search request body (the domain filled in by the model through $fromAI)',
 				);
-				// The tool variant ran once and gave the agent the 5 simplified, masked credentials.
-				const toolRuns = run.run.data.resultData.runData[tool] ?? [];
-				checkEqual(toolRuns.length, 1, tool, 'runs of the tool');
-				const toolData = toolRuns[0].data as
-					| { ai_tool?: Array<Array<{ json: Record<string, unknown> }>> }
-					| undefined;
+				const feedRequests = api.filter((request) => request.path !== SEARCH_PATH);
 				checkEqual(
-					withoutQuota((toolData?.ai_tool?.[0] ?? []).map((item) => item.json)),
-					expected,
-					tool,
-					'tool output',
+					feedRequests.map((request) => {
+						const body = { ...(request.body as Record<string, unknown>) };
+						delete body.from;
+						return `${request.method} ${request.path} ${JSON.stringify(body)}`;
+					}),
+					feedRequests.map(
+						() =>
+							`POST /firework/v4/events/tenant/_search ${JSON.stringify({ ...feedBody, size: 5 })}`,
+					),
+					feedTool,
+					'feed search requests (domain and severity filled in by the model through $fromAI)',
 				);
+				check(feedRequests.length > 0, feedTool, 'the feed was searched');
+				// Each tool variant ran once and gave the agent its items: the 5 simplified, masked
+				// credentials, and the 5 feed items as Flare sends them.
+				const toolOutput = (name: string) => {
+					const toolRuns = run.run.data.resultData.runData[name] ?? [];
+					checkEqual(toolRuns.length, 1, name, 'runs of the tool');
+					const toolData = toolRuns[0].data as
+						| { ai_tool?: Array<Array<{ json: Record<string, unknown> }>> }
+						| undefined;
+					return (toolData?.ai_tool?.[0] ?? []).map((item) => item.json);
+				};
+				checkEqual(withoutQuota(toolOutput(tool)), expected, tool, 'tool output');
+				checkEqual(toolOutput(feedTool), expectedEvents, feedTool, 'tool output');
 
-				// What n8n sent to the model: two chat requests, the tool offered in both.
+				// What n8n sent to the model: two chat requests, both tools offered in both.
 				const agent = 'AI Agent';
 				checkEqual(
 					model.map((request) => `${request.method} ${request.path}`),
@@ -758,18 +788,25 @@ export const CASES: E2eCase[] = [
 				const [first, second] = model.map((request) => request.body!);
 				checkEqual(
 					first.messages.map((message) => [message.role, messageText(message)]),
-					[['user', 'Find leaked credentials for acme.com']],
+					[
+						[
+							'user',
+							'Find leaked credentials for acme.com, and the events of our feed about example.com of high severity or above',
+						],
+					],
 					agent,
 					'messages of the first model request',
 				);
 				for (const [index, chat] of [first, second].entries()) {
 					checkEqual(
-						(chat.tools ?? []).map((offered) => ({
-							name: offered.function.name,
-							description: offered.function.description,
-							properties: (offered.function.parameters as { properties?: unknown }).properties,
-							required: (offered.function.parameters as { required?: unknown }).required,
-						})),
+						(chat.tools ?? [])
+							.map((offered) => ({
+								name: offered.function.name,
+								description: offered.function.description,
+								properties: (offered.function.parameters as { properties?: unknown }).properties,
+								required: (offered.function.parameters as { required?: unknown }).required,
+							}))
+							.sort((a, b) => a.name.localeCompare(b.name)),
 						[
 							{
 								// n8n names the tool after the node and describes it as "<action> in Flare".
@@ -784,6 +821,23 @@ export const CASES: E2eCase[] = [
 								},
 								required: ['domain'],
 							},
+							{
+								name: 'Search_the_tenant_event_feed_in_Flare',
+								description: 'Search the tenant event feed in Flare',
+								properties: {
+									domain: {
+										type: 'string',
+										description:
+											'Domain the events must mention, without scheme or path, e.g. example.com',
+									},
+									minimum_severity: {
+										type: 'string',
+										description:
+											'Lowest severity of the events to return: info, low, medium, high or critical',
+									},
+								},
+								required: ['domain', 'minimum_severity'],
+							},
 						],
 						agent,
 						`tools offered in model request ${index + 1}`,
@@ -791,24 +845,33 @@ export const CASES: E2eCase[] = [
 				}
 				checkEqual(
 					model[0].answered,
-					{
-						toolCall: {
-							name: 'Search_leaked_credentials_by_domain_or_identity_in_Flare',
-							arguments: { domain: 'acme.com' },
-						},
-					},
+					{ toolCalls: FAKE_MODEL_SCRIPT.toolCalls },
 					agent,
-					'the fake model called the tool',
+					'the fake model called both tools',
 				);
-				// The tool result the model got back: the same masked credentials, never a full password.
+				// The tool results the model got back, by call: the masked credentials, never a full
+				// password, and the feed items.
+				const calls = second.messages.flatMap((message) => message.tool_calls ?? []);
+				const toolOf = new Map(calls.map((call) => [call.id, call.function.name]));
 				const results = second.messages.filter((message) => message.role === 'tool');
-				checkEqual(results.length, 1, agent, 'tool results in the second model request');
+				const [credentialsCall, feedCall] = FAKE_MODEL_SCRIPT.toolCalls.map((call) => call.name);
 				checkEqual(
-					withoutQuota(JSON.parse(messageText(results[0])) as Array<Record<string, unknown>>),
+					results.map((message) => toolOf.get(message.tool_call_id ?? '')).sort(),
+					[credentialsCall, feedCall].sort(),
+					agent,
+					'tool results in the second model request, one per call',
+				);
+				const resultOf = (name: string) =>
+					JSON.parse(
+						messageText(results.find((message) => toolOf.get(message.tool_call_id ?? '') === name)!),
+					) as Array<Record<string, unknown>>;
+				checkEqual(
+					withoutQuota(resultOf(credentialsCall)),
 					expected,
 					agent,
-					'tool result sent to the model (passwords masked)',
+					'credential search result sent to the model (passwords masked)',
 				);
+				checkEqual(resultOf(feedCall), expectedEvents, agent, 'feed search result sent to the model');
 				const sent = JSON.stringify(model);
 				const full = fake.dataset
 					.searchAll({ query: { type: 'domain', fqdn: 'acme.com' } })
@@ -836,8 +899,18 @@ export const CASES: E2eCase[] = [
 
 /** What the fake chat model answers in the AI Agent case (behaviours/ai-agent-tool.json). */
 export const FAKE_MODEL_SCRIPT: FakeModelOptions = {
-	toolArguments: { domain: 'acme.com' },
-	finalAnswer: 'Flare knows leaked credentials for acme.com; their passwords are masked.',
+	toolCalls: [
+		{
+			name: 'Search_leaked_credentials_by_domain_or_identity_in_Flare',
+			arguments: { domain: 'acme.com' },
+		},
+		{
+			name: 'Search_the_tenant_event_feed_in_Flare',
+			arguments: { domain: 'example.com', minimum_severity: 'high' },
+		},
+	],
+	finalAnswer:
+		'Flare knows leaked credentials for acme.com (passwords masked) and high-severity events about example.com.',
 };
 
 /** Items without `globalSearchesRemaining`, which depends on what ran before. */

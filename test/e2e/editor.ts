@@ -23,6 +23,7 @@ import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 import type { FakeFlare } from '../fake-flare';
+import { filterSourceTypes } from '../fake-flare/feed';
 import { fs, os, path, processRef } from '../support/node';
 import { ACTION_TIMEOUT, check, CHROMIUM_ARGS, passed, screenshot, testId } from './browser';
 import { dailyLeakWatch, listensOnLoopbackOnly, signIn } from './editor-sandbox';
@@ -32,12 +33,13 @@ import { CREDENTIAL_NAME, repositoryRoot, say, seconds, workFolder } from './sui
 
 const PACKAGE = 'n8n-nodes-flareio';
 /**
- * n8n appends its own "Custom API Call" entry to the Resource and Operation lists of every node whose
- * credential authenticates generically (injectCustomApiCallOptions): it is expected after the
- * description's options, and nothing else.
+ * n8n may append its own "Custom API Call" entry to the Resource and Operation lists of a node whose
+ * credential authenticates generically (injectCustomApiCallOptions); whether it does has varied between
+ * runs of the same n8n 2.41.1. The lists hold the description's options, then at most that entry.
  */
 const CUSTOM_API_CALL = 'Custom API Call';
-const withCustomApiCall = (names: string[]) => [...names, CUSTOM_API_CALL];
+const withoutCustomApiCall = (names: string[]) =>
+	names[names.length - 1] === CUSTOM_API_CALL ? names.slice(0, -1) : names;
 /** n8n's own field at the end of every credential form the HTTP Request node may use. */
 const N8N_DOMAINS_FIELD = 'allowedHttpRequestDomains';
 
@@ -261,9 +263,9 @@ async function nodePanel(page: Page, described: Described, artefacts: string): P
 
 	const opened = await openOptions(resource);
 	checkList(
-		opened.names,
-		withCustomApiCall(resources.map((option) => option.name)),
-		`Resource lists the ${resources.length} resources of the description (then n8n's ${CUSTOM_API_CALL})`,
+		withoutCustomApiCall(opened.names),
+		resources.map((option) => option.name),
+		`Resource lists the ${resources.length} resources of the description (then at most n8n's ${CUSTOM_API_CALL})`,
 	);
 	await pick(resource, opened, resources[0].name);
 	for (const option of resources) {
@@ -271,8 +273,8 @@ async function nodePanel(page: Page, described: Described, artefacts: string): P
 		const expected = operationOptions(node, String(option.value)).map((entry) => entry.name);
 		const operations = await openOptions(operation);
 		checkList(
-			operations.names,
-			withCustomApiCall(expected),
+			withoutCustomApiCall(operations.names),
+			expected,
 			`Operation of ${option.name}: ${expected.join(', ')}`,
 		);
 		await pick(operation, operations, expected[0]);
@@ -361,7 +363,117 @@ async function nodePanel(page: Page, described: Described, artefacts: string): P
 		await choose(field('timeRangeType'), other.name);
 		check(await rangeHidden(), `Time Range "${other.name}" hides From and To again`);
 	}
+	await eventFeedForm(page, ndv, described, artefacts);
 	return ndv;
+}
+
+/**
+ * Event → Search Tenant Feed: each Search By kind shows its own fields only, Severity shows the
+ * minimum or the list, and the event types are loaded from Flare (the fake) into the dropdown.
+ */
+async function eventFeedForm(page: Page, ndv: Locator, described: Described, artefacts: string) {
+	say('Node panel: the event feed search');
+	const { node } = described;
+	const field = (name: string) => ndv.locator(testId(`parameter-input-${name}`));
+	const feedSearch = operationOptions(node, 'event').find(
+		(entry) => entry.value === 'searchTenantFeed',
+	);
+	if (!feedSearch) throw new Error('The description has no Event → Search Tenant Feed');
+	await choose(ndv.locator(testId('parameter-input-resource')), nameOf(resourceOptions(node), 'event'));
+	await choose(ndv.locator(testId('parameter-input-operation')), feedSearch.name);
+	const form = node.properties.filter((candidate) =>
+		(candidate.displayOptions?.show?.operation as string[] | undefined)?.includes('searchTenantFeed'),
+	);
+	const searchBy = property(node, 'searchBy', 'event', 'searchTenantFeed');
+	const queryFields = form.filter((candidate) => candidate.displayOptions?.show?.searchBy);
+	await field('searchBy').waitFor({ state: 'visible', timeout: ACTION_TIMEOUT });
+	check(
+		(await field('searchBy').locator('input').inputValue()) ===
+			nameOf(optionsOf(searchBy), String(searchBy.default)),
+		`Search By defaults to "${nameOf(optionsOf(searchBy), String(searchBy.default))}"`,
+	);
+	for (const kind of optionsOf(searchBy)) {
+		if (kind.value !== searchBy.default) await choose(field('searchBy'), kind.name);
+		const own = queryFields.filter((candidate) =>
+			(candidate.displayOptions!.show!.searchBy as string[]).includes(String(kind.value)),
+		);
+		const shown = [];
+		for (const candidate of own) if (await settle(field(candidate.name), true)) shown.push(candidate.name);
+		const others = [];
+		for (const candidate of queryFields.filter((entry) => !own.includes(entry))) {
+			if (await settle(field(candidate.name), false)) others.push(candidate.name);
+		}
+		check(
+			shown.length === own.length && others.length === 0,
+			`Search By "${kind.name}" shows ${own.map((entry) => entry.displayName).join(', ') || 'no query field'} only`,
+			`  shown: ${JSON.stringify(shown)}, shown but not expected: ${JSON.stringify(others)}`,
+		);
+	}
+
+	const severity = property(node, 'severityFilter', 'event', 'searchTenantFeed');
+	const severityShown = async () => [
+		await isShown(field('minimumSeverity')),
+		await isShown(field('severities')),
+	];
+	check(
+		(await field('severityFilter').locator('input').inputValue()) ===
+			nameOf(optionsOf(severity), String(severity.default)) &&
+			!(await settle(field('minimumSeverity'), false)) &&
+			!(await settle(field('severities'), false)),
+		`Severity "${nameOf(optionsOf(severity), String(severity.default))}" (default) hides Minimum Severity and Severities`,
+	);
+	await choose(field('severityFilter'), nameOf(optionsOf(severity), 'minimum'));
+	check(
+		(await settle(field('minimumSeverity'), true)) && !(await settle(field('severities'), false)),
+		`Severity "${nameOf(optionsOf(severity), 'minimum')}" shows Minimum Severity only`,
+		`  [minimum, list] shown: ${JSON.stringify(await severityShown())}`,
+	);
+	await choose(field('severityFilter'), nameOf(optionsOf(severity), 'list'));
+	check(
+		(await settle(field('severities'), true)) && !(await settle(field('minimumSeverity'), false)),
+		`Severity "${nameOf(optionsOf(severity), 'list')}" shows Severities only`,
+		`  [minimum, list] shown: ${JSON.stringify(await severityShown())}`,
+	);
+
+	// Event types: an option of the Filters collection, its values loaded from Flare.
+	const filters = property(node, 'filters', 'event', 'searchTenantFeed');
+	const types = (filters.options as INodeProperties[]).find((option) => option.name === 'types')!;
+	const filtersItem = ndv
+		.locator('.multi-parameter')
+		.filter({ has: page.locator('label[for="filters"]') })
+		.first();
+	const addFilter = filtersItem.locator(testId('collection-parameter-add'));
+	const addable = await openOptions(addFilter);
+	checkList(
+		addable.names,
+		(filters.options as INodeProperties[]).map((option) => option.displayName),
+		'Add Filter offers the Filters of the description',
+	);
+	await pick(addFilter, addable, types.displayName);
+	await field('types').waitFor({ state: 'visible', timeout: ACTION_TIMEOUT });
+	const expected = filterSourceTypes()
+		.categories.flatMap((category) => [
+			`${category.label} (Category)`,
+			...(category.types ?? []).map((type) => type.label),
+		])
+		.sort((a, b) => a.localeCompare(b));
+	// The list fills once the editor has asked n8n, which asks Flare.
+	const listbox = await listboxOf(field('types'));
+	await field('types').click();
+	await listbox
+		.locator('[role="option"]')
+		.first()
+		.waitFor({ state: 'visible', timeout: ACTION_TIMEOUT })
+		.catch(() => undefined);
+	const loaded = await listbox
+		.locator('[role="option"]')
+		.evaluateAll((elements) =>
+			elements.map((element) =>
+				((element.querySelector('.option-headline') ?? element).textContent ?? '').trim(),
+			),
+		);
+	checkList(loaded, expected, `${types.displayName} lists the event types loaded from Flare`);
+	await screenshot(page, artefacts, '04b-event-feed-search.png');
 }
 
 async function credentialForm(

@@ -1,10 +1,11 @@
 /**
  * A fake OpenAI-compatible chat model for the AI Agent case of the end-to-end suite: a real HTTP server
- * on 127.0.0.1 that answers `POST /v1/chat/completions` as a model that uses one tool would.
+ * on 127.0.0.1 that answers `POST /v1/chat/completions` as a model that uses tools would.
  *
- * - A request whose messages carry no tool result yet: the answer calls the first tool of the request's
- *   `tools` list (by the name n8n sent) with the arguments the fake was given.
- * - A request that carries a tool result (a message with role `tool`): the answer is `finalAnswer`.
+ * - A request whose messages carry no tool result yet: the answer calls each tool of `toolCalls` (by the
+ *   name n8n sent in the request's `tools` list) with its arguments, all in one message, as a model
+ *   that calls tools in parallel does. A tool that n8n did not offer is answered 400, naming it.
+ * - A request that carries tool results (messages with role `tool`): the answer is `finalAnswer`.
  *
  * It answers plain JSON, or server-sent events when the request asks for `stream: true`. Every request
  * is recorded, so a case can check what n8n sent to the model: the tools, their descriptions and
@@ -36,14 +37,21 @@ export interface ModelRequest {
 	path: string;
 	/** The chat request, for `POST …/chat/completions`. */
 	body?: ChatRequest;
-	/** What the fake answered: the tool it called, or the final answer. */
-	answered?: { toolCall: { name: string; arguments: Record<string, unknown> } } | { text: string };
+	/** What the fake answered: the tools it called, or the final answer. */
+	answered?: { toolCalls: ToolCall[] } | { text: string };
+}
+
+export interface ToolCall {
+	/** The tool's name as n8n offers it (derived from the tool node's name). */
+	name: string;
+	/** Arguments of the call (the `$fromAI()` keys of the tool). */
+	arguments: Record<string, unknown>;
 }
 
 export interface FakeModelOptions {
-	/** Arguments of the tool call (the `$fromAI()` keys of the tool). */
-	toolArguments: Record<string, unknown>;
-	/** The text of the answer once the tool result is in. */
+	/** The tools the model calls in its first answer, in this order. */
+	toolCalls: ToolCall[];
+	/** The text of the answer once the tool results are in. */
 	finalAnswer: string;
 }
 
@@ -139,21 +147,29 @@ export class FakeModel {
 		this.calls++;
 		const id = `chatcmpl-fake-${this.calls}`;
 		const hasToolResult = body.messages.some((message) => message.role === 'tool');
-		const tool = body.tools?.[0];
+		const offered = (body.tools ?? []).map((tool) => tool.function.name);
+		const calls = this.options.toolCalls;
 		let message: ChatMessage;
 		let finishReason: string;
-		if (!hasToolResult && tool) {
-			const call = { name: tool.function.name, arguments: this.options.toolArguments };
-			entry.answered = { toolCall: call };
+		if (!hasToolResult && offered.length > 0) {
+			const missing = calls.filter((call) => !offered.includes(call.name));
+			if (missing.length > 0) {
+				reply(400, {
+					error: {
+						message: `The fake model calls ${missing.map((call) => call.name).join(', ')}, which n8n did not offer (offered: ${offered.join(', ')})`,
+						type: 'invalid_request_error',
+					},
+				});
+				return;
+			}
+			entry.answered = { toolCalls: calls };
 			message = {
 				role: 'assistant',
 				content: null,
-				tool_calls: [
-					{
-						id: `call_fake_${this.calls}`,
-						function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-					},
-				],
+				tool_calls: calls.map((call, index) => ({
+					id: `call_fake_${this.calls}_${index + 1}`,
+					function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+				})),
 			};
 			finishReason = 'tool_calls';
 		} else {

@@ -56,11 +56,35 @@ export class EditorSession {
 	/** Creates the owner account of a fresh instance; its answer signs the owner in. */
 	static async signIn(server: N8nServer, userFolder: string): Promise<EditorSession> {
 		await EditorSession.restReady(server);
-		const response = await EditorSession.setUpOwner(server);
+		return EditorSession.fromAnswer(server, userFolder, await EditorSession.setUpOwner(server));
+	}
+
+	/** Signs the owner in again, e.g. after the instance was restarted. */
+	static async logIn(server: N8nServer, userFolder: string): Promise<EditorSession> {
+		await EditorSession.restReady(server);
+		const response = await fetch(`${server.url}/rest/login`, {
+			method: 'POST',
+			headers: EditorSession.headers(),
+			body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
+		});
+		if (!response.ok) {
+			throw new Error(
+				`n8n refused the owner's login: HTTP ${response.status} ${await response.text()}`,
+			);
+		}
+		return EditorSession.fromAnswer(server, userFolder, response);
+	}
+
+	/** The session whose cookie n8n set in `response`. */
+	private static fromAnswer(
+		server: N8nServer,
+		userFolder: string,
+		response: Response,
+	): EditorSession {
 		const cookie = (response.headers.getSetCookie?.() ?? [])
 			.map((value) => value.split(';')[0])
 			.find((value) => value.startsWith('n8n-auth='));
-		if (!cookie) throw new Error('n8n set no n8n-auth cookie after the owner set-up');
+		if (!cookie) throw new Error(`n8n set no n8n-auth cookie after ${response.url}`);
 		const folder = path.join(userFolder, 'runs');
 		fs.mkdirSync(folder, { recursive: true });
 		return new EditorSession(server, cookie, folder);
@@ -130,6 +154,18 @@ export class EditorSession {
 		const text = await response.text();
 		if (!response.ok) throw new Error(`${method} /rest${route}: HTTP ${response.status} ${text}`);
 		return (JSON.parse(text) as { data: T }).data;
+	}
+
+	/**
+	 * Activates (publishes) a workflow, as the editor's Publish button does. n8n 2.x adds its triggers
+	 * after answering: see N8nInstance.triggerActivations.
+	 */
+	async activate(workflowId: string): Promise<void> {
+		const { versionId } = await this.request<{ versionId: string }>(
+			'GET',
+			`/workflows/${workflowId}`,
+		);
+		await this.request('POST', `/workflows/${workflowId}/activate`, { versionId });
 	}
 
 	/**

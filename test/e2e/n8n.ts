@@ -187,6 +187,36 @@ export class N8nInstance {
 			seconds: (Date.now() - started) / 1000,
 		};
 	}
+
+	/**
+	 * Timestamps of the entries of n8n's log (kept across restarts) whose message starts with `start`
+	 * and ends with `end`, e.g. the debug entries "Poll trigger initiated for workflow …".
+	 */
+	logged(start: string, end = ''): string[] {
+		const file = path.join(this.userFolder, N8N_LOG_FILE);
+		if (!fs.existsSync(file)) return [];
+		return fs
+			.readFileSync(file, 'utf8')
+			.split('\n')
+			.filter((line) => line.includes(start.split('"')[0])) // quotes are escaped in the JSON
+			.map((line) => JSON.parse(line) as { message: string; metadata?: { timestamp?: string } })
+			.filter((entry) => entry.message.startsWith(start) && entry.message.endsWith(end))
+			.map((entry) => entry.metadata?.timestamp ?? '?');
+	}
+
+	/** When n8n polled the workflow's triggers (its log at debug level). */
+	polls(workflowName: string): string[] {
+		return this.logged(`Poll trigger initiated for workflow "${workflowName}"`);
+	}
+
+	/**
+	 * When n8n activated a trigger of the workflow: after its first poll, once per activation (each
+	 * start of n8n activates its active workflows again). With n8n 2.x's publication service this is
+	 * after the REST call that asked for it has returned.
+	 */
+	triggerActivations(workflowName: string): string[] {
+		return this.logged('Activated trigger node', `for workflow "${workflowName}"`);
+	}
 }
 
 /** A TCP port that is free on 127.0.0.1 right now: `preferred` when it is, else any. */

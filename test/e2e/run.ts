@@ -29,6 +29,7 @@ import {
 	say,
 	seconds,
 	type WorkflowFile,
+	workflowsWithoutTest,
 } from './suite';
 
 interface Failure {
@@ -174,7 +175,7 @@ async function main(): Promise<void> {
 
 	// Every workflow kept in the repository is exercised, and every operation has its workflow.
 	const files = allWorkflowFiles(root);
-	const untested = files.filter((file) => !CASES.some((testCase) => testCase.file === file));
+	const untested = workflowsWithoutTest(files, CASES);
 	if (untested.length)
 		throw new Error(`Workflows without an end-to-end case: ${untested.join(', ')}`);
 

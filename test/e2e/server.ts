@@ -25,6 +25,8 @@ export interface N8nServer {
 	/** Resolves with how n8n ended (exit code or signal), stopped or not. */
 	exited: Promise<string>;
 	stop(): Promise<void>;
+	/** SIGKILL to n8n and everything in its group at once, as in a power cut; resolves once it exited. */
+	kill(): Promise<void>;
 }
 
 /** A process started by a test, in its own process group, with its output in a file. */
@@ -40,6 +42,8 @@ export interface BackgroundProcess {
 	stop(graceSeconds?: number): Promise<void>;
 	/** SIGKILL to the process itself, at once: it dies as in a crash. */
 	crash(): void;
+	/** SIGKILL to its whole process group at once; resolves once the process has exited. */
+	kill(): Promise<void>;
 }
 
 export const tail = (file: string) => {
@@ -97,6 +101,11 @@ export function startProcess(
 		});
 	});
 	const pid = child.pid ?? -1;
+	// Short sleeps rather than one long one: no timer is left behind once the process is gone.
+	const exitWithin = async (seconds: number) => {
+		const deadline = Date.now() + seconds * 1000;
+		while (exitedWith === undefined && Date.now() < deadline) await sleep(100);
+	};
 	const signalGroup = (name: 'SIGTERM' | 'SIGKILL') => {
 		try {
 			processRef.kill(-pid, name); // the whole process group we started
@@ -129,11 +138,6 @@ export function startProcess(
 		running: () => exitedWith === undefined,
 		stop: async (graceSeconds = 20) => {
 			if (exitedWith !== undefined || pid <= 0) return;
-			// Short sleeps rather than one long one: no timer is left behind once the process is gone.
-			const exitWithin = async (seconds: number) => {
-				const deadline = Date.now() + seconds * 1000;
-				while (exitedWith === undefined && Date.now() < deadline) await sleep(100);
-			};
 			signalGroup('SIGTERM');
 			await exitWithin(graceSeconds);
 			if (exitedWith === undefined) {
@@ -143,6 +147,11 @@ export function startProcess(
 		},
 		crash: () => {
 			if (exitedWith === undefined && pid > 0) processRef.kill(pid, 'SIGKILL');
+		},
+		kill: async () => {
+			if (exitedWith !== undefined || pid <= 0) return;
+			signalGroup('SIGKILL');
+			await exitWithin(5);
 		},
 	};
 }
@@ -236,5 +245,6 @@ export async function startServer(
 		processGroup: server.pid,
 		exited: server.exited,
 		stop: async () => await server.stop(),
+		kill: async () => await server.kill(),
 	};
 }

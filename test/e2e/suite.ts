@@ -94,6 +94,16 @@ export function allWorkflowFiles(root: string): string[] {
 	return found.sort();
 }
 
+/** The workflow of the activated-trigger test (trigger-live.ts); no end-to-end case runs it. */
+export const TRIGGER_LIVE_WORKFLOW = 'behaviours/trigger-active.json';
+
+/** Workflow files that neither an end-to-end case nor the activated-trigger test runs. */
+export function workflowsWithoutTest(files: string[], cases: Array<{ file: string }>): string[] {
+	return files.filter(
+		(file) => file !== TRIGGER_LIVE_WORKFLOW && !cases.some((testCase) => testCase.file === file),
+	);
+}
+
 /** The Flare API credential for the fake, token empty: the first request exchanges the key. */
 export function flareCredential(
 	fake: FakeFlare,

@@ -51,13 +51,13 @@ import { FeedApi, type FeedRouteName, feedRoutes } from './feed';
 import { identifierFilter } from './identifiers';
 import {
 	type Cursor,
-	decodeCursor,
 	encodeCursor,
 	fingerprint,
 	type Quirks,
 	shapePage,
 } from './paging';
 import { isoWithOffset } from './random';
+import { cursorFor, Halt } from './replies';
 import type { EndCursor, SearchOrder, SortKey } from './search-after';
 import { DEFAULT_DOMAINS } from './words';
 
@@ -348,11 +348,6 @@ interface RequestContext {
 	arrival: number;
 	pagingFault?: PagingFault;
 	entry: LoggedRequest;
-}
-
-/** Thrown by handlers to answer early (errors). */
-class Halt {
-	constructor(readonly reply: Reply) {}
 }
 
 const jsonReply = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({
@@ -1053,25 +1048,6 @@ export class FakeFlare {
 		return jsonReply(200, { ...KEY_OWNERS[role], tenant_id: tenantId });
 	}
 
-	/** The cursor in `from`, checked against the other parameters of the request. */
-	private cursorFor<P = number>(
-		from: string,
-		expected: string,
-		location: ErrorLocation,
-		isPosition?: (p: unknown) => p is P,
-	): Cursor<P> {
-		const cursor = decodeCursor(from, isPosition);
-		const fail = (msg: string) =>
-			new Halt(invalidReply([{ loc: [location, 'from'], msg, type: 'value_error', input: from }]));
-		if (!cursor) throw fail('Invalid cursor');
-		if (cursor.f !== expected) {
-			throw fail(
-				'The cursor belongs to a request with other parameters: only from may change between pages',
-			);
-		}
-		return cursor;
-	}
-
 	/**
 	 * One page of a `from`/`next` walk: checks `from` against the other parameters (`scope` + `params`),
 	 * lets `read` fetch the page at the cursor (undefined: the first page), encodes its `next`, and
@@ -1093,7 +1069,7 @@ export class FakeFlare {
 		const print = fingerprint(walk.scope, walk.params);
 		const synthetic = from ? this.syntheticCursors.has(from) : false;
 		const cursor =
-			from && !synthetic ? this.cursorFor(from, print, walk.location, walk.isPosition) : undefined;
+			from && !synthetic ? cursorFor(from, print, walk.location, walk.isPosition) : undefined;
 		const page = read(cursor);
 		const next = page.next && encodeCursor({ ...page.next, f: print });
 		const answer = (items: T[], next: string | null) => {

@@ -119,8 +119,11 @@ describe('Flare Trigger', () => {
 	});
 
 	describe('never twice', () => {
-		it('emits each new credential once across polls, also credentials sharing one imported_at', async () => {
-			start({ sameInstantGroup: 7 });
+		it.each([
+			['a null `next` at the end (Flare’s documented end)', 'null'],
+			['a `next` at the end that resumes after the last record', 'resumable'],
+		] as const)('emits each new credential once across polls, also credentials sharing one imported_at: %s', async (_end, endCursor) => {
+			start({ sameInstantGroup: 7, endCursor });
 			const workflow = trigger();
 			await activate(workflow);
 			fake.addCredentials(40);
@@ -208,6 +211,21 @@ describe('Flare Trigger', () => {
 
 			expect(await drain(workflow)).toEqual(importedSince(iso(0)).slice(-5).map((record) => record.id));
 		});
+
+		it('credentials without an id, or with neither id nor credential hash: each emitted once', async () => {
+			start();
+			const workflow = trigger();
+			await activate(workflow);
+			const first = fake.addCredentials(3, undefined, { domain: 'acme.com', nullId: true });
+			const second = fake.addCredentials(3, undefined, { domain: 'acme.com', nullId: true, nullCredentialHash: true });
+
+			const emitted: INodeExecutionData[] = [];
+			for (let poll = 0; poll < 3; poll++) emitted.push(...((await workflow.poll()).items ?? []));
+
+			const identities = [first, first + 1, first + 2, second, second + 1, second + 2].map((index) => fake.dataset.credential(index).identity_name);
+			expect(emitted.map((item) => item.json.identity_name)).toEqual(identities);
+			expect(emitted.map((item) => item.json.id)).toEqual(Array(6).fill(null));
+		}, 60_000);
 	});
 
 	describe('never lost', () => {
@@ -222,8 +240,11 @@ describe('Flare Trigger', () => {
 			expect(await drain(workflow)).toEqual(importedSince(iso(0)).slice(-3).map((record) => record.id));
 		});
 
-		it('a restart mid-backlog (a 30-day backfill spread over polls): every credential once', async () => {
-			start({ credentials: 600 });
+		it.each([
+			['by import time', 'importedAt'],
+			['by domain then id', 'domainThenId'],
+		] as const)('a restart mid-backlog (a 30-day backfill spread over polls), results ordered %s: every credential once', async (_order, searchOrder) => {
+			start({ credentials: 600, searchOrder });
 			const workflow = trigger({ options: { backfill: 'last30Days' } }, { budgetMs: 3_000 });
 
 			const first = await workflow.activate();
@@ -248,6 +269,42 @@ describe('Flare Trigger', () => {
 
 			expect(await drain(workflow)).toEqual(importedSince(iso(0)).slice(-3).map((record) => record.id));
 		});
+	});
+
+	describe('late and bogus import dates', () => {
+		it.each([
+			['by import time', 'importedAt'],
+			['by domain then id', 'domainThenId'],
+		] as const)('credentials that become searchable up to 10 minutes late are emitted, once (results ordered %s)', async (_order, searchOrder) => {
+			start({ searchOrder });
+			// A keyword query meets the username on several domains, so that the order by domain matters.
+			const username = 'late.reader';
+			const workflow = trigger({ queryType: 'keyword', fqdn: undefined, keyword: username });
+			await activate(workflow);
+			const onTime = fake.addCredentials(2, undefined, { domain: 'example.com', username });
+			const emitted = await drain(workflow);
+			// Imported 9 minutes ago, searchable only now, on a domain that sorts first: under either
+			// order they sort before the saved cursor, and only the sweep finds them.
+			const late = fake.addCredentials(2, iso(Math.floor((Date.now() - 9 * MINUTE) / 1000) * 1000), { domain: 'aaa.com', username });
+			emitted.push(...(await drain(workflow)));
+
+			const expected = [onTime, onTime + 1, late, late + 1].map((index) => fake.dataset.credential(index).id);
+			expect(emitted).toEqual(expected);
+		}, 60_000);
+
+		it('a bogus far-future imported_at does not stop later credentials', async () => {
+			start();
+			const workflow = trigger();
+			await activate(workflow);
+			const bogus = fake.addCredentials(1, '9999-12-31T23:59:59Z', { domain: 'acme.com' });
+			const before = await drain(workflow);
+			const later = fake.addCredentials(3, undefined, { domain: 'acme.com' });
+
+			const after = await drain(workflow);
+
+			expect(before).toEqual([fake.dataset.credential(bogus).id]);
+			expect(after).toEqual([later, later + 1, later + 2].map((index) => fake.dataset.credential(index).id));
+		}, 60_000);
 	});
 
 	describe('bounded', () => {

@@ -10,7 +10,6 @@ import { randomBytes } from 'crypto';
 import type { InstalledN8n } from '../e2e/install';
 import { EditorSession } from '../e2e/manual';
 import { type CredentialToImport, freePort, N8nInstance } from '../e2e/n8n';
-import { N8N_LOG_FILE } from '../e2e/secrets';
 import {
 	type BackgroundProcess,
 	type N8nServer,
@@ -124,26 +123,12 @@ export class QueueCluster {
 
 	/** When the main polled the workflow's triggers, from its log. */
 	polls(workflowName: string): string[] {
-		return this.mainLog(`Poll trigger initiated for workflow "${workflowName}"`);
+		return this.main.polls(workflowName);
 	}
 
-	/**
-	 * Whether the main has activated the workflow's trigger: its first poll is over. With n8n's
-	 * publication service, activation goes on after the REST call that asked for it has returned.
-	 */
+	/** Whether the main has activated the workflow's trigger: its first poll is over. */
 	triggerActivated(workflowName: string): boolean {
-		return this.mainLog('Activated trigger node', `for workflow "${workflowName}"`).length > 0;
-	}
-
-	/** Timestamps of the main's log entries whose message starts with `start` and ends with `end`. */
-	private mainLog(start: string, end = ''): string[] {
-		return fs
-			.readFileSync(path.join(this.main.userFolder, N8N_LOG_FILE), 'utf8')
-			.split('\n')
-			.filter((line) => line.includes(start.split('"')[0])) // quotes are escaped in the JSON
-			.map((line) => JSON.parse(line) as { message: string; metadata?: { timestamp?: string } })
-			.filter((entry) => entry.message.startsWith(start) && entry.message.endsWith(end))
-			.map((entry) => entry.metadata?.timestamp ?? '?');
+		return this.main.triggerActivations(workflowName).length > 0;
 	}
 
 	/** Workers still running. */
@@ -192,13 +177,4 @@ export async function createWorkflow(
 ): Promise<void> {
 	const { id, name, nodes, connections, settings } = workflow;
 	await session.request('POST', '/workflows', { id, name, nodes, connections, settings });
-}
-
-/** Activates (publishes) a workflow, as the editor's Publish button does. */
-export async function activate(session: EditorSession, workflowId: string): Promise<void> {
-	const { versionId } = await session.request<{ versionId: string }>(
-		'GET',
-		`/workflows/${workflowId}`,
-	);
-	await session.request('POST', `/workflows/${workflowId}/activate`, { versionId });
 }

@@ -34,9 +34,10 @@ import {
 	say,
 	seconds,
 	workFolder,
+	workflowsWithoutTest,
 } from '../e2e/suite';
 import { fs, path, processRef } from '../support/node';
-import { activate, createCredential, createWorkflow, LOCK, QueueCluster } from './cluster';
+import { createCredential, createWorkflow, LOCK, QueueCluster } from './cluster';
 import { machine, N8N_TOKEN_PERSISTENCE, type QueueFigures, render, writeFigures } from './figures';
 import {
 	burst,
@@ -109,7 +110,7 @@ async function main(): Promise<void> {
 	fs.mkdirSync(folder, { recursive: true });
 
 	const files = allWorkflowFiles(root);
-	const untested = files.filter((file) => !CASES.some((testCase) => testCase.file === file));
+	const untested = workflowsWithoutTest(files, CASES);
 	if (untested.length) throw new Error(`Workflows without an e2e case: ${untested.join(', ')}`);
 
 	// Whatever is missing installs while the package builds.
@@ -288,7 +289,7 @@ async function main(): Promise<void> {
 			`${created.credentials} credentials and ${created.workflows} workflows created through the REST API in ${seconds(step)}.`,
 		);
 		for (const { workflow } of [tokens, ratesTwo, ratesOne, write]) {
-			await activate(context.session, workflow.id);
+			await context.session.activate(workflow.id);
 		}
 		figures.setupSeconds = Math.round((Date.now() - started) / 1000);
 		say(

@@ -13,7 +13,7 @@ import type { Execution } from '../e2e/n8n';
 import { describeError, RunView } from '../e2e/report';
 import type { E2eSecretScan } from '../e2e/secrets';
 import { runCase, say, type WorkflowFile } from '../e2e/suite';
-import { activate, LOCK, type QueueCluster } from './cluster';
+import { LOCK, type QueueCluster } from './cluster';
 import type { Database } from './services';
 import { manualTrigger, type WorkflowJson } from './workflows';
 
@@ -382,7 +382,7 @@ export async function trigger(
 		delaySeconds: [],
 	};
 	const executionIds: string[] = [];
-	await activate(context.session, workflowId);
+	await context.session.activate(workflowId);
 	try {
 		await waitFor(
 			'the activation of the trigger (its first poll)',

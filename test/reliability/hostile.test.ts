@@ -16,6 +16,8 @@ import { processRef } from '../support/node';
 import { CANARY_API_KEY } from './secret-scan';
 import { CANARY_OPTIONS, Recorder, type HostileRow } from './support';
 
+/** Scheduling delays allowed on top of each time bound (see `record`). */
+const SCHEDULING_SLACK_MS = 3_000;
 const SEARCH_PATH = '/firework/v4/credentials/global/_search';
 const REPORT_PATH = '/firework/v4/threat_flow/reports/requests';
 const URLS_PATH = '/astp/urls/by_credential_hash';
@@ -94,6 +96,9 @@ describe('Hostile answers and settings', () => {
 			lost: 0,
 			duplicated: 0,
 			...row,
+			// The bound each row is held to (and the table prints): what the decisions allow, plus the
+			// scheduling delays of a loaded 2-core machine running the suites in parallel.
+			msBound: row.msBound + SCHEDULING_SLACK_MS,
 		};
 		recorder.add(full);
 		expect(full.otherOrigin).toBe(0);

@@ -8,6 +8,7 @@
  * Exits with 1 when the figures are missing or show a lost or duplicated record, a write applied
  * twice, a changed path or a secret leak.
  */
+import type { TriggerLiveFigures } from '../e2e/trigger-live';
 import { fs, path, processRef } from '../support/node';
 import type { ScanSummary } from './secret-scan';
 import type { BadInputRow, FaultRow, HostileRow, MaskingRow, ReliabilityRow, WriteRow } from './support';
@@ -16,6 +17,8 @@ interface Figures {
 	generatedAt: string;
 	rows: ReliabilityRow[];
 	secretScan: ScanSummary[];
+	/** The Flare Trigger activated in a real n8n (test-results/trigger-live.json), when it ran. */
+	triggerLive?: { figures: TriggerLiveFigures; failures: string[] };
 }
 
 const number = (value: number) => value.toLocaleString('en-US');
@@ -31,6 +34,8 @@ function load(file: string): Figures {
 		if (!match || figures.secretScan.some((scan) => scan.suite === match[1])) continue;
 		figures.secretScan.push(JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as ScanSummary);
 	}
+	const triggerLive = path.join(dir, 'trigger-live.json');
+	if (fs.existsSync(triggerLive)) figures.triggerLive = JSON.parse(fs.readFileSync(triggerLive, 'utf8')) as Figures['triggerLive'];
 	return figures;
 }
 
@@ -45,6 +50,21 @@ function outcomes(rows: FaultRow[]): string {
 	return [recovered ? `${number(recovered)} recovered` : '', failed ? `${number(failed)} failed with the decided error` : '']
 		.filter(Boolean)
 		.join(', ');
+}
+
+/** The Flare Trigger activated in a real n8n, restarted between polls: one row of the summary. */
+function triggerLiveRow(live: TriggerLiveFigures): string[] {
+	const emitted = unique(live.emitted);
+	const lost = live.added.filter((id) => !emitted.includes(id)).length;
+	const restarts = live.restarts.map((row) => (row.restart === 'kill' ? 'SIGKILL' : 'SIGTERM')).join(', ');
+	return [
+		`Flare Trigger activated in a real ${live.n8n.split(' on ')[0]}, polling every minute, one new credential per poll, n8n restarted between polls (${restarts})`,
+		plural(live.polls, 'poll'),
+		number(live.added.length),
+		number(lost),
+		number(live.emitted.length - emitted.length),
+		`${plural(live.executions, 'execution')} of ${live.itemsPerExecution.join(', ')} items for ${plural(live.added.length, 'new credential')}; none at activation`,
+	];
 }
 
 function render(figures: Figures): { markdown: string; problems: string[] } {
@@ -77,6 +97,8 @@ function render(figures: Figures): { markdown: string; problems: string[] } {
 			(row.memoryBoundMiB !== undefined && (row.memoryMiB ?? 0) > row.memoryBoundMiB),
 	);
 	if (hostileProblems.length) problems.push(`${hostileProblems.length} hostile scenarios over a bound`);
+	const live = figures.triggerLive;
+	if (live?.failures.length) problems.push(`the activated trigger: ${live.failures.length} failures`);
 
 	const faultKinds = unique(faults.map((row) => row.fault));
 	const writeKinds = unique(writes.map((row) => row.fault));
@@ -118,6 +140,7 @@ function render(figures: Figures): { markdown: string; problems: string[] } {
 				'—',
 				`**${number(leaks)} secret leaks** in ${number(sum(figures.secretScan, (scan) => scan.errors))} errors and ${number(sum(figures.secretScan, (scan) => scan.logLines))} printed or logged lines`,
 			],
+			...(live ? [triggerLiveRow(live.figures)] : []),
 			[
 				'Leaked values in default output (search, identity lookups, trigger; simplified and raw)',
 				`${plural(masking.length, 'output')}`,

@@ -39,6 +39,17 @@ const WRITES: WriteOperation[] = [
 		path: /\/identifiers\/\d+$/,
 		parameters: (fake) => ({ resource: 'identifier', operation: 'delete', identifierId: String(fake.dataset.identifierIds()[0]) }),
 	},
+	{
+		operation: 'Event → Take Action',
+		action: 'take an action on events',
+		path: /\/events\/actions$/,
+		parameters: (fake) => ({
+			resource: 'event',
+			operation: 'takeAction',
+			uid: fake.feed.feedAll(fake.options.tenants[0], {})[0].metadata.uid,
+			actionType: 'remediate',
+		}),
+	},
 ];
 
 const SLOW_MS = 1_500;

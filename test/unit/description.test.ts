@@ -8,10 +8,31 @@ const flare = new Flare();
 const { description } = flare;
 const properties = description.properties;
 
+/** What an identifier watches: its type and the value fields of the nine kinds. */
+const IDENTIFIER_DATA = [
+	'identifierType',
+	'fqdn',
+	'keyword',
+	'ip',
+	'bin',
+	'azureTenantId',
+	'searchQuery',
+	'repoOwner',
+	'repoName',
+	'secret',
+	'identityAttributes',
+];
+
+/** The form of the event feed searches (tenant and identifier). */
+const FEED_SEARCH = ['searchBy', 'queryString', 'keyword', 'fqdn', 'email', 'username', 'password', 'secret', 'ip', 'bin', 'brand', 'firstName', 'lastName', 'exactName', 'repoOwner', 'repoName', 'azureTenantId', 'severityFilter', 'minimumSeverity', 'severities', 'returnAll', 'limit', 'filters', 'options'];
+
 /** The parameter names that saved workflows rely on (issue #3), per resource and operation. */
 const CONTRACT: Record<string, Record<string, string[]>> = {
 	leakedCredential: {
 		search: ['queryType', 'fqdn', 'email', 'keyword', 'secret', 'returnAll', 'limit', 'simplify', 'options'],
+		searchAstp: ['queryType', 'fqdn', 'email', 'keyword', 'secret', 'returnAll', 'limit', 'simplify', 'options'],
+		takeAction: ['credentialHash', 'actionType'],
+		getTenantFeed: ['returnAll', 'limit', 'simplify', 'options'],
 	},
 	astpUrl: { getAll: ['credentialHash', 'returnAll', 'limit'] },
 	identity: {
@@ -23,8 +44,21 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 		assign: ['policyUuid', 'identifierIds', 'cleanPastEvents'],
 		getByIdentifier: ['identifierId'],
 	},
-	identifier: { delete: ['identifierId'] },
-	event: { get: ['uid'] },
+	identifier: {
+		create: [...IDENTIFIER_DATA, 'categories', 'severities', 'additionalFields'],
+		delete: ['identifierId'],
+		get: ['identifierId'],
+		getAll: ['returnAll', 'limit', 'filters', 'options'],
+		update: ['identifierId', 'replaceData', ...IDENTIFIER_DATA, 'updateFields'],
+	},
+	tenant: { getAll: [] },
+	event: {
+		get: ['uid'],
+		getFullEvent: ['uid'],
+		searchIdentifierFeed: ['identifierId', ...FEED_SEARCH],
+		searchTenantFeed: FEED_SEARCH,
+		takeAction: ['uid', 'actionType'],
+	},
 	threatReport: {
 		createRequest: ['reportTitle', 'timeRangeType', 'timeRangeFrom', 'timeRangeTo', 'additionalFields'],
 		getRequestStatus: ['requestId'],
@@ -80,10 +114,35 @@ describe('Flare node description', () => {
 				expect(flareOperations[resourceName][operationName]).toBeDefined();
 			}
 		}
-		const search = formOf('leakedCredential', 'search').find((property) => property.name === 'options')!;
-		expect(options(search).map((option) => option.name)).toEqual(['importedFrom', 'importedTo', 'include', 'leakedValueOutput', 'order']);
+		for (const operation of ['search', 'searchAstp']) {
+			const search = formOf('leakedCredential', operation).find((property) => property.name === 'options')!;
+			expect(options(search).map((option) => option.name)).toEqual(['importedFrom', 'importedTo', 'include', 'leakedValueOutput', 'order']);
+		}
+		const feed = formOf('leakedCredential', 'getTenantFeed').find((property) => property.name === 'options')!;
+		expect(options(feed).map((option) => option.name)).toEqual(['leakedValueOutput', 'order']);
+		const filters = formOf('identifier', 'getAll').find((property) => property.name === 'filters')!;
+		expect(options(filters).map((option) => option.name)).toEqual(['authorizationStatus', 'isDisabled', 'groupId', 'types']);
+		const additional = formOf('identifier', 'create').find((property) => property.name === 'additionalFields')!;
+		expect(options(additional).map((option) => option.name)).toEqual(['groupId', 'name']);
+		const updateFields = formOf('identifier', 'update').find((property) => property.name === 'updateFields')!;
+		expect(options(updateFields).map((option) => option.name)).toEqual(['categories', 'isDisabled', 'groupId', 'name', 'severities']);
 		const report = formOf('threatReport', 'createRequest').find((property) => property.name === 'additionalFields')!;
 		expect(options(report).map((option) => option.name)).toEqual(['excludedKeywords', 'includedKeywords', 'question']);
+		for (const operation of ['searchTenantFeed', 'searchIdentifierFeed']) {
+			const form = formOf('event', operation);
+			const filters = form.find((property) => property.name === 'filters')!;
+			expect(options(filters).map((option) => option.name)).toEqual([
+				'createdFrom',
+				'createdTo',
+				'types',
+				'ignored',
+				'materializedFrom',
+				'materializedTo',
+				'remediated',
+				'tags',
+			]);
+			expect(options(form.find((property) => property.name === 'options')!).map((option) => option.name)).toEqual(['order']);
+		}
 	});
 
 	it('describes every field, and gives every free-text field an "e.g." placeholder', () => {
@@ -117,10 +176,13 @@ describe('Flare node description', () => {
 
 	it('masks secret inputs and defaults to masked output', () => {
 		const secrets = [...allProperties(properties)].filter((property) => ['secret', 'password'].includes(property.name));
-		expect(secrets).toHaveLength(2);
+		// Search, Search ASTP, Identity → Get by Password, Identifier → Create and Update, and the two
+		// feed searches' Secret and Password (Search By Credentials).
+		expect(secrets).toHaveLength(9);
 		for (const property of secrets) expect(property.typeOptions?.password).toBe(true);
 		const outputs = [...allProperties(properties)].filter((property) => property.name === 'leakedValueOutput');
-		expect(outputs.length).toBe(3);
+		// Search, Search ASTP, Get Tenant Feed and the two identity lookups.
+		expect(outputs.length).toBe(5);
 		for (const property of outputs) expect(property.default).toBe('masked');
 	});
 
@@ -128,8 +190,10 @@ describe('Flare node description', () => {
 		['matchingPolicy', 'assign', /^Beta:/],
 		['matchingPolicy', 'getByIdentifier', /^Beta:/],
 		['event', 'get', /^Beta:/],
-		['identity', 'getByPassword', /^Deprecated by Flare: replaced by the ASTP credential search.*Needs the ASTP feature/],
-		['identity', 'getByKeyword', /^Deprecated by Flare: replaced by the ASTP credential search.*Needs the ASTP feature/],
+		['identity', 'getByPassword', /^Deprecated by Flare: replaced by the ASTP credential search.*Leaked Credential → Search ASTP.*Needs the ASTP feature/],
+		['identity', 'getByKeyword', /^Deprecated by Flare: replaced by the ASTP credential search.*Leaked Credential → Search ASTP.*Needs the ASTP feature/],
+		['leakedCredential', 'searchAstp', /^Needs the ASTP.*does not count toward the global search quota/],
+		['tenant', 'getAll', /Tenant ID field of the Flare API credential/],
 		['threatReport', 'createRequest', /^Deprecated by Flare: .*replaced by POST \/v4\/threat_flow\/intel\/requests.*Needs the threat intelligence feature/],
 		['astpUrl', 'getAll', /^Needs the ASTP/],
 		['source', 'get', /^Needs the ASTP/],
@@ -163,7 +227,53 @@ describe('Flare node description', () => {
 				if (operation.write) writes.push(`${resource}.${name}`);
 			}
 		}
-		expect(writes.sort()).toEqual(['identifier.delete', 'matchingPolicy.assign', 'threatReport.createRequest']);
+		expect(writes.sort()).toEqual([
+			'event.takeAction',
+			'identifier.create',
+			'identifier.delete',
+			'identifier.update',
+			'leakedCredential.takeAction',
+			'matchingPolicy.assign',
+			'threatReport.createRequest',
+		]);
+	});
+
+	it('shows each feed query field for its Search By kinds only, and the severity fields for their mode', () => {
+		for (const operation of ['searchTenantFeed', 'searchIdentifierFeed']) {
+			const form = formOf('event', operation);
+			const searchBy = form.find((property) => property.name === 'searchBy')!;
+			expect([searchBy.default, options(searchBy).map((option) => option.value).sort()]).toEqual([
+				'all',
+				['all', 'azure_tenant', 'bin', 'brand', 'credentials', 'domain', 'email', 'github_repository', 'ip', 'keyword', 'name', 'query_string', 'secret', 'username'],
+			]);
+			const shownFor = (name: string, selector: string) => form.find((property) => property.name === name)!.displayOptions?.show?.[selector];
+			expect(
+				Object.fromEntries(
+					form.filter((property) => property.displayOptions?.show?.searchBy).map((property) => [property.name, shownFor(property.name, 'searchBy')]),
+				),
+			).toEqual({
+				queryString: ['query_string'],
+				keyword: ['keyword'],
+				fqdn: ['domain'],
+				email: ['email'],
+				username: ['username', 'credentials'],
+				password: ['credentials'],
+				secret: ['secret'],
+				ip: ['ip'],
+				bin: ['bin'],
+				brand: ['brand'],
+				firstName: ['name'],
+				lastName: ['name'],
+				exactName: ['name'],
+				repoOwner: ['github_repository'],
+				repoName: ['github_repository'],
+				azureTenantId: ['azure_tenant'],
+			});
+			expect([shownFor('minimumSeverity', 'severityFilter'), shownFor('severities', 'severityFilter')]).toEqual([['minimum'], ['list']]);
+			const types = options(form.find((property) => property.name === 'filters')!).find((option) => option.name === 'types') as unknown as INodeProperties;
+			expect([types.type, types.typeOptions]).toEqual(['multiOptions', { loadOptionsMethod: 'getEventTypes' }]);
+		}
+		expect(Object.keys(flare.methods?.loadOptions ?? {})).toEqual(['getEventTypes']);
 	});
 
 	describe('resource locators', () => {
@@ -180,7 +290,10 @@ describe('Flare node description', () => {
 			expect(
 				locators.map((property) => [property.name, property.displayName, property.displayOptions?.show?.operation]),
 			).toEqual([
+				['identifierId', 'Identifier', ['searchIdentifierFeed']],
 				['identifierId', 'Identifier', ['delete']],
+				['identifierId', 'Identifier', ['get']],
+				['identifierId', 'Identifier', ['update']],
 				['policyUuid', 'Matching Policy', ['assign']],
 				['identifierId', 'Identifier', ['getByIdentifier']],
 				['sourceId', 'Source', ['get']],

@@ -38,7 +38,9 @@ function picker(list: FlareList) {
 		tier: 'basic',
 		paging: { maxPageSize: list.pageSize, next: nextCursor },
 		properties: [],
-		prepare: (_item, request) => (request.qs = { ...list.qs }),
+		prepare: (_item, request) => {
+			request.qs = { ...list.qs };
+		},
 		output: (_item, records) => records,
 	};
 	return async function (

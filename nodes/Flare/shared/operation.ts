@@ -81,8 +81,12 @@ export interface FlareOperation extends Omit<FailureContext, 'target' | 'fields'
 	properties: INodeProperties[];
 	/** Flare's field names (as in a 422 `loc`) mapped to the names of our parameters. */
 	apiFields?: Record<string, string>;
-	/** Validates the item's parameters and fills in the request, before anything is sent. */
-	prepare?: (item: FlareItem, request: FlareRequestParts) => void;
+	/**
+	 * Validates the item's parameters and fills in the request, before anything is sent. It may be
+	 * async and read from Flare first (through `callFlare`), e.g. an update that merges the changes
+	 * into the current record: a promise it returns is awaited.
+	 */
+	prepare?: (item: FlareItem, request: FlareRequestParts) => void | Promise<void>;
 	/** What a 404 is about, e.g. "Identifier 7001". */
 	target?: (item: FlareItem) => string;
 	/** Output items (JSON) for the records of one page, or for a single-request answer. */

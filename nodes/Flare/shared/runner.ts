@@ -166,7 +166,7 @@ export async function callFlare(
 ): Promise<WalkEnd> {
 	try {
 		const parts: FlareRequestParts = { pathParameters: {} };
-		operation.prepare?.(item, parts);
+		await operation.prepare?.(item, parts);
 		checkUrlValues(item, operation, parts);
 		const timeoutMs = timeoutOf(item);
 		const settings = await settingsOf(item);
@@ -176,6 +176,8 @@ export async function callFlare(
 				baseURL: settings.baseUrl,
 				url: buildPath(operation.path, settings.segment, parts.pathParameters),
 				qs: parts.qs,
+				// Flare reads a list in the query from a repeated key (`types=ip&types=bin`).
+				arrayFormat: 'repeat',
 				body: parts.body,
 			},
 			timeoutMs,
@@ -340,7 +342,12 @@ async function runBatched(
 				let answer: FlareResponse | undefined;
 				await callFlare(
 					chunk[0].item,
-					{ ...operation, prepare: (_item, request) => (request.body = body) },
+					{
+						...operation,
+						prepare: (_item, request) => {
+							request.body = body;
+						},
+					},
 					{
 						onPage: (_records, response) => {
 							answer = response;

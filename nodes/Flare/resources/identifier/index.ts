@@ -1,7 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { FlareOperation } from '../../shared/operation';
+import { createDescription, createOperation } from './create';
 import { deleteDescription, deleteOperation } from './delete';
+import { getDescription, getOperation } from './get';
+import { getAllDescription, getAllOperation } from './getAll';
+import { updateDescription, updateOperation } from './update';
 
 export const identifierDescription: INodeProperties[] = [
 	{
@@ -13,15 +17,51 @@ export const identifierDescription: INodeProperties[] = [
 		displayOptions: { show: { resource: ['identifier'] } },
 		options: [
 			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create a monitored identifier',
+				description:
+					'Start monitoring a domain, keyword, identity, IP address, BIN or other identifier',
+			},
+			{
 				name: 'Delete',
 				value: 'delete',
 				action: 'Delete a monitored identifier',
 				description: 'Delete an identifier and its related data; removal can take up to an hour',
 			},
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get a monitored identifier',
+				description: 'Get an identifier: what it watches, its categories, severities and state',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many monitored identifiers',
+				description: 'List the identifiers of the tenant, optionally filtered by type or state',
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				action: 'Update a monitored identifier',
+				description:
+					'Change an identifier; the fields left out keep their current values (read from Flare first)',
+			},
 		],
 		default: 'delete',
 	},
+	...createDescription,
 	...deleteDescription,
+	...getDescription,
+	...getAllDescription,
+	...updateDescription,
 ];
 
-export const identifierOperations: Record<string, FlareOperation> = { delete: deleteOperation };
+export const identifierOperations: Record<string, FlareOperation> = {
+	create: createOperation,
+	delete: deleteOperation,
+	get: getOperation,
+	getAll: getAllOperation,
+	update: updateOperation,
+};

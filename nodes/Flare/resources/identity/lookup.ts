@@ -8,7 +8,7 @@ import { protectLeakedValues, simplifyIdentity, type LeakedValueOutput } from '.
 export const identityLookupFields: INodeProperties[] = [
 	notice(
 		'identityDeprecatedNotice',
-		'Deprecated by Flare: replaced by the ASTP credential search (/astp/v2/credentials/_search). Needs the ASTP feature. Leaked Credential → Search finds the same credentials through the global search.',
+		'Deprecated by Flare: replaced by the ASTP credential search (/astp/v2/credentials/_search), which is Leaked Credential → Search ASTP. Needs the ASTP feature.',
 	),
 	...returnAllOrLimit,
 	simplify,

@@ -1,7 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { FlareOperation } from '../../shared/operation';
+import { getTenantFeedDescription, getTenantFeedOperation } from './getTenantFeed';
 import { searchDescription, searchOperation } from './search';
+import { searchAstpDescription, searchAstpOperation } from './searchAstp';
+import { takeActionDescription, takeActionOperation } from './takeAction';
 
 const showOnlyForLeakedCredentials = { resource: ['leakedCredential'] };
 
@@ -15,18 +18,45 @@ export const leakedCredentialDescription: INodeProperties[] = [
 		displayOptions: { show: showOnlyForLeakedCredentials },
 		options: [
 			{
+				name: 'Get Tenant Feed',
+				value: 'getTenantFeed',
+				action: 'Get the tenant feed of leaked credentials',
+				description:
+					"List the leaked credentials that match the identifiers of the credential's tenant, with their remediated and ignored states (no quota)",
+			},
+			{
 				name: 'Search',
 				value: 'search',
 				action: 'Search leaked credentials by domain or identity',
 				description:
 					'Search all leaked credentials known to Flare by domain, e-mail, username or password',
 			},
+			{
+				name: 'Search ASTP',
+				value: 'searchAstp',
+				action: 'Search leaked credentials by domain or identity with ASTP',
+				description:
+					'Search leaked credentials by domain, e-mail, username or password through ASTP, without the global search quota',
+			},
+			{
+				name: 'Take Action',
+				value: 'takeAction',
+				action: 'Remediate or ignore leaked credentials',
+				description:
+					'Mark leaked credentials as remediated or ignored, or clear those marks, by credential hash',
+			},
 		],
 		default: 'search',
 	},
+	...getTenantFeedDescription,
 	...searchDescription,
+	...searchAstpDescription,
+	...takeActionDescription,
 ];
 
 export const leakedCredentialOperations: Record<string, FlareOperation> = {
+	getTenantFeed: getTenantFeedOperation,
 	search: searchOperation,
+	searchAstp: searchAstpOperation,
+	takeAction: takeActionOperation,
 };

@@ -101,6 +101,68 @@ export const queryFields: INodeProperties[] = [
 	},
 ];
 
+/** Filters and output settings of a credential search (global or ASTP). */
+export const searchOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	description: 'Filters and output settings of the search',
+	options: [
+		{
+			displayName: 'Imported From',
+			name: 'importedFrom',
+			type: 'dateTime',
+			default: '',
+			description: 'Only credentials imported into Flare at or after this time',
+		},
+		{
+			displayName: 'Imported To',
+			name: 'importedTo',
+			type: 'dateTime',
+			default: '',
+			description: 'Only credentials imported into Flare at or before this time',
+		},
+		{
+			displayName: 'Include',
+			name: 'include',
+			type: 'multiOptions',
+			default: [],
+			description: 'Extra data to add to each credential',
+			options: [
+				{
+					name: 'Auth Domains',
+					value: 'auth_domains',
+					description: 'Up to 100 hosts where the credential was seen used',
+				},
+				{
+					name: 'Known Password ID',
+					value: 'known_password_id',
+					description: "ID of the credential's password",
+				},
+				{
+					name: 'URLs',
+					value: 'urls',
+					description: 'Up to 100 full URLs where the credential was seen used (raw output only)',
+				},
+			],
+		},
+		leakedValueOutput,
+		{
+			displayName: 'Order',
+			name: 'order',
+			type: 'options',
+			default: 'desc',
+			description: 'Order of the results by import time',
+			options: [
+				{ name: 'Newest First', value: 'desc' },
+				{ name: 'Oldest First', value: 'asc' },
+			],
+		},
+	],
+};
+
 const fields: INodeProperties[] = [
 	notice(
 		'searchQuotaNotice',
@@ -109,66 +171,7 @@ const fields: INodeProperties[] = [
 	...queryFields,
 	...returnAllOrLimit,
 	simplify,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		description: 'Filters and output settings of the search',
-		options: [
-			{
-				displayName: 'Imported From',
-				name: 'importedFrom',
-				type: 'dateTime',
-				default: '',
-				description: 'Only credentials imported into Flare at or after this time',
-			},
-			{
-				displayName: 'Imported To',
-				name: 'importedTo',
-				type: 'dateTime',
-				default: '',
-				description: 'Only credentials imported into Flare at or before this time',
-			},
-			{
-				displayName: 'Include',
-				name: 'include',
-				type: 'multiOptions',
-				default: [],
-				description: 'Extra data to add to each credential',
-				options: [
-					{
-						name: 'Auth Domains',
-						value: 'auth_domains',
-						description: 'Up to 100 hosts where the credential was seen used',
-					},
-					{
-						name: 'Known Password ID',
-						value: 'known_password_id',
-						description: "ID of the credential's password",
-					},
-					{
-						name: 'URLs',
-						value: 'urls',
-						description: 'Up to 100 full URLs where the credential was seen used (raw output only)',
-					},
-				],
-			},
-			leakedValueOutput,
-			{
-				displayName: 'Order',
-				name: 'order',
-				type: 'options',
-				default: 'desc',
-				description: 'Order of the results by import time',
-				options: [
-					{ name: 'Newest First', value: 'desc' },
-					{ name: 'Oldest First', value: 'asc' },
-				],
-			},
-		],
-	},
+	searchOptions,
 ];
 
 export const searchDescription = updateDisplayOptions(
@@ -199,6 +202,53 @@ export function searchQuery(item: FlareItem): IDataObject {
 	return { type, [QUERY_FIELD[type] ?? type]: value(item) };
 }
 
+/** Flare's fields of a credential search body (as in a 422 `loc`) and the parameters they come from. */
+export const searchApiFields: Record<string, string> = {
+	fqdn: 'fqdn',
+	email: 'email',
+	keyword: 'keyword',
+	secret: 'secret',
+	size: 'limit',
+	gte: 'options.importedFrom',
+	lte: 'options.importedTo',
+	include: 'options.include',
+	order: 'options.order',
+};
+
+/** The body of a credential search (global or ASTP) without paging, checked before anything is sent. */
+export function searchBody(item: FlareItem): IDataObject {
+	const query = searchQuery(item);
+	const gte = dateTime(item, 'options.importedFrom');
+	const lte = dateTime(item, 'options.importedTo');
+	if (gte && lte && gte > lte) {
+		const after = `is after ${item.displayName('options.importedTo')}`;
+		throw parameterError(
+			item,
+			'options.importedFrom',
+			after,
+			'Swap the two dates or widen the window.',
+		);
+	}
+	const include = optionValues(item, 'options.include', INCLUDE);
+	return {
+		query,
+		...(gte || lte
+			? { filters: { imported_at: { ...(gte ? { gte } : {}), ...(lte ? { lte } : {}) } } }
+			: {}),
+		...(include.length ? { include } : {}),
+		order: optionValue(item, 'options.order', ['desc', 'asc'], 'desc'),
+	};
+}
+
+/** Output items of a credential search: simplified or raw, leaked values as Leaked Value Output says. */
+export function credentialItems(item: FlareItem, records: IDataObject[]): IDataObject[] {
+	const simplified = item.parameter<boolean>('simplify', true);
+	const mode = item.parameter<LeakedValueOutput>('options.leakedValueOutput', 'masked');
+	return records.map((record) =>
+		protectLeakedValues(simplified ? simplifyCredential(record) : { ...record }, mode),
+	);
+}
+
 export const searchOperation: FlareOperation = {
 	action: 'search leaked credentials',
 	method: 'POST',
@@ -206,50 +256,14 @@ export const searchOperation: FlareOperation = {
 	tier: 'search',
 	paging: { maxPageSize: 10_000, firstPageSize: 100, next: nextCursor, key: (record) => record.id },
 	properties: fields,
-	apiFields: {
-		fqdn: 'fqdn',
-		email: 'email',
-		keyword: 'keyword',
-		secret: 'secret',
-		size: 'limit',
-		gte: 'options.importedFrom',
-		lte: 'options.importedTo',
-		include: 'options.include',
-		order: 'options.order',
-	},
+	apiFields: searchApiFields,
 	prepare(item, request) {
-		const query = searchQuery(item);
-		const gte = dateTime(item, 'options.importedFrom');
-		const lte = dateTime(item, 'options.importedTo');
-		if (gte && lte && gte > lte) {
-			const after = `is after ${item.displayName('options.importedTo')}`;
-			throw parameterError(
-				item,
-				'options.importedFrom',
-				after,
-				'Swap the two dates or widen the window.',
-			);
-		}
-		const include = optionValues(item, 'options.include', INCLUDE);
-		request.body = {
-			query,
-			...(gte || lte
-				? { filters: { imported_at: { ...(gte ? { gte } : {}), ...(lte ? { lte } : {}) } } }
-				: {}),
-			...(include.length ? { include } : {}),
-			order: optionValue(item, 'options.order', ['desc', 'asc'], 'desc'),
-		};
+		request.body = searchBody(item);
 	},
 	output(item, records, response) {
-		const simplified = item.parameter<boolean>('simplify', true);
-		const mode = item.parameter<LeakedValueOutput>('options.leakedValueOutput', 'masked');
 		const remaining = searchesRemaining(response);
 		const batch = batchReached(response);
-		return records.map((record) => {
-			const result = protectLeakedValues(
-				simplified ? simplifyCredential(record) : { ...record },
-				mode,
-			);
+		return credentialItems(item, records).map((result) => {
 			if (remaining !== undefined) result.globalSearchesRemaining = remaining;
 			if (batch) result.globalSearchBatchReached = true;
 			return result;

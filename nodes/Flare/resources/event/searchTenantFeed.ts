@@ -1,0 +1,24 @@
+import { updateDisplayOptions } from '../../shared/descriptions';
+import type { FlareOperation } from '../../shared/operation';
+import { feedApiFields, feedBody, feedPaging, feedSearchFields } from './feed';
+
+const fields = feedSearchFields;
+
+export const searchTenantFeedDescription = updateDisplayOptions(
+	{ show: { resource: ['event'], operation: ['searchTenantFeed'] } },
+	fields,
+);
+
+export const searchTenantFeedOperation: FlareOperation = {
+	action: 'search the tenant event feed',
+	method: 'POST',
+	path: '/{segment}/v4/events/tenant/_search',
+	tier: 'basic',
+	paging: feedPaging,
+	properties: fields,
+	apiFields: feedApiFields,
+	prepare(item, request) {
+		request.body = feedBody(item);
+	},
+	output: (_item, records) => records,
+};

@@ -1,0 +1,93 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { updateDisplayOptions } from '../../shared/descriptions';
+import type { FlareOperation } from '../../shared/operation';
+import { positiveInteger, requiredText } from '../../shared/validation';
+import {
+	categories,
+	categoriesField,
+	dataFields,
+	groupIdField,
+	identifierData,
+	isGiven,
+	severities,
+	severitiesField,
+} from './data';
+
+const fields: INodeProperties[] = [
+	...dataFields,
+	{ ...categoriesField, required: true },
+	severitiesField,
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: 'Optional settings of the new identifier',
+		options: [
+			groupIdField,
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Main website',
+				description: 'Name shown in Flare (by default, what the identifier watches)',
+			},
+		],
+	},
+];
+
+export const createDescription = updateDisplayOptions(
+	{ show: { resource: ['identifier'], operation: ['create'] } },
+	fields,
+);
+
+/** Flare's fields (as in a 422 `loc`) and the parameters they come from, for Create and Update. */
+export const identifierApiFields: Record<string, string> = {
+	data: 'identifierType',
+	type: 'identifierType',
+	fqdn: 'fqdn',
+	keyword: 'keyword',
+	ip: 'ip',
+	bin: 'bin',
+	tenant_id: 'azureTenantId',
+	search_query: 'searchQuery',
+	repo_owner: 'repoOwner',
+	repo_name: 'repoName',
+	secret: 'secret',
+	attributes: 'identityAttributes',
+};
+
+export const createOperation: FlareOperation = {
+	action: 'create the identifier',
+	method: 'POST',
+	path: '/{segment}/v4/identifiers/',
+	tier: 'basic',
+	write: true,
+	properties: fields,
+	apiFields: {
+		...identifierApiFields,
+		categories: 'categories',
+		severities: 'severities',
+		name: 'additionalFields.name',
+		group_id: 'additionalFields.groupId',
+	},
+	prepare(item, request) {
+		request.body = {
+			data: identifierData(item),
+			...(isGiven(item, 'additionalFields.name')
+				? { name: requiredText(item, 'additionalFields.name') }
+				: {}),
+			categories: categories(item, 'categories'),
+			// Not offered in the form: Flare documents no values for them.
+			emerging_categories: [],
+			severities: severities(item, 'severities'),
+			...(isGiven(item, 'additionalFields.groupId')
+				? { group_id: positiveInteger(item, 'additionalFields.groupId') }
+				: {}),
+		};
+	},
+	output: (_item, records) => records,
+};

@@ -1,0 +1,545 @@
+/**
+ * The Flare Trigger activated in a real n8n 2.41.1 (`n8n start`, SQLite, regular mode), polling every
+ * minute, with n8n restarted between polls: `workflows/behaviours/trigger-active.json` (the trigger on
+ * acme.com → a NoOp) with the packed package installed as a community package, against the fake Flare
+ * API. One new acme.com credential is added at a time, before each of these:
+ *
+ *   1. a poll;
+ *   2. n8n stopped (SIGTERM), the credential added while it is down, n8n started again: the workflow's
+ *      activation poll at start-up;
+ *   3. the next poll;
+ *   4. n8n killed (SIGKILL) once it has stored what it emitted, the credential added while it is down,
+ *      n8n started again: the activation poll;
+ *   5. the next poll.
+ *
+ * Each credential waits for its own poll, so each poll finds exactly one. It proves that activation
+ * emits nothing (credentials imported before it, within the trigger's look-back, are noted, not
+ * emitted) and that each new credential starts exactly one execution with exactly one item, which
+ * reaches the next node; nothing is emitted twice, across either restart, nor by a last poll that
+ * finds nothing new. Executions are read back through n8n's REST API, the workflow's static data from
+ * n8n's database. A kill comes once n8n has stored the static data of its last emit: n8n saves it as
+ * it starts the execution, and a crash in between would emit that credential again at the next start.
+ *
+ *   npm run test:trigger-live   (5 to 7 minutes: n8n polls once a minute at most)
+ *   FLARE_E2E_SKIP_BUILD=1 npm run test:trigger-live    (pack the current dist/)
+ */
+import { sleep } from 'n8n-workflow';
+
+import { FakeFlare, type FakeFlareOptions } from '../fake-flare';
+import { fs, path, processRef } from '../support/node';
+import { SUITE_DATASET } from './cases';
+import { ensureN8n, type InstalledN8n, LINES, run } from './install';
+import { EditorSession } from './manual';
+import { N8nInstance } from './n8n';
+import { checkEqual, describeError, E2eFailure, RunView } from './report';
+import { E2eSecretScan, SERVER_OUTPUT_FILE } from './secrets';
+import { type N8nServer, startServer } from './server';
+import {
+	buildAndPack,
+	flareCredential,
+	readWorkflow,
+	repositoryRoot,
+	say,
+	seconds,
+	TRIGGER_LIVE_WORKFLOW,
+	workFolder,
+} from './suite';
+
+const TRIGGER = 'New leaked credential for acme.com';
+const NEXT_NODE = 'Handle the new credential';
+const DOMAIN = 'acme.com';
+const SEARCH_PATH = '/firework/v4/credentials/global/_search';
+/** A poll comes within a minute of the last; on a loaded machine n8n may be slow to run it. */
+const EXECUTION_DEADLINE_SECONDS = 150;
+/** How long n8n may take to add the trigger of a published workflow and run its activation poll. */
+const ACTIVATION_DEADLINE_SECONDS = 60;
+/** How long n8n may take to store the static data of an emit it made. */
+const SAVE_DEADLINE_SECONDS = 15;
+/** Credentials imported this long before activation: inside the trigger's 15-minute look-back. */
+const BEFORE_ACTIVATION_MS = 5 * 60_000;
+/** How long a poll that finds nothing may take, once n8n has started it. */
+const QUIET_POLL_SECONDS = 10;
+
+const DATASET: FakeFlareOptions = { ...SUITE_DATASET, credentials: 1_000 };
+
+type Restart = 'none' | 'stop' | 'kill';
+
+const ROUNDS: Array<{ restart: Restart; about: string }> = [
+	{ restart: 'none', about: 'a poll' },
+	{
+		restart: 'stop',
+		about: 'n8n stopped (SIGTERM), added while down, n8n started: the activation poll',
+	},
+	{ restart: 'none', about: 'the next poll' },
+	{
+		restart: 'kill',
+		about: 'n8n killed (SIGKILL), added while down, n8n started: the activation poll',
+	},
+	{ restart: 'none', about: 'the next poll' },
+];
+
+export interface TriggerLiveFigures {
+	n8n: string;
+	/** Seconds from `n8n start` to ready, for each start. */
+	starts: number[];
+	/**
+	 * Each restart: how n8n ended (exit code or signal), seconds from the signal to its exit, and to
+	 * its trigger activated again by the next start (n8n down, plus its start-up and activation poll).
+	 */
+	restarts: Array<{ restart: Restart; exit: string; exitSeconds: number; gapSeconds: number }>;
+	/** Seconds from asking for the activation to the trigger activated (its first poll over). */
+	activationSeconds: number;
+	/** Seconds from a kill's emit (its execution ended) to the emitted key found in the database. */
+	savedBeforeKillSeconds?: number;
+	rounds: Array<{
+		about: string;
+		credential: string;
+		executionId: string;
+		/** Seconds from adding the credential to the end of the execution it started. */
+		seconds: number;
+	}>;
+	/** Credentials of acme.com imported before activation (noted, never emitted). */
+	beforeActivation: number;
+	/** Credentials added after activation, and the ids every execution emitted, in order. */
+	added: number[];
+	emitted: number[];
+	/** Executions of the workflow in all, and the items each emitted. */
+	executions: number;
+	itemsPerExecution: number[];
+	/** Polls n8n ran (its log; each start's activation poll included) and the searches Flare received. */
+	polls: number;
+	searches: number;
+	/** The workflow's static data as stored in n8n's database at the end, and the keys it holds. */
+	staticDataBytes: number;
+	keysKept: number;
+	totalSeconds: number;
+}
+
+interface ExecutionSummary {
+	id: string;
+	status: string;
+	mode: string;
+}
+
+interface StoredState {
+	bytes: number;
+	seen: Record<string, number>;
+	cursor?: string;
+}
+
+/** One n8n instance with the workflow, started, stopped, killed and started again. */
+class LiveInstance {
+	private server?: N8nServer;
+	private session?: EditorSession;
+	private serverRuns = 0;
+
+	constructor(
+		readonly n8n: N8nInstance,
+		readonly workflow: { id: string; name: string },
+		private readonly figures: TriggerLiveFigures,
+	) {}
+
+	/** `n8n start` (n8n's log at debug level: it logs each poll), then the owner signs in. */
+	async start(): Promise<void> {
+		this.server = await startServer(this.n8n, { env: { N8N_LOG_LEVEL: 'debug' } });
+		this.figures.starts.push(round(this.server.startSeconds));
+		this.session =
+			this.figures.starts.length === 1
+				? await EditorSession.signIn(this.server, this.n8n.userFolder)
+				: await EditorSession.logIn(this.server, this.n8n.userFolder);
+	}
+
+	get rest(): EditorSession {
+		if (!this.session) throw new Error('n8n is not running');
+		return this.session;
+	}
+
+	/**
+	 * Waits for the `count`th activation of the trigger in n8n's log (one per activation: the REST
+	 * call's, then each start's), which n8n logs once the activation poll is over.
+	 */
+	async activated(count: number): Promise<void> {
+		await waitFor(
+			`activation ${count} of the trigger (its first poll over)`,
+			async () =>
+				this.n8n.triggerActivations(this.workflow.name).length >= count ? true : undefined,
+			ACTIVATION_DEADLINE_SECONDS,
+		);
+	}
+
+	/** Ends n8n gracefully (SIGTERM) or as in a crash (SIGKILL to its group); keeps what it printed. */
+	async end(restart: Exclude<Restart, 'none'>): Promise<{ exit: string; exitSeconds: number }> {
+		const server = this.server!;
+		const signalled = Date.now();
+		await (restart === 'kill' ? server.kill() : server.stop());
+		const exit = await server.exited;
+		this.server = undefined;
+		this.session = undefined;
+		this.keepServerOutput();
+		return { exit, exitSeconds: round((Date.now() - signalled) / 1000) };
+	}
+
+	/** Each start's output is kept in runs/, where the secret scan reads it. */
+	keepServerOutput(): void {
+		const output = path.join(this.n8n.userFolder, SERVER_OUTPUT_FILE);
+		if (!fs.existsSync(output)) return;
+		const runs = path.join(this.n8n.userFolder, 'runs');
+		fs.mkdirSync(runs, { recursive: true });
+		fs.renameSync(output, path.join(runs, `server-${++this.serverRuns}.log`));
+	}
+
+	async stop(): Promise<void> {
+		await this.server?.stop();
+		this.server = undefined;
+		this.keepServerOutput();
+	}
+
+	/** The workflow's executions, oldest first. */
+	async executions(): Promise<ExecutionSummary[]> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId: this.workflow.id }));
+		const { results } = await this.rest.request<{ results: ExecutionSummary[] }>(
+			'GET',
+			`/executions?filter=${filter}&limit=100`,
+		);
+		return [...results].sort((a, b) => Number(a.id) - Number(b.id));
+	}
+
+	/** When n8n polled the trigger, from its log. */
+	polls(): string[] {
+		return this.n8n.polls(this.workflow.name);
+	}
+
+	/**
+	 * The trigger's state in the workflow's static data, as n8n stored it in its SQLite database, read
+	 * with n8n's own sqlite3 module (read-only, also while n8n runs).
+	 */
+	async storedState(): Promise<StoredState | undefined> {
+		const script = [
+			"const sqlite3 = require('sqlite3');",
+			'const db = new sqlite3.Database(process.argv[1], sqlite3.OPEN_READONLY);',
+			"db.get('select staticData from workflow_entity where id = ?', [process.argv[2]], (error, row) => {",
+			'  if (error) { console.error(error.message); process.exitCode = 1; }',
+			"  else process.stdout.write(row && row.staticData ? String(row.staticData) : '');",
+			'  db.close();',
+			'});',
+		].join('\n');
+		const database = path.join(this.n8n.userFolder, '.n8n', 'database.sqlite');
+		const { stdout } = await run(
+			this.n8n.install.nodeBin,
+			['-e', script, database, this.workflow.id],
+			{
+				cwd: path.join(this.n8n.install.dir, 'node_modules', 'n8n'),
+			},
+		);
+		if (!stdout) return undefined;
+		const stored = JSON.parse(stdout) as Record<string, StoredState | undefined>;
+		const state = stored[`node:${TRIGGER}`];
+		return state?.seen ? { ...state, bytes: new TextEncoder().encode(stdout).length } : undefined;
+	}
+}
+
+/** Polls `find` every second until it returns something, or fails after `timeoutSeconds`. */
+async function waitFor<T>(
+	what: string,
+	find: () => Promise<T | undefined>,
+	timeoutSeconds: number,
+): Promise<T> {
+	const deadline = Date.now() + timeoutSeconds * 1000;
+	for (;;) {
+		const found = await find();
+		if (found !== undefined) return found;
+		if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutSeconds} s`);
+		await sleep(1_000);
+	}
+}
+
+const round = (value: number) => Number(value.toFixed(1));
+
+/** Adds one acme.com credential, imported now or at `importedAt`; returns its id (as a list). */
+function addOneAcmeCredential(fake: FakeFlare, importedAt?: string): number[] {
+	const index = fake.addCredentials(1, importedAt, { domain: DOMAIN });
+	return [fake.dataset.credential(index).id as number];
+}
+
+/**
+ * Runs the whole test on a fresh n8n of the 2.41.1 line and returns its figures and failures (an empty
+ * list when every check passed); `log` gets its progress.
+ */
+export async function triggerLive(options: {
+	root: string;
+	install: Promise<InstalledN8n>;
+	tarball: string;
+	secrets: E2eSecretScan;
+	log: (line: string) => void;
+}): Promise<{ figures: TriggerLiveFigures; failures: string[] }> {
+	const { root, secrets, log } = options;
+	const started = Date.now();
+	const failures: string[] = [];
+	const figures: TriggerLiveFigures = {
+		n8n: LINES['2'].label,
+		starts: [],
+		restarts: [],
+		activationSeconds: 0,
+		rounds: [],
+		beforeActivation: 0,
+		added: [],
+		emitted: [],
+		executions: 0,
+		itemsPerExecution: [],
+		polls: 0,
+		searches: 0,
+		staticDataBytes: 0,
+		keysKept: 0,
+		totalSeconds: 0,
+	};
+	const workflow = readWorkflow(root, TRIGGER_LIVE_WORKFLOW);
+	const fake = await FakeFlare.start(DATASET);
+	let live: LiveInstance | undefined;
+	const fail = (message: string) => {
+		failures.push(message);
+		log(`  ✗ ${message.split('\n').join('\n    ')}`);
+	};
+	try {
+		const n8n = N8nInstance.create(
+			await options.install,
+			path.join(workFolder(root), 'trigger-live'),
+		);
+		await n8n.installPackage(options.tarball);
+		await n8n.importCredentials([flareCredential(fake)]);
+		await n8n.importWorkflows([workflow.absolute]);
+		live = new LiveInstance(n8n, workflow, figures);
+		await live.start();
+		log(
+			`Package installed, credential and workflow imported; n8n started in ${figures.starts[0]} s (${path.relative(root, n8n.userFolder)}).`,
+		);
+
+		// Before activation: acme.com credentials that the trigger's first search reads and must not emit.
+		const earlier = new Date(fake.now() - BEFORE_ACTIVATION_MS).toISOString();
+		const beforeActivation = [
+			addOneAcmeCredential(fake, earlier),
+			addOneAcmeCredential(fake, earlier),
+		].flat();
+		figures.beforeActivation = beforeActivation.length;
+		// n8n 2.41 publishes the workflow, then adds its trigger: the activation poll runs after the
+		// answer, and n8n stores the static data once it has run.
+		const activatedAt = Date.now();
+		await live.rest.activate(workflow.id);
+		await live.activated(1);
+		figures.activationSeconds = round((Date.now() - activatedAt) / 1000);
+		const baseline = await waitFor(
+			'static data stored after the activation poll',
+			async () => await live!.storedState(),
+			SAVE_DEADLINE_SECONDS,
+		);
+		const noted = beforeActivation.filter((id) => baseline.seen[String(id)] !== undefined);
+		if (noted.length !== beforeActivation.length) {
+			fail(
+				`after activation n8n's database holds the keys ${JSON.stringify(Object.keys(baseline.seen))}, expected those of the credentials imported before it, ${JSON.stringify(beforeActivation)}`,
+			);
+		}
+		const afterActivation = await live.executions();
+		if (afterActivation.length > 0) {
+			fail(`activation started ${afterActivation.length} execution(s), expected none`);
+		}
+		log(
+			`Activated: no execution; ${beforeActivation.length} acme.com credentials imported 5 min before were noted (${baseline.bytes} bytes of static data stored ${figures.activationSeconds} s after the activation was asked).`,
+		);
+
+		const emitted: number[] = [];
+		for (const [index, step] of ROUNDS.entries()) {
+			const label = `round ${index + 1}/${ROUNDS.length} (${step.about})`;
+			const seen = (await live.executions()).length;
+			await sleep(1_100); // a new import time, after the instant the last poll reached
+			let added: number[];
+			let addedAt: number;
+			if (step.restart === 'none') {
+				added = addOneAcmeCredential(fake);
+				addedAt = Date.now();
+				figures.added.push(...added);
+			} else {
+				if (step.restart === 'kill') {
+					// Killed once n8n has stored its last emit (it saves the static data as it emits).
+					const last = String(emitted[emitted.length - 1]);
+					const from = Date.now();
+					await waitFor(
+						`static data holding credential ${last} in n8n's database`,
+						async () => ((await live!.storedState())?.seen[last] !== undefined ? true : undefined),
+						SAVE_DEADLINE_SECONDS,
+					);
+					figures.savedBeforeKillSeconds = round((Date.now() - from) / 1000);
+				}
+				const signalled = Date.now();
+				const ended = await live.end(step.restart);
+				added = addOneAcmeCredential(fake);
+				addedAt = Date.now();
+				figures.added.push(...added);
+				await live.start();
+				await live.activated(figures.starts.length);
+				figures.restarts.push({
+					restart: step.restart,
+					...ended,
+					gapSeconds: round((Date.now() - signalled) / 1000),
+				});
+			}
+			const execution = await waitFor(
+				`execution after credential ${added.join(', ')} was added`,
+				async () => (await live!.executions())[seen],
+				EXECUTION_DEADLINE_SECONDS,
+			).catch((error: Error) => {
+				const searches = fake.requests
+					.filter((request) => request.path === SEARCH_PATH)
+					.map((request) => `${new Date(request.at).toISOString()} ${request.status}`);
+				throw new Error(
+					`${label}: ${error.message} (n8n polled at ${live!.polls().join(', ') || 'no time'}; searches Flare answered: ${searches.join(', ') || 'none'})`,
+				);
+			});
+			const runJson = await live.rest.finishedExecution(execution.id);
+			secrets.addRun(runJson, `execution ${execution.id}`);
+			fs.writeFileSync(
+				path.join(live.n8n.userFolder, 'runs', `execution-${execution.id}.json`),
+				JSON.stringify(runJson, null, 2),
+			);
+			const elapsed = round((Date.now() - addedAt) / 1000);
+			figures.rounds.push({
+				about: step.about,
+				credential: added.join(', '),
+				executionId: execution.id,
+				seconds: elapsed,
+			});
+			try {
+				const view = new RunView(runJson);
+				if (runJson.status !== 'success') {
+					const error = runJson.data.resultData.error;
+					throw new E2eFailure(
+						undefined,
+						`execution ${execution.id} ended "${runJson.status}"${error ? `: ${describeError(error)}` : ''}`,
+					);
+				}
+				checkEqual(execution.mode, 'trigger', undefined, `execution ${execution.id}'s mode`);
+				const ids = (node: string) => view.json(node).map((item) => item.id);
+				checkEqual(ids(TRIGGER), added, TRIGGER, `execution ${execution.id}: the items emitted`);
+				checkEqual(
+					ids(NEXT_NODE),
+					added,
+					NEXT_NODE,
+					`execution ${execution.id}: the items received`,
+				);
+				emitted.push(...added);
+				log(
+					`  ✓ ${label}: credential ${added.join(', ')} → execution ${execution.id}, ${ids(TRIGGER).length} item, ${elapsed} s after it was added`,
+				);
+			} catch (error) {
+				fail(`${label}: ${(error as Error).message}`);
+			}
+		}
+
+		// One more poll, which finds nothing new: then across the whole run, one execution per added
+		// credential, one item each, nothing else.
+		const pollsBefore = live.polls().length;
+		await waitFor(
+			'a poll after the last execution',
+			async () => (live!.polls().length > pollsBefore ? true : undefined),
+			EXECUTION_DEADLINE_SECONDS,
+		);
+		await sleep(QUIET_POLL_SECONDS * 1000);
+		const executions = await live.executions();
+		for (const execution of executions) {
+			const ids = new RunView(await live.rest.finishedExecution(execution.id))
+				.json(TRIGGER)
+				.map((item) => item.id as number);
+			figures.itemsPerExecution.push(ids.length);
+			figures.emitted.push(...ids);
+		}
+		figures.executions = executions.length;
+		try {
+			checkEqual(figures.emitted, figures.added, TRIGGER, 'the credentials emitted, in all');
+		} catch (error) {
+			fail((error as Error).message);
+		}
+		if (executions.length !== ROUNDS.length) {
+			fail(
+				`the trigger started ${executions.length} executions in all (${executions.map((execution) => execution.id).join(', ')}), expected ${ROUNDS.length}: one per new credential`,
+			);
+		}
+		const stored = await live.storedState();
+		figures.staticDataBytes = stored?.bytes ?? 0;
+		figures.keysKept = Object.keys(stored?.seen ?? {}).length;
+		figures.polls = live.polls().length;
+		figures.searches = fake.requests.filter((request) => request.path === SEARCH_PATH).length;
+		log(
+			`${figures.polls} polls (${figures.starts.length} at start-up), ${figures.searches} searches; ${executions.length} executions; static data in n8n's database: ${figures.staticDataBytes} bytes, ${figures.keysKept} keys kept.`,
+		);
+	} catch (error) {
+		fail(`the activated trigger could not be tested: ${(error as Error).message}`);
+	} finally {
+		await live?.stop();
+		await fake.stop();
+	}
+	if (live) await secrets.addInstanceFiles(live.n8n.userFolder);
+	figures.totalSeconds = Math.round((Date.now() - started) / 1000);
+	const file = path.join(root, 'test-results', 'trigger-live.json');
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	fs.writeFileSync(file, `${JSON.stringify({ figures, failures }, null, '\t')}\n`);
+	log(
+		`Flare Trigger activated: ${failures.length ? `${failures.length} failure(s)` : 'every check passed'} in ${seconds(started)} (${path.relative(root, file)}).`,
+	);
+	return { figures, failures };
+}
+
+/** The figures as tables: each round, and each restart. */
+export function render(figures: TriggerLiveFigures): string {
+	const table = (header: string[], rows: unknown[][]) =>
+		[header, header.map(() => '---'), ...rows]
+			.map((cells) => `| ${cells.map(String).join(' | ')} |`)
+			.join('\n');
+	return [
+		table(
+			['Round', 'Credential', 'Execution', 'Items', 'Seconds from import to the execution ended'],
+			figures.rounds.map((row, index) => [
+				`${index + 1}: ${row.about}`,
+				row.credential,
+				row.executionId,
+				figures.itemsPerExecution[index] ?? '?',
+				row.seconds,
+			]),
+		),
+		'',
+		table(
+			[
+				'Restart',
+				'n8n ended',
+				'Seconds to exit',
+				'Seconds from the signal to the trigger active again',
+			],
+			figures.restarts.map((row) => [
+				row.restart === 'kill' ? 'SIGKILL to its process group' : 'SIGTERM (graceful)',
+				row.exit,
+				row.exitSeconds,
+				row.gapSeconds,
+			]),
+		),
+	].join('\n');
+}
+
+async function main(): Promise<void> {
+	const root = repositoryRoot();
+	const install = ensureN8n('2', say);
+	install.catch(() => undefined); // awaited in triggerLive
+	const tarball = await buildAndPack(root);
+	const secrets = new E2eSecretScan(DATASET.apiKeys!.full!, 'trigger-live');
+	say(`== Flare Trigger activated, ${LINES['2'].label}, polling every minute`);
+	const { figures, failures } = await triggerLive({ root, install, tarball, secrets, log: say });
+	say('');
+	say(render(figures));
+	say('');
+	say(await secrets.write(root));
+	if (secrets.leaks) say(secrets.describe());
+	if (failures.length || secrets.leaks) processRef.exitCode = 1;
+}
+
+main().catch((error: Error) => {
+	processRef.stderr.write(
+		`The activated trigger could not be tested: ${error.stack ?? error.message}\n`,
+	);
+	processRef.exitCode = 1;
+});

@@ -1,0 +1,319 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { FeedRequestBody, type FeedItem } from '../contract';
+import { FakeFlare, type FakeFlareOptions, type LoggedRequest } from '../fake-flare';
+import { Harness } from '../harness/engine';
+import { TriggerWorkflow } from '../harness/poll';
+import { apiRequests, jsonOf } from './support';
+
+const TENANT = 101;
+const TENANT_FEED = '/firework/v4/events/tenant/_search';
+const ACTIVITY = '/firework/v2/activities/';
+const MINUTE = 60_000;
+const LOOKBACK = 15 * MINUTE;
+const DAY = 24 * 60 * MINUTE;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const uidOf = (item: { metadata: unknown }) => (item.metadata as IDataObject).uid as string;
+const uidsOf = (items: INodeExecutionData[] | null | undefined) => (items ?? []).map((item) => uidOf(item.json as never));
+const bodyOf = (request: LoggedRequest) => request.body as IDataObject;
+const gteOf = (body: IDataObject) => ((body.filters as IDataObject).materialized_at as IDataObject).gte as string;
+
+/**
+ * The Flare Trigger's "New Event" kind (README "Flare Trigger"): every event that enters the tenant's
+ * feed, or an identifier's, and matches the search starts the workflow once; Fetch Full Event adds
+ * the v2 activity — in n8n-core's real PollContext against the fake API.
+ */
+describe('Flare Trigger: New Event', () => {
+	let fake: FakeFlare;
+	let harness: Harness;
+
+	const requests = (path: string) => apiRequests(fake).filter((request) => request.path === path);
+	/** The tenant feed's events that entered it at or after `gte`, oldest first, as the oracle has them. */
+	const feedSince = (gte: string, filters: IDataObject = {}, identifierId?: number): FeedItem[] =>
+		fake.feed.feedAll(TENANT, { filters: { ...filters, materialized_at: { gte } }, order: 'asc' }, identifierId);
+	const activity = (uid: string) => fake.events.fullEvent(uid, TENANT)!.activity as IDataObject;
+
+	/** The seeded feed ends 5 days ago: an activation without backfill finds nothing new. */
+	const start = (options: FakeFlareOptions = {}) => {
+		fake.reset({ credentials: 100, startTime: iso(Date.now() - 35 * DAY), ...options });
+		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url });
+	};
+	const trigger = (parameters: IDataObject = {}, spec: { budgetMs?: number } = {}) =>
+		new TriggerWorkflow(harness, { parameters: { event: 'newEvent', ...parameters }, ...spec });
+
+	const activate = async (workflow: TriggerWorkflow) => {
+		expect(await workflow.activate()).toEqual({ items: null });
+		fake.clearLog();
+	};
+
+	/** Polls until a poll emits nothing; returns every item emitted. */
+	const drain = async (workflow: TriggerWorkflow, maxPolls = 10): Promise<INodeExecutionData[]> => {
+		const emitted: INodeExecutionData[] = [];
+		for (let poll = 0; poll < maxPolls; poll++) {
+			const result = await workflow.poll();
+			expect(result.error).toBeUndefined();
+			if (!result.items) return emitted;
+			emitted.push(...result.items);
+		}
+		throw new Error(`Still emitting after ${maxPolls} polls`);
+	};
+
+	beforeAll(async () => {
+		fake = await FakeFlare.start();
+		harness = await Harness.create();
+	});
+	afterAll(async () => await fake.stop());
+
+	describe('the searches it sends', () => {
+		it('activation: the long-lived search and the sweep, with the search and filters, from 15 minutes before; nothing emitted', async () => {
+			start();
+			const workflow = trigger({
+				searchBy: 'keyword',
+				keyword: 'acme',
+				severityFilter: 'minimum',
+				minimumSeverity: 'high',
+				filters: { types: ['stealer_log', 'leaks'], tags: 'vip, new' },
+			});
+			const before = Date.now();
+
+			expect(await workflow.activate()).toEqual({ items: null });
+
+			const bodies = requests(TENANT_FEED).map(bodyOf);
+			expect(bodies).toHaveLength(2);
+			const gte = gteOf(bodies[0]);
+			expect(Date.parse(gte)).toBeGreaterThanOrEqual(before - LOOKBACK);
+			expect(Date.parse(gte)).toBeLessThanOrEqual(Date.now() - LOOKBACK);
+			for (const body of bodies) {
+				expect(body).toEqual({
+					query: { type: 'keyword', keyword: 'acme' },
+					filters: { severity: 'high', type: ['stealer_log', 'leaks'], tags: ['vip', 'new'], materialized_at: { gte } },
+					order: 'asc',
+					size: 10,
+				});
+				expect(() => FeedRequestBody.parse(body)).not.toThrow();
+			}
+			expect(workflow.saved['node:Flare Trigger']).toEqual(workflow.state);
+		});
+
+		it('each poll: the long-lived search resumed from its cursor, every other parameter unchanged; then the sweep of recent arrivals', async () => {
+			start();
+			const workflow = trigger();
+			await workflow.activate();
+			const gte = gteOf(bodyOf(requests(TENANT_FEED)[0]));
+			fake.addEvents(25);
+			fake.clearLog();
+			const first = await workflow.poll();
+			const firstBodies = requests(TENANT_FEED).map(bodyOf);
+			fake.addEvents(5);
+			fake.clearLog();
+			const secondPoll = Date.now();
+
+			const second = await workflow.poll();
+
+			expect(uidsOf(first.items)).toEqual(feedSince(gte).map(uidOf).slice(0, 25));
+			expect(uidsOf(second.items)).toEqual(feedSince(gte).map(uidOf).slice(25));
+			const bodies = requests(TENANT_FEED).map(bodyOf);
+			for (const body of bodies) expect({ ...body, from: undefined, filters: undefined }).toEqual({ order: 'asc', size: 10, from: undefined, filters: undefined });
+			const longLived = bodies.filter((body) => gteOf(body) === gte);
+			const sweep = bodies.filter((body) => gteOf(body) !== gte);
+			expect(longLived.length).toBeGreaterThan(0);
+			expect(longLived[0].from).toBe(firstBodies.filter((body) => gteOf(body) === gte && body.from !== undefined).pop()?.from);
+			expect(sweep[0].from).toBeUndefined();
+			expect(Date.parse(gteOf(sweep[0]))).toBeLessThan(secondPoll - LOOKBACK);
+			expect(Date.parse(gteOf(sweep[0]))).toBeGreaterThan(secondPoll - LOOKBACK - MINUTE);
+		}, 60_000);
+
+		it("an identifier's feed: its path, and only its events", async () => {
+			start();
+			const [watched, other] = fake.dataset.identifierIds();
+			const workflow = trigger({ feed: 'identifier', identifierId: { __rl: true, mode: 'id', value: String(watched) } });
+			await workflow.activate();
+			const gte = gteOf(bodyOf(apiRequests(fake)[0]));
+			fake.clearLog();
+			fake.addEvents(4, { identifierIds: [watched] });
+			fake.addEvents(3, { identifierIds: [other] });
+			fake.addEvents(2, { identifierIds: [other, watched] });
+
+			const emitted = await drain(workflow);
+
+			const expected = feedSince(gte, {}, watched).map(uidOf);
+			expect(expected).toHaveLength(6);
+			expect(uidsOf(emitted)).toEqual(expected);
+			expect(new Set(apiRequests(fake).map((request) => `${request.method} ${request.path}`))).toEqual(new Set([`POST /firework/v4/events/identifiers/${watched}/_search`]));
+		}, 60_000);
+	});
+
+	describe('once, and nothing lost', () => {
+		it('emits each new event once across polls, as Flare sends it, with a restart between polls', async () => {
+			start();
+			const workflow = trigger({ severityFilter: 'list', severities: ['critical', 'high'] });
+			await activate(workflow);
+			const since = iso(Date.now() - LOOKBACK - MINUTE);
+			fake.addEvents(8, { severity: 'critical' });
+			fake.addEvents(4, { severity: 'low' });
+			fake.addEvents(3, { severity: 'high' });
+
+			const first = await drain(workflow);
+			workflow.restart();
+			fake.addEvents(5, { severity: 'high' });
+			const second = await drain(workflow);
+
+			const expected = feedSince(since, { severity: ['high', 'critical'] });
+			expect(expected).toHaveLength(16);
+			expect(jsonOf([...first, ...second])).toEqual(expected);
+			expect(uidsOf(first)).toHaveLength(11);
+			expect(await workflow.poll()).toEqual({ items: null });
+		}, 60_000);
+
+		it('a restart before the first emit: the activation saved its baseline; no event added since is lost', async () => {
+			start();
+			const workflow = trigger();
+			await activate(workflow);
+			const added = fake.addEvents(3);
+
+			workflow.restart();
+
+			expect(uidsOf(await drain(workflow))).toEqual(added.map(uidOf));
+		});
+
+		it('Backfill: the first activation emits the events of the window, oldest first; later polls only new ones', async () => {
+			start();
+			const workflow = trigger({ options: { backfill: 'last30Days' } });
+
+			const first = await workflow.activate();
+
+			const gte = gteOf(bodyOf(requests(TENANT_FEED)[0]));
+			expect(Math.abs(Date.parse(gte) - (Date.now() - 30 * DAY))).toBeLessThan(MINUTE);
+			const window = feedSince(gte);
+			expect(window.length).toBeGreaterThan(20);
+			expect(uidsOf(first.items)).toEqual(window.map(uidOf));
+			const added = fake.addEvents(2);
+			expect(uidsOf(await drain(workflow))).toEqual(added.map(uidOf));
+		}, 60_000);
+	});
+
+	describe('Fetch Full Event', () => {
+		it('one GET of the v2 activity per new event, after the feed; each item is the feed item with its full event', async () => {
+			start();
+			const workflow = trigger({ options: { fetchFullEvent: true } });
+			await activate(workflow);
+			const added = fake.addEvents(3);
+
+			const result = await workflow.poll();
+
+			const uids = added.map(uidOf);
+			const sent = apiRequests(fake);
+			const fullEvents = sent.filter((request) => request.path === ACTIVITY);
+			expect(fullEvents.map((request) => [request.method, request.query])).toEqual(uids.map((uid) => ['GET', { uid }]));
+			expect(sent.slice(-3)).toEqual(fullEvents);
+			expect(jsonOf(result.items ?? [])).toEqual(added.map((item) => ({ ...item, fullEvent: activity(uidOf(item)) })));
+			expect(await workflow.poll()).toEqual({ items: null });
+			expect(requests(ACTIVITY)).toHaveLength(3);
+		});
+
+		it('a full event Flare no longer has (404): the feed item is emitted without it, marked; never asked again', async () => {
+			start();
+			const workflow = trigger({ options: { fetchFullEvent: true } });
+			await activate(workflow);
+			const added = fake.addEvents(3);
+			fake.faults.add({ path: ACTIVITY, skip: 1, fault: { status: 404, body: { message: 'Activity not found', code: 'NOT_FOUND' } } });
+
+			const result = await workflow.poll();
+
+			expect(result.error).toBeUndefined();
+			expect(jsonOf(result.items ?? [])).toEqual([
+				{ ...added[0], fullEvent: activity(uidOf(added[0])) },
+				{ ...added[1], fullEvent: null, fullEventNotFound: true },
+				{ ...added[2], fullEvent: activity(uidOf(added[2])) },
+			]);
+			expect(await workflow.poll()).toEqual({ items: null });
+			expect(requests(ACTIVITY)).toHaveLength(3);
+		});
+
+		it('any other failure of a full event fails the poll and stores nothing; the next poll emits each event once', async () => {
+			start();
+			const workflow = trigger({ options: { fetchFullEvent: true } });
+			await activate(workflow);
+			const before = workflow.state;
+			const added = fake.addEvents(3);
+			fake.faults.add({ path: ACTIVITY, skip: 1, times: 5, fault: { status: 503 } });
+
+			const failed = await workflow.poll();
+
+			expect(failed.items).toBeNull();
+			expect(failed.error?.message).toBe('Flare is temporarily unavailable (HTTP 503) after 5 attempts');
+			expect(workflow.state).toEqual(before);
+			expect(jsonOf(await drain(workflow))).toEqual(added.map((item) => ({ ...item, fullEvent: activity(uidOf(item)) })));
+		}, 60_000);
+	});
+
+	describe('manual "fetch test event"', () => {
+		it('returns the 5 newest events of the search, newest first, and changes no state', async () => {
+			start();
+			const workflow = trigger({ severityFilter: 'minimum', minimumSeverity: 'medium' });
+			await activate(workflow);
+			fake.addEvents(8);
+			const state = workflow.state;
+
+			const manual = await workflow.poll('manual');
+
+			const newest = fake.feed.feedAll(TENANT, { filters: { severity: 'medium' }, order: 'desc' }).slice(0, 5);
+			expect(jsonOf(manual.items ?? [])).toEqual(newest);
+			// Pages of 5 from the first, until 5 are found (Flare's pages may be short: ignored events are left out).
+			const bodies = apiRequests(fake).map(bodyOf);
+			expect(bodies.map((body) => ({ ...body, from: undefined }))).toEqual(bodies.map(() => ({ filters: { severity: 'medium' }, order: 'desc', size: 5, from: undefined })));
+			expect(bodies[0].from).toBeUndefined();
+			expect(workflow.state).toEqual(state);
+			// The events shown are still emitted by the next active poll, once.
+			expect(uidsOf(await drain(workflow))).toEqual(feedSince(iso(Date.now() - DAY), { severity: 'medium' }).map(uidOf));
+		});
+
+		it('with Fetch Full Event, the 5 newest with their full events', async () => {
+			start();
+			const workflow = trigger({ options: { fetchFullEvent: true } });
+
+			const manual = await workflow.poll('manual');
+
+			const newest = fake.feed.feedAll(TENANT, { order: 'desc' }).slice(0, 5);
+			expect(jsonOf(manual.items ?? [])).toEqual(newest.map((item) => ({ ...item, fullEvent: activity(uidOf(item)) })));
+			const sent = apiRequests(fake).map((request) => `${request.method} ${request.path}`);
+			const pages = sent.filter((request) => request === `POST ${TENANT_FEED}`).length;
+			expect(sent).toEqual([...Array(pages).fill(`POST ${TENANT_FEED}`), ...Array(5).fill(`GET ${ACTIVITY}`)]);
+			expect(requests(ACTIVITY).map((request) => request.query)).toEqual(newest.map((item) => ({ uid: uidOf(item) })));
+			expect(workflow.state).toEqual({});
+		});
+
+		it('says so when nothing matches', async () => {
+			start();
+			const workflow = trigger({ filters: { tags: 'no-event-has-this-tag' } });
+
+			const manual = await workflow.poll('manual');
+
+			expect(manual.error?.message).toBe('No event of this feed matches yet');
+		});
+	});
+
+	describe('checks', () => {
+		it('checks the search before anything is sent, and stores nothing', async () => {
+			start();
+			const workflow = trigger({ searchBy: 'email', email: 'not an address' });
+
+			const result = await workflow.activate();
+
+			expect(result.error?.message).toBe(`'Email' is not an e-mail address: "not an address" [item 0]`);
+			expect(fake.requests).toEqual([]);
+			expect(workflow.state).toEqual({});
+		});
+
+		it('an unknown identifier: a clear error, nothing stored', async () => {
+			start();
+			const workflow = trigger({ feed: 'identifier', identifierId: { __rl: true, mode: 'id', value: '7999' } });
+
+			const result = await workflow.activate();
+
+			expect(result.error?.message).toBe('Identifier 7999 was not found in Flare');
+			expect(workflow.state).toEqual({});
+		});
+	});
+});

@@ -1,0 +1,65 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { credentialKey } from '../../nodes/FlareTrigger/newLeakedCredential';
+import { MAX_SEEN, prune, readState, writeState, type TriggerState } from '../../nodes/FlareTrigger/state';
+
+/** The bound the README states for the Flare Trigger's static data. */
+const STATIC_DATA_BOUND = 64 * 1024;
+const POLLS = 100;
+const PER_POLL = 1_000;
+
+const bytesOf = (data: IDataObject) => Buffer.byteLength(JSON.stringify(data));
+
+/**
+ * 100,000 emitted credentials, 1,000 a poll (a poll's most), every one arriving within the sweep's
+ * window: the most keys the state can be asked to keep. Keys of 12-digit ids, or of credentials with
+ * neither id nor credential hash (the longest keys).
+ */
+describe('Flare Trigger state stays bounded', () => {
+	it.each([
+		['12-digit ids', (n: number) => ({ id: 100_000_000_000 + n })],
+		['no id, no credential hash', (n: number) => ({ id: null, credential_hash: null, identity_name: `user${n}@acme.com`, source_id: 'combolist', imported_at: '2026-11-23T08:00:00' })],
+	])('after 100,000 emitted credentials (%s), the static data stays under 64 KB', (_keys, recordOf) => {
+		const staticData: IDataObject = {};
+		const start = Date.parse('2026-11-23T08:00:00Z');
+		let state: TriggerState = { rev: 1, search: 'fingerprint', start: new Date(start).toISOString(), since: new Date(start).toISOString(), seen: {}, lastPage: [] };
+		const arrivalOf = (n: number) => Math.floor(start / 1000) + Math.floor(n / 200);
+		let largest = 0;
+		let keysSeen = 0;
+
+		for (let poll = 0; poll < POLLS; poll++) {
+			const keys: string[] = [];
+			for (let n = poll * PER_POLL; n < (poll + 1) * PER_POLL; n++) {
+				const key = credentialKey(recordOf(n) as IDataObject);
+				state.seen[key] = arrivalOf(n);
+				keys.push(key);
+				keysSeen++;
+			}
+			state.lastPage = keys.slice(-10);
+			state.rev++;
+			prune(state);
+			writeState(staticData, state);
+			largest = Math.max(largest, bytesOf(staticData));
+			state = readState(staticData)!;
+		}
+
+		expect(Object.keys(state.seen)).toHaveLength(MAX_SEEN);
+		expect(largest).toBeLessThan(STATIC_DATA_BOUND);
+		// The sweep starts after every key it dropped (so it cannot read them again), at most a second
+		// after the oldest key kept.
+		const sinceS = Date.parse(state.since) / 1000;
+		expect(sinceS).toBeGreaterThan(arrivalOf(POLLS * PER_POLL - MAX_SEEN - 1));
+		expect(sinceS).toBeLessThanOrEqual(Math.min(...Object.values(state.seen)) + 1);
+		expect(keysSeen).toBe(POLLS * PER_POLL);
+	});
+
+	it('keys credentials without an id by their credential hash, or by what describes them, in 18 characters', () => {
+		const hash = 'f'.repeat(64);
+		expect(credentialKey({ id: 42 })).toBe('42');
+		expect(credentialKey({ id: null, credential_hash: hash })).toMatch(/^c:[0-9a-f]{16}$/);
+		const described = { id: null, credential_hash: null, identity_name: 'a@acme.com', source_id: 's', imported_at: '2026-11-23T08:00:00', hash: 'p1' };
+		expect(credentialKey(described)).toMatch(/^d:[0-9a-f]{16}$/);
+		expect(credentialKey({ ...described, hash: 'p2' })).not.toBe(credentialKey(described));
+		expect(credentialKey({ ...described })).toBe(credentialKey(described));
+	});
+});
