@@ -8,6 +8,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { FakeFlare } from '../../test/fake-flare';
+import { withoutRatePacing } from '../../test/harness/engine';
 import { harnessFor, runFlareNode } from '../lib/engine';
 import { ratio, type Stat, stat } from '../lib/stats';
 
@@ -30,6 +31,9 @@ export async function runTokens(
 	lifetimes: number[],
 	options: { executions: number; pauseMs: number; runs: number; log: (text: string) => void },
 ): Promise<TokensRow[]> {
+	// Tokens are measured, not the pace: Flare's 1 search/s would stretch each run to 100 s. It runs
+	// last, in the bench's process, so no section after it loses its pacing.
+	await withoutRatePacing();
 	const rows: TokensRow[] = [];
 	for (const lifetimeMs of lifetimes) {
 		const samples = [];
