@@ -413,6 +413,8 @@ export const CASES: E2eCase[] = [
 		}),
 	},
 	...INVENTORY_CASES,
+	// Before the identifier clean-up playbook, which deletes identifiers the feed cases read.
+	...EVENT_CASES,
 	// ---- behaviours ----
 	{
 		file: 'leaked-credentials-for-a-domain.json',
@@ -714,7 +716,6 @@ export const CASES: E2eCase[] = [
 			},
 		}),
 	},
-	...EVENT_CASES,
 	// ---- AI Agent (keep last) ----
 	{
 		file: 'behaviours/ai-agent-tool.json',
