@@ -57,7 +57,7 @@ export async function walkPages(
 /** Whether `key` is new to `seen` (and remember it). Records without a key always count as new. */
 function isNew(seen: Set<unknown>, key: unknown): boolean {
 	if (key === undefined || key === null) return true;
-	// One lookup, not two (has, then add): this runs for every record of a walk.
-	const before = seen.size;
-	return seen.add(key).size !== before;
+	if (seen.has(key)) return false;
+	seen.add(key);
+	return true;
 }

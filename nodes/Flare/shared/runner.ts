@@ -329,7 +329,9 @@ async function runBatched(
 		try {
 			const entry = { item, target: batch.target(item), shared: batch.shared(item) };
 			const key = JSON.stringify(entry.shared);
-			groups.set(key, [...(groups.get(key) ?? []), entry]);
+			const group = groups.get(key) ?? [];
+			group.push(entry);
+			groups.set(key, group);
 		} catch (error) {
 			fail(item, error);
 		}
