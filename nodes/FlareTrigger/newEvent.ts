@@ -150,6 +150,7 @@ export function newEventWatch(item: FlareItem): Watch {
 		keyOf: eventKey,
 		arrivedAt: (record) => (record.metadata as IDataObject | undefined)?.matched_at,
 		maxRecords: fetchFullEvent ? MAX_FULL_EVENTS_PER_POLL : MAX_RECORDS_PER_POLL,
+		outputRequestsPerRecord: fetchFullEvent ? 1 : 0,
 		output: async (records) => (fetchFullEvent ? await withFullEvents(item, records) : records),
 	};
 }

@@ -9,6 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { parameterError } from '../Flare/shared/errors';
 import type { FlareItem } from '../Flare/shared/item';
 import type { FlareOperation, FlareResponse } from '../Flare/shared/operation';
+import { DOCUMENTED_INTERVAL_MS } from '../Flare/shared/rateGate';
 import { asNodeError, callFlare } from '../Flare/shared/runner';
 import { BACKFILL_MS } from './backfill';
 import { fingerprint, instantOf, prune, readState, writeState, type TriggerState } from './state';
@@ -43,6 +44,11 @@ export interface Watch {
 	arrivedAt(record: IDataObject): unknown;
 	/** Most records one poll reads; the rest waits for the next poll. */
 	maxRecords: number;
+	/**
+	 * Requests `output` sends per new record (e.g. one to fetch each full event): their time, counted
+	 * as a page's, is kept free within the poll's time limit, so that the whole poll ends within it.
+	 */
+	outputRequestsPerRecord?: number;
 	/** The output items of a page's new records (may ask Flare for more). */
 	output(records: IDataObject[], response: FlareResponse): Promise<IDataObject[]>;
 }
@@ -84,6 +90,10 @@ class Poll {
 	/** New records page by page, with the answer that brought them. */
 	readonly found: Array<[IDataObject[], FlareResponse]> = [];
 	private read = 0;
+	/** New records kept for the output. */
+	private kept = 0;
+	/** The slowest page so far: what one more request is expected to take. */
+	private slowestPageMs = 0;
 
 	constructor(
 		private readonly item: FlareItem,
@@ -106,12 +116,22 @@ class Poll {
 			fresh.push(record);
 		}
 		this.read += records.length;
-		if (!this.baseline && fresh.length > 0) this.found.push([fresh, response]);
+		if (!this.baseline && fresh.length > 0) {
+			this.found.push([fresh, response]);
+			this.kept += fresh.length;
+		}
 	}
 
-	/** Whether another page fits: time left for one more page as slow as the slowest, and room. */
-	private fits(slowestPageMs: number): boolean {
-		return Date.now() + slowestPageMs < this.deadline && this.read < this.watch.maxRecords;
+	/**
+	 * Whether another page fits: time left for it (`nextPageMs`) and for the output's requests for
+	 * what was kept so far and what the page may bring (each as slow as the slowest page, and no
+	 * faster than Flare's Basic pace), and room.
+	 */
+	private fits(nextPageMs: number): boolean {
+		const perRecord = this.watch.outputRequestsPerRecord ?? 0;
+		const requestMs = Math.max(this.slowestPageMs, DOCUMENTED_INTERVAL_MS.basic);
+		const outputMs = (this.kept + POLL_PAGE_SIZE) * perRecord * requestMs;
+		return Date.now() + nextPageMs + outputMs < this.deadline && this.read < this.watch.maxRecords;
 	}
 
 	/**
@@ -123,7 +143,6 @@ class Poll {
 		from?: string,
 	): Promise<{ cursor?: string; complete: boolean; lastPage: string[] }> {
 		let pageStart = Date.now();
-		let slowest = 0;
 		let lastPage: string[] = [];
 		let stopped = false;
 		const search = searchFor(this.watch, this.properties, body);
@@ -133,11 +152,11 @@ class Poll {
 			from,
 			onPage: (records, response) => {
 				const now = Date.now();
-				slowest = Math.max(slowest, now - pageStart);
+				this.slowestPageMs = Math.max(this.slowestPageMs, now - pageStart);
 				pageStart = now;
 				this.take(records, response, now);
 				if (records.length > 0) lastPage = records.map((record) => this.watch.keyOf(record));
-				stopped = !this.fits(slowest);
+				stopped = !this.fits(this.slowestPageMs);
 				return !stopped;
 			},
 		});

@@ -231,6 +231,30 @@ describe('Flare Trigger: New Event', () => {
 			expect(requests(ACTIVITY)).toHaveLength(3);
 		});
 
+		it('a poll keeps time for the full events within its time limit; the rest comes next poll, each event once', async () => {
+			start();
+			const budgetMs = 3_000;
+			const workflow = trigger({ options: { fetchFullEvent: true } }, { budgetMs });
+			await activate(workflow);
+			const added = fake.addEvents(40);
+
+			const emitted: INodeExecutionData[] = [];
+			const took: number[] = [];
+			for (let poll = 0; poll < 10 && emitted.length < added.length; poll++) {
+				const started = Date.now();
+				const result = await workflow.poll();
+				took.push(Date.now() - started);
+				expect(result.error).toBeUndefined();
+				emitted.push(...(result.items ?? []));
+			}
+
+			// 40 full events take 10 s at Flare's pace: spread over polls that each end within the limit.
+			expect(took.length).toBeGreaterThan(1);
+			for (const ms of took) expect(ms).toBeLessThan(budgetMs + 2_000);
+			expect(jsonOf(emitted)).toEqual(added.map((item) => ({ ...item, fullEvent: activity(uidOf(item)) })));
+			expect(requests(ACTIVITY)).toHaveLength(40);
+		}, 120_000);
+
 		it('any other failure of a full event fails the poll and stores nothing; the next poll emits each event once', async () => {
 			start();
 			const workflow = trigger({ options: { fetchFullEvent: true } });
