@@ -15,6 +15,7 @@ import {
 	readSettings,
 	tokenFingerprint,
 } from '../nodes/Flare/shared/connection';
+import { sending } from '../nodes/Flare/shared/rateGate';
 import { exchangeToken } from '../nodes/Flare/shared/token';
 
 export class FlareApi implements ICredentialType {
@@ -98,7 +99,8 @@ export class FlareApi implements ICredentialType {
 	/**
 	 * Sends the stored token only to what it was issued for: after Tenant ID, Base URL or API key was
 	 * edited, the old token is not sent; Flare answers 401 and n8n exchanges a token for the new
-	 * settings (docs/architecture.md, "Tokens").
+	 * settings (docs/architecture.md, "Tokens"). n8n calls this last before sending: the node's rate
+	 * gate counts the next slot from here.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
@@ -116,6 +118,7 @@ export class FlareApi implements ICredentialType {
 				Authorization: `Bearer ${credentials.accessToken}`,
 			};
 		}
+		sending(requestOptions);
 		return requestOptions;
 	}
 

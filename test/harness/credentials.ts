@@ -11,7 +11,7 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	Workflow,
 } from 'n8n-workflow';
-import { ICredentialsHelper, NodeHelpers, isExpression } from 'n8n-workflow';
+import { ICredentialsHelper, NodeHelpers, isExpression, sleep } from 'n8n-workflow';
 import { Credentials } from 'n8n-core';
 
 import { registerSecret } from './collect';
@@ -116,6 +116,12 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 
 	async updateCredentialsOauthTokenData(): Promise<void> {}
 
+	/**
+	 * How long n8n takes, before a request's `authenticate`, to hand it to its HTTP client (a test may
+	 * make some requests slow, as a loaded machine does).
+	 */
+	handOverDelayMs: () => number = () => 0;
+
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
@@ -123,6 +129,8 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		workflow?: Workflow,
 		node?: INode,
 	): Promise<IHttpRequestOptions> {
+		const delayMs = this.handOverDelayMs();
+		if (delayMs > 0) await sleep(delayMs);
 		const { authenticate } = this.credentialTypes.getByName(typeName);
 		if (typeof authenticate === 'function') {
 			return await authenticate(credentials, requestOptions as IHttpRequestOptions);

@@ -196,6 +196,11 @@ export class Harness {
 		this.credentials.put({ ...record, data: { ...record.data, ...(changes as ICredentialDataDecryptedObject) } });
 	}
 
+	/** Makes n8n slow to hand requests to its HTTP client: `delayMs` is asked once per request. */
+	delayHandOver(delayMs: () => number = () => 0): void {
+		this.helper.handOverDelayMs = delayMs;
+	}
+
 	/** When our node's execute() last settled (ms since the epoch): cancellation tests read it. */
 	lastSettledAt?: number;
 

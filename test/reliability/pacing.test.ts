@@ -66,6 +66,31 @@ describe('Pacing at Flare’s documented rates', () => {
 		}
 	}, 60_000);
 
+	it('requests that n8n hands to its HTTP client late do not bring the next one closer: Basic 4 per second, zero 429s', async () => {
+		// Retry-After of 1 s: were a request refused, the run would show it and go on.
+		const fake = await fakeWith({ rateLimits: { basic: 4 }, retryAfter: 'integer' });
+		// Every other request leaves 150 ms after the gate let it go (credentials read slowly, as on a
+		// loaded machine); counted from the gate, the next would arrive 110 ms after it, and be refused.
+		let requests = 0;
+		harness.delayHandOver(() => (requests++ % 2 === 0 ? 150 : 0));
+		try {
+			const sources = fake.dataset.sources().slice(0, 8).map((source) => source.id);
+
+			const result = await harness.runNode(
+				{ parameters: { resource: 'source', operation: 'get', sourceId: '={{ $json.id }}' } },
+				{ items: sources.map((id) => ({ id })) },
+			);
+
+			expect(result.status).toBe('success');
+			const sent = apiRequests(fake);
+			expect(sent.map((request) => request.status)).toEqual(Array(8).fill(200));
+			for (const gap of gaps(sent.map((request) => request.at))) expect(gap).toBeGreaterThanOrEqual(240);
+		} finally {
+			harness.delayHandOver();
+			await fake.stop();
+		}
+	}, 60_000);
+
 	it('after a burst of 429s, waits as told and then returns to the documented pace', async () => {
 		const fake = await fakeWith({});
 		try {

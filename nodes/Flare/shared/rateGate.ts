@@ -43,8 +43,8 @@ export class RateGate {
 		this.pausedUntil = Math.max(this.pausedUntil, time);
 	}
 
-	/** The request that took the latest slot went out only at `time`: the next slot counts from then. */
-	sentLate(time: number): void {
+	/** A request of the tier leaves only at `time`: the next slot counts from then. */
+	sentAt(time: number): void {
 		if (this.intervalMs > 0)
 			this.nextSlot = Math.max(this.nextSlot, time + this.intervalMs + SAFETY_MS);
 	}
@@ -69,11 +69,20 @@ export function rateGate(organization: string, tier: RateTier): RateGate {
 }
 
 /**
- * n8n exchanges the token inside its request helper, after the gate let the request go: that request
- * leaves only when the exchange is over, so the organization's next slots count from then.
+ * The key of the callback a request carries to its credential's `authenticate`, which n8n calls last
+ * before its HTTP client sends, after reading the credentials and exchanging the token. On a loaded
+ * machine that can come tens of milliseconds after the gate's admission, so the next slot counts from
+ * then (docs/api-contract.md, "Rate limits").
  */
-export function tokenExchanged(organization: string, at: number): void {
-	for (const tier of Object.keys(DOCUMENTED_INTERVAL_MS) as RateTier[]) {
-		gates.get(keyOf(organization, tier))?.sentLate(at);
-	}
+const ON_SEND = Symbol.for('n8n-nodes-flareio.onSend');
+
+/** Makes `options` tell `gate` the moment n8n hands it to its HTTP client (hidden from n8n's copies). */
+export function reportSendTo<T extends object>(options: T, gate: RateGate): T {
+	Object.defineProperty(options, ON_SEND, { value: () => gate.sentAt(Date.now()) });
+	return options;
+}
+
+/** Called by the credential's `authenticate`: the request is about to leave. */
+export function sending(options: object): void {
+	(options as { [ON_SEND]?: () => void })[ON_SEND]?.();
 }

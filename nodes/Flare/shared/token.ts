@@ -1,9 +1,8 @@
 import type { IDataObject, IHttpRequestHelper, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { discard, readJson } from './body';
-import { organizationKey, type FlareSettings } from './connection';
+import type { FlareSettings } from './connection';
 import { retryAfterMs } from './errors';
-import { tokenExchanged } from './rateGate';
 import { wait } from './wait';
 
 /** Time allowed for the token exchange, from sending to the last byte of the answer. */
@@ -113,10 +112,7 @@ export async function exchangeToken(
 ): Promise<string> {
 	for (let attempt = 1; ; attempt++) {
 		const outcome = await exchangeOnce(helper, settings);
-		if ('token' in outcome) {
-			tokenExchanged(organizationKey(settings), Date.now());
-			return outcome.token;
-		}
+		if ('token' in outcome) return outcome.token;
 		const { status, headers } = outcome.failure;
 		const retryable = status === 429 || (status !== undefined && status >= 500);
 		const asked = retryAfterMs(headers?.['retry-after']);

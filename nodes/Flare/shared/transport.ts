@@ -12,7 +12,7 @@ import {
 } from './errors';
 import type { FlareContext } from './item';
 import type { FlareResponse, RateTier } from './operation';
-import { rateGate } from './rateGate';
+import { rateGate, reportSendTo, type RateGate } from './rateGate';
 import { wait } from './wait';
 
 /** Flare's advice when a 429 says nothing of how long to wait. */
@@ -74,23 +74,30 @@ async function within<T>(
  * One attempt through n8n's authenticated helper (token exchange and the 401 refresh included),
  * never following a redirect. The answer is read as a stream, at most 256 MiB of it, and the whole
  * attempt (token exchange, answer and body) must end within the Timeout: past it, the answer is
- * dropped and its connection closed.
+ * dropped and its connection closed. The gate learns when n8n hands the request to its HTTP client.
  */
-async function sendOnce(ctx: FlareContext, request: FlareRequest): Promise<Outcome> {
+async function sendOnce(ctx: FlareContext, request: FlareRequest, gate: RateGate): Promise<Outcome> {
 	const { options, timeoutMs } = request;
 	let abandoned = false;
 	let body: unknown;
 	const attempt = (async (): Promise<Outcome> => {
 		let response: IN8nHttpFullResponse;
 		try {
-			response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
-				...options,
-				timeout: timeoutMs,
-				json: true,
-				encoding: 'stream',
-				returnFullResponse: true,
-				disableFollowRedirect: true,
-			})) as IN8nHttpFullResponse;
+			response = (await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				CREDENTIAL_TYPE,
+				reportSendTo(
+					{
+						...options,
+						timeout: timeoutMs,
+						json: true,
+						encoding: 'stream',
+						returnFullResponse: true,
+						disableFollowRedirect: true,
+					},
+					gate,
+				),
+			)) as IN8nHttpFullResponse;
 		} catch (error) {
 			return { failure: await failureFromError(error, `${options.baseURL}${options.url}`) };
 		}
@@ -163,7 +170,7 @@ export async function flareRequest(
 	for (;;) {
 		await gate.acquire(request.cancel);
 		attempts++;
-		const outcome = await sendOnce(ctx, request);
+		const outcome = await sendOnce(ctx, request, gate);
 		if ('response' in outcome) return outcome.response;
 		const failure: FlareFailure = { ...outcome.failure, attempts };
 		if (request.cancel?.aborted) throw new FlareRequestFailed({ code: 'CANCELLED', attempts });
