@@ -11,6 +11,7 @@
 import { FakeFlare, QUOTA_SESSION_MS } from '../../test/fake-flare';
 import { Harness, withoutRatePacing } from '../../test/harness/engine';
 import { TriggerWorkflow } from '../../test/harness/poll';
+import { moveClockTo } from '../../test/support/clock';
 import { performance } from '../../test/support/node';
 import { childArgs, childMain, finishChild, ownPeakMiB } from '../lib/proc';
 
@@ -26,13 +27,6 @@ export interface TriggerChildConfig {
 export const DAY_MS = 24 * 3600_000;
 const DOMAIN = 'acme.com';
 
-const realNow = Date.now.bind(Date);
-let shiftMs = 0;
-Date.now = () => realNow() + shiftMs;
-/** Moves this process's clock (the node's and the fake's) to `time`. */
-const jumpTo = (time: number) => {
-	shiftMs += time - Date.now();
-};
 
 childMain(async () => {
 	const { config, out } = childArgs<TriggerChildConfig>();
@@ -69,7 +63,7 @@ childMain(async () => {
 		let emitted = 0;
 		let polls = 0;
 		for (let time = start + intervalMs; time <= start + spanMs; time += intervalMs) {
-			jumpTo(time);
+			moveClockTo(time);
 			while (added < importTimes.length && importTimes[added] <= time) {
 				fake.addCredentials(1, new Date(importTimes[added]).toISOString(), { domain: DOMAIN });
 				added++;

@@ -4,6 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import {
 	feedFilterFields,
 	feedFilters,
+	feedPaging,
 	feedQuery,
 	feedQueryFields,
 	feedSeverityFields,
@@ -149,6 +150,7 @@ export function newEventWatch(item: FlareItem): Watch {
 		newest: search('desc'),
 		keyOf: eventKey,
 		arrivedAt: (record) => (record.metadata as IDataObject | undefined)?.matched_at,
+		pageSize: feedPaging.maxPageSize,
 		maxRecords: fetchFullEvent ? MAX_FULL_EVENTS_PER_POLL : MAX_RECORDS_PER_POLL,
 		outputRequestsPerRecord: fetchFullEvent ? 1 : 0,
 		output: async (records) => (fetchFullEvent ? await withFullEvents(item, records) : records),

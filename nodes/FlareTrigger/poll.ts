@@ -17,11 +17,11 @@ import { fingerprint, instantOf, prune, readState, writeState, type TriggerState
 /**
  * One active poll of the Flare Trigger (docs/api-contract.md, "Flare Trigger"), whatever it watches:
  * - the **long-lived search**: the same search every poll — the user's query and filters, arrival
- *   `≥ start`, ascending, pages of {@link POLL_PAGE_SIZE} — resumed from its saved cursor, as Flare's
- *   own clients do; it brings the backlog and whatever Flare appends;
- * - the **sweep**: the same search over what arrived since the last sweep began, less
- *   {@link LOOKBACK_MS}, from its first page; it brings what the saved cursor cannot (records that
- *   became searchable late, or that sort before the cursor), whatever order Flare returns;
+ *   `≥ start`, ascending, pages of the watch's size — resumed from its saved cursor, as Flare's own
+ *   clients do; it brings the backlog and whatever Flare appends;
+ * - the **sweep**, every {@link SWEEP_EVERY_MS}: the same search over what arrived since the last
+ *   sweep began, less {@link LOOKBACK_MS}, from its first page; it brings what the saved cursor cannot
+ *   (records that became searchable late, or that sort before the cursor), whatever order Flare returns;
  * - each record goes out once: its key is checked against what was emitted before (bounded, see
  *   state.ts), and the new state is stored only with the emit, so that a poll that fails stores nothing.
  */
@@ -42,6 +42,8 @@ export interface Watch {
 	keyOf(record: IDataObject): string;
 	/** When the record reached Flare (the field `body` filters on). */
 	arrivedAt(record: IDataObject): unknown;
+	/** Results asked for per page, the same for the trigger's life (Flare's paging rule). */
+	pageSize: number;
 	/** Most records one poll reads; the rest waits for the next poll. */
 	maxRecords: number;
 	/**
@@ -53,10 +55,15 @@ export interface Watch {
 	output(records: IDataObject[], response: FlareResponse): Promise<IDataObject[]>;
 }
 
-/** Results a poll asks for per page: polls usually find few, and the quota may count what is asked. */
-export const POLL_PAGE_SIZE = 10;
 /** How late a record may become searchable (10 min), plus clocks apart by up to 5 min. */
 export const LOOKBACK_MS = 15 * 60_000;
+/**
+ * A sweep runs when the last one began this long ago (less half a minute, for the timing of n8n's
+ * polls): Flare counts the searches of one query within 10 minutes as one, so sweeps cost at most one
+ * such window each, and a record that only a sweep finds waits at most this long.
+ */
+export const SWEEP_EVERY_MS = 10 * 60_000;
+const POLL_TIMING_SLACK_MS = 30_000;
 /** A poll stops fetching after this, within n8n's shortest interval (1 min); the rest waits a poll. */
 export const POLL_TIME_LIMIT_MS = 45_000;
 /** Records one poll holds at most, unless its kind sets fewer; the rest waits for the next poll. */
@@ -130,7 +137,7 @@ class Poll {
 	private fits(nextPageMs: number): boolean {
 		const perRecord = this.watch.outputRequestsPerRecord ?? 0;
 		const requestMs = Math.max(this.slowestPageMs, DOCUMENTED_INTERVAL_MS.basic);
-		const outputMs = (this.kept + POLL_PAGE_SIZE) * perRecord * requestMs;
+		const outputMs = (this.kept + this.watch.pageSize) * perRecord * requestMs;
 		return Date.now() + nextPageMs + outputMs < this.deadline && this.read < this.watch.maxRecords;
 	}
 
@@ -148,7 +155,7 @@ class Poll {
 		const search = searchFor(this.watch, this.properties, body);
 		const resumable = { ...search, paging: { ...search.paging!, resumable: true } };
 		const end = await callFlare(this.item, resumable, {
-			pageSize: POLL_PAGE_SIZE,
+			pageSize: this.watch.pageSize,
 			from,
 			onPage: (records, response) => {
 				const now = Date.now();
@@ -231,6 +238,8 @@ export async function pollWatch(
 					search,
 					start,
 					since: new Date(startedAt - LOOKBACK_MS).toISOString(),
+					// The long-lived search starts at least as early as a sweep would.
+					sweptAt: new Date(startedAt).toISOString(),
 					seen: { ...known?.seen },
 					lastPage: [],
 				}
@@ -252,9 +261,13 @@ export async function pollWatch(
 		if (walked.cursor === undefined) delete state.cursor;
 		state.lastPage = walked.lastPage;
 
-		if (poll.timeLeft) {
+		const sweptAt = state.sweptAt === undefined ? -Infinity : instantOf(state.sweptAt);
+		if (startedAt - sweptAt >= SWEEP_EVERY_MS - POLL_TIMING_SLACK_MS && poll.timeLeft) {
 			const sweep = await poll.walk(watch.body(state.since));
-			if (sweep.complete) state.since = new Date(startedAt - LOOKBACK_MS).toISOString();
+			if (sweep.complete) {
+				state.since = new Date(startedAt - LOOKBACK_MS).toISOString();
+				state.sweptAt = new Date(startedAt).toISOString();
+			}
 		}
 		prune(state);
 		const items = await poll.items();

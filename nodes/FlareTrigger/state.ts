@@ -17,6 +17,8 @@ export interface TriggerState {
 	cursor?: string;
 	/** Arrival date the next sweep starts at (ISO 8601). */
 	since: string;
+	/** When the last complete sweep began (ISO 8601); none in a state saved before sweeps were spaced. */
+	sweptAt?: string;
 	/** Keys of the records emitted (or found at activation) that a sweep may read again: key → arrival (s). */
 	seen: Record<string, number>;
 	/** Keys of the last page the long-lived search read: the next poll reads it again. */
@@ -31,7 +33,7 @@ const isRecord = (value: unknown): value is IDataObject =>
 
 /** The state stored by an earlier poll, or undefined on first activation (or if it is unreadable). */
 export function readState(data: IDataObject): TriggerState | undefined {
-	const { rev, search, start, cursor, since, seen, lastPage } = data;
+	const { rev, search, start, cursor, since, sweptAt, seen, lastPage } = data;
 	if (typeof rev !== 'number' || typeof search !== 'string' || typeof start !== 'string')
 		return undefined;
 	if (typeof since !== 'string' || !isRecord(seen) || !Array.isArray(lastPage)) return undefined;
@@ -41,6 +43,7 @@ export function readState(data: IDataObject): TriggerState | undefined {
 		start,
 		...(typeof cursor === 'string' ? { cursor } : {}),
 		since,
+		...(typeof sweptAt === 'string' ? { sweptAt } : {}),
 		seen: { ...(seen as Record<string, number>) },
 		lastPage: lastPage.map(String),
 	};

@@ -4,6 +4,7 @@ import { FeedRequestBody, type FeedItem } from '../contract';
 import { FakeFlare, type FakeFlareOptions, type LoggedRequest } from '../fake-flare';
 import { Harness } from '../harness/engine';
 import { TriggerWorkflow } from '../harness/poll';
+import { moveClock } from '../support/clock';
 import { apiRequests, jsonOf } from './support';
 
 const TENANT = 101;
@@ -11,6 +12,7 @@ const TENANT_FEED = '/firework/v4/events/tenant/_search';
 const ACTIVITY = '/firework/v2/activities/';
 const MINUTE = 60_000;
 const LOOKBACK = 15 * MINUTE;
+const SWEEP_EVERY = 10 * MINUTE;
 const DAY = 24 * 60 * MINUTE;
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -66,7 +68,7 @@ describe('Flare Trigger: New Event', () => {
 	afterAll(async () => await fake.stop());
 
 	describe('the searches it sends', () => {
-		it('activation: the long-lived search and the sweep, with the search and filters, from 15 minutes before; nothing emitted', async () => {
+		it('activation: the long-lived search, with the search and filters, from 15 minutes before (no sweep); nothing emitted', async () => {
 			start();
 			const workflow = trigger({
 				searchBy: 'keyword',
@@ -80,7 +82,7 @@ describe('Flare Trigger: New Event', () => {
 			expect(await workflow.activate()).toEqual({ items: null });
 
 			const bodies = requests(TENANT_FEED).map(bodyOf);
-			expect(bodies).toHaveLength(2);
+			expect(bodies).toHaveLength(1);
 			const gte = gteOf(bodies[0]);
 			expect(Date.parse(gte)).toBeGreaterThanOrEqual(before - LOOKBACK);
 			expect(Date.parse(gte)).toBeLessThanOrEqual(Date.now() - LOOKBACK);
@@ -96,7 +98,7 @@ describe('Flare Trigger: New Event', () => {
 			expect(workflow.saved['node:Flare Trigger']).toEqual(workflow.state);
 		});
 
-		it('each poll: the long-lived search resumed from its cursor, every other parameter unchanged; then the sweep of recent arrivals', async () => {
+		it('each poll: the long-lived search resumed from its cursor, every other parameter unchanged; every 10 minutes also the sweep of recent arrivals', async () => {
 			start();
 			const workflow = trigger();
 			await workflow.activate();
@@ -107,6 +109,7 @@ describe('Flare Trigger: New Event', () => {
 			const firstBodies = requests(TENANT_FEED).map(bodyOf);
 			fake.addEvents(5);
 			fake.clearLog();
+			moveClock(10 * MINUTE);
 			const secondPoll = Date.now();
 
 			const second = await workflow.poll();
@@ -115,13 +118,19 @@ describe('Flare Trigger: New Event', () => {
 			expect(uidsOf(second.items)).toEqual(feedSince(gte).map(uidOf).slice(25));
 			const bodies = requests(TENANT_FEED).map(bodyOf);
 			for (const body of bodies) expect({ ...body, from: undefined, filters: undefined }).toEqual({ order: 'asc', size: 10, from: undefined, filters: undefined });
-			const longLived = bodies.filter((body) => gteOf(body) === gte);
-			const sweep = bodies.filter((body) => gteOf(body) !== gte);
+			// A poll's sweep is its second walk, from its first page: none within 10 minutes of the
+			// activation; 10 minutes on, from 15 minutes before the activation (where the long-lived search starts).
+			const secondWalk = (polled: IDataObject[]) => polled.findIndex((body, index) => index > 0 && body.from === undefined);
+			expect(secondWalk(firstBodies)).toBe(-1);
+			const longLived = bodies.slice(0, secondWalk(bodies));
+			const sweep = bodies.slice(secondWalk(bodies));
 			expect(longLived.length).toBeGreaterThan(0);
-			expect(longLived[0].from).toBe(firstBodies.filter((body) => gteOf(body) === gte && body.from !== undefined).pop()?.from);
-			expect(sweep[0].from).toBeUndefined();
-			expect(Date.parse(gteOf(sweep[0]))).toBeLessThan(secondPoll - LOOKBACK);
-			expect(Date.parse(gteOf(sweep[0]))).toBeGreaterThan(secondPoll - LOOKBACK - MINUTE);
+			expect(longLived[0].from).toBe(firstBodies.at(-1)?.from);
+			expect(longLived.every((body) => gteOf(body) === gte)).toBe(true);
+			expect(sweep.length).toBeGreaterThanOrEqual(3);
+			expect(gteOf(sweep[0])).toBe(gte);
+			expect(Date.parse(gte)).toBeLessThan(secondPoll - SWEEP_EVERY - LOOKBACK);
+			expect(Date.parse(gte)).toBeGreaterThan(secondPoll - SWEEP_EVERY - LOOKBACK - MINUTE);
 		}, 60_000);
 
 		it("an identifier's feed: its path, and only its events", async () => {

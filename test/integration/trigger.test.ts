@@ -5,6 +5,7 @@ import { GlobalSearchBody } from '../contract';
 import { FakeFlare, type FakeFlareOptions, type LoggedRequest } from '../fake-flare';
 import { Harness } from '../harness/engine';
 import { TriggerWorkflow, type PollResult } from '../harness/poll';
+import { moveClock } from '../support/clock';
 import { apiRequests, jsonOf, masked, simplifiedCredential } from './support';
 
 const SEARCH_PATH = '/firework/v4/credentials/global/_search';
@@ -12,6 +13,7 @@ const QUERY = { type: 'domain', fqdn: 'acme.com' };
 const DOMAINS = ['acme.com', 'example.com'];
 const MINUTE = 60_000;
 const LOOKBACK = 15 * MINUTE;
+const SWEEP_EVERY = 10 * MINUTE;
 const DAY = 24 * 60 * MINUTE;
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -66,7 +68,7 @@ describe('Flare Trigger', () => {
 	afterAll(async () => await fake.stop());
 
 	describe('the searches it sends', () => {
-		it('activation: the long-lived search and the sweep, both from 15 minutes before; nothing emitted', async () => {
+		it('activation: the long-lived search from 15 minutes before, pages of 5 (it reads what a sweep would: no sweep); nothing emitted', async () => {
 			start();
 			const workflow = trigger({ fqdn: ' ACME.com ' });
 			const before = Date.now();
@@ -75,47 +77,64 @@ describe('Flare Trigger', () => {
 
 			expect(result).toEqual({ items: null });
 			const bodies = searches().map(bodyOf);
-			expect(bodies).toHaveLength(2);
+			expect(bodies.filter((body) => body.from === undefined)).toHaveLength(1);
 			const gte = gteOf(bodies[0]);
 			expect(Date.parse(gte)).toBeGreaterThanOrEqual(before - LOOKBACK);
 			expect(Date.parse(gte)).toBeLessThanOrEqual(Date.now() - LOOKBACK);
 			for (const body of bodies) {
-				expect(body).toEqual({ query: QUERY, filters: { imported_at: { gte } }, order: 'asc', size: 10 });
+				expect({ ...body, from: undefined }).toEqual({ query: QUERY, filters: { imported_at: { gte } }, order: 'asc', size: 5, from: undefined });
 				expect(() => GlobalSearchBody.parse(body)).not.toThrow();
 			}
 			// n8n saves the static data after an activation's poll, emit or not.
 			expect(workflow.saved[`node:Flare Trigger`]).toEqual(workflow.state);
 		});
 
-		it('each poll: the long-lived search, every parameter unchanged, resumed from its cursor; then the sweep of recent imports', async () => {
+		it('each poll: the long-lived search, every parameter unchanged, resumed from its cursor; every 10 minutes also the sweep of recent imports', async () => {
 			start();
 			const workflow = trigger();
 			await workflow.activate();
 			const gte = gteOf(bodyOf(searches()[0]));
 			fake.addCredentials(60);
 			fake.clearLog();
-			const firstPoll = Date.now();
-			const first = await workflow.poll();
-			const firstBodies = searches().map(bodyOf);
-			fake.addCredentials(10);
-			fake.clearLog();
+			const polled = async (minutesLater: number) => {
+				moveClock(minutesLater * MINUTE);
+				const startedAt = Date.now();
+				const result = await workflow.poll();
+				const bodies = searches().map(bodyOf);
+				fake.clearLog();
+				return { startedAt, items: result.items, bodies };
+			};
 
-			const second = await workflow.poll();
+			const first = await polled(0);
+			fake.addCredentials(10);
+			const second = await polled(10);
+			const third = await polled(9);
+			const fourth = await polled(1);
 
 			expect(idsOf(first.items)).toEqual(importedSince(gte).slice(0, 30).map((record) => record.id));
 			expect(idsOf(second.items)).toEqual(importedSince(gte).slice(30).map((record) => record.id));
-			const bodies = searches().map(bodyOf);
-			const longLived = bodies.filter((body) => gteOf(body) === gte);
-			const sweep = bodies.filter((body) => gteOf(body) !== gte);
-			for (const body of bodies) expect({ ...body, from: undefined, filters: undefined }).toEqual({ query: QUERY, order: 'asc', size: 10, from: undefined, filters: undefined });
-			// The long-lived search resumes at the cursor of the last page it read (read again).
-			const lastFromBefore = firstBodies.filter((body) => gteOf(body) === gte && body.from !== undefined).pop()?.from;
-			expect(longLived[0].from).toBe(lastFromBefore);
-			// The sweep starts afresh, 15 minutes before the previous poll began.
-			expect(sweep[0].from).toBeUndefined();
-			expect(Date.parse(gteOf(sweep[0]))).toBeGreaterThanOrEqual(firstPoll - LOOKBACK);
-			expect(Date.parse(gteOf(sweep[0]))).toBeLessThan(firstPoll - LOOKBACK + 2_000);
-		}, 60_000);
+			expect([third.items, fourth.items]).toEqual([null, null]);
+			for (const body of [first, second, third, fourth].flatMap((poll) => poll.bodies)) {
+				expect({ ...body, from: undefined, filters: undefined }).toEqual({ query: QUERY, order: 'asc', size: 5, from: undefined, filters: undefined });
+			}
+			// A poll's sweep is its second walk: it starts from its first page.
+			const sweepStart = (poll: typeof first) => poll.bodies.findIndex((body, index) => index > 0 && body.from === undefined);
+			const longLived = (poll: typeof first) => (sweepStart(poll) === -1 ? poll.bodies : poll.bodies.slice(0, sweepStart(poll)));
+			const sweep = (poll: typeof first) => poll.bodies.slice(sweepStart(poll));
+			// Less than 10 minutes after the activation or the last sweep: the long-lived search alone,
+			// resumed at the cursor of the last page it read (read again).
+			expect([first, second, third, fourth].map(sweepStart).map((index) => index > 0)).toEqual([false, true, false, true]);
+			for (const [before, after] of [[first, second], [second, third], [third, fourth]]) {
+				expect(after.bodies[0].from).toBe(longLived(before).at(-1)?.from);
+				expect(longLived(after).every((body) => gteOf(body) === gte)).toBe(true);
+			}
+			// 10 minutes on, the sweep: from 15 minutes before the last sweep began (at activation, where the
+			// long-lived search starts), then from 15 minutes before the second poll.
+			expect(gteOf(sweep(second)[0])).toBe(gte);
+			expect(sweep(second).length).toBeGreaterThanOrEqual(7);
+			expect(Date.parse(gteOf(sweep(fourth)[0]))).toBeGreaterThanOrEqual(second.startedAt - LOOKBACK);
+			expect(Date.parse(gteOf(sweep(fourth)[0]))).toBeLessThan(second.startedAt - LOOKBACK + 2_000);
+		}, 120_000);
 	});
 
 	describe('never twice', () => {
@@ -188,7 +207,7 @@ describe('Flare Trigger', () => {
 			await activate(workflow);
 			const before = workflow.state;
 			fake.addCredentials(40);
-			// The long-lived search reads the new credentials; the sweep then fails for good.
+			// The long-lived search reads some of the new credentials, then fails for good.
 			fake.faults.add({ path: SEARCH_PATH, skip: 3, times: 5, fault: { status: 503 } });
 
 			const failed = await workflow.poll();
@@ -244,8 +263,8 @@ describe('Flare Trigger', () => {
 			['by import time', 'importedAt'],
 			['by domain then id', 'domainThenId'],
 		] as const)('a restart mid-backlog (a 30-day backfill spread over polls), results ordered %s: every credential once', async (_order, searchOrder) => {
-			start({ credentials: 600, searchOrder });
-			const workflow = trigger({ options: { backfill: 'last30Days' } }, { budgetMs: 3_000 });
+			start({ credentials: 200, searchOrder });
+			const workflow = trigger({ options: { backfill: 'last30Days' } }, { budgetMs: 4_000 });
 
 			const first = await workflow.activate();
 			workflow.restart();
@@ -275,22 +294,25 @@ describe('Flare Trigger', () => {
 		it.each([
 			['by import time', 'importedAt'],
 			['by domain then id', 'domainThenId'],
-		] as const)('credentials that become searchable up to 10 minutes late are emitted, once (results ordered %s)', async (_order, searchOrder) => {
+		] as const)('credentials that become searchable up to 10 minutes late are emitted by the next sweep, once (results ordered %s)', async (_order, searchOrder) => {
 			start({ searchOrder });
 			// A keyword query meets the username on several domains, so that the order by domain matters.
 			const username = 'late.reader';
 			const workflow = trigger({ queryType: 'keyword', fqdn: undefined, keyword: username });
 			await activate(workflow);
-			const onTime = fake.addCredentials(2, undefined, { domain: 'example.com', username });
+			const onTime = fake.addCredentials(12, undefined, { domain: 'example.com', username });
 			const emitted = await drain(workflow);
 			// Imported 9 minutes ago, searchable only now, on a domain that sorts first: under either
-			// order they sort before the saved cursor, and only the sweep finds them.
+			// order they sort before the saved cursor (three pages on), and only the sweep finds them.
 			const late = fake.addCredentials(2, iso(Math.floor((Date.now() - 9 * MINUTE) / 1000) * 1000), { domain: 'aaa.com', username });
+			const beforeSweep = await drain(workflow);
+			moveClock(SWEEP_EVERY);
 			emitted.push(...(await drain(workflow)));
 
-			const expected = [onTime, onTime + 1, late, late + 1].map((index) => fake.dataset.credential(index).id);
-			expect(emitted).toEqual(expected);
-		}, 60_000);
+			expect(beforeSweep).toEqual([]);
+			const expected = [...Array(12).keys()].map((offset) => onTime + offset).concat(late, late + 1);
+			expect(emitted).toEqual(expected.map((index) => fake.dataset.credential(index).id));
+		}, 90_000);
 
 		it('a bogus far-future imported_at does not stop later credentials', async () => {
 			start();
