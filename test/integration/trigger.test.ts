@@ -259,6 +259,38 @@ describe('Flare Trigger', () => {
 			expect(await drain(workflow)).toEqual(importedSince(iso(0)).slice(-3).map((record) => record.id));
 		});
 
+		it('a trigger saved by an earlier version (a cursor of pages of 10, no sweep time): Flare refuses the cursor, the search starts again where the sweep starts; nothing lost or emitted twice', async () => {
+			start();
+			const workflow = trigger();
+			await activate(workflow);
+			fake.addCredentials(30);
+			const before = await drain(workflow);
+			// What the earlier version saved: the cursor of its walk with pages of 10, and no sweep time.
+			const saved = workflow.saved['node:Flare Trigger'] as IDataObject;
+			const token = ((await (await fetch(`${fake.url}/tokens/generate`, { method: 'POST', headers: { Authorization: fake.apiKeys.full } })).json()) as IDataObject).token as string;
+			const page = await fetch(`${fake.url}${SEARCH_PATH}`, {
+				method: 'POST',
+				headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+				body: JSON.stringify({ query: QUERY, filters: { imported_at: { gte: saved.start } }, order: 'asc', size: 10 }),
+			});
+			const oldCursor = ((await page.json()) as IDataObject).next;
+			expect(typeof oldCursor).toBe('string');
+			workflow.saved = { 'node:Flare Trigger': { ...saved, cursor: oldCursor, sweptAt: undefined } };
+			workflow.restart();
+			fake.clearLog();
+			const added = fake.addCredentials(10);
+
+			const after = await drain(workflow);
+
+			expect(before).toHaveLength(15);
+			const acmeAdded = [...Array(10).keys()].map((offset) => fake.dataset.credential(added + offset)).filter((record) => record.domain === 'acme.com');
+			expect(acmeAdded).toHaveLength(5);
+			expect(after).toEqual(acmeAdded.map((record) => record.id));
+			const sent = searches();
+			expect(sent[0]).toMatchObject({ status: 422, body: { from: oldCursor, size: 5 } });
+			expect(bodyOf(sent[1])).toEqual({ query: QUERY, filters: { imported_at: { gte: saved.since } }, order: 'asc', size: 5 });
+		}, 60_000);
+
 		it.each([
 			['by import time', 'importedAt'],
 			['by domain then id', 'domainThenId'],
