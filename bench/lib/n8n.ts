@@ -14,6 +14,7 @@ import type { RunJson } from '../../test/e2e/report';
 import { buildAndPack } from '../../test/e2e/suite';
 import { childProcess, fs, path } from '../../test/support/node';
 import { BENCH_DIR, HEAP_FLAGS, REPO_ROOT, statusKb } from './proc';
+import { PACKAGE } from './workflows';
 import { sleep } from 'n8n-workflow';
 
 export const WORK_DIR = path.join(BENCH_DIR, '.work');
@@ -73,8 +74,11 @@ export class BenchN8n {
 		}
 	}
 
-	/** `n8n execute --id <id> --rawOutput` in a fresh process, with its peak memory. */
-	async execute(workflowId: string): Promise<N8nRun> {
+	/**
+	 * `n8n execute --id <id> --rawOutput` in a fresh process, with its peak memory; `unpaced` lifts
+	 * Flare's documented pace from our node in that process (bench/probe.cjs).
+	 */
+	async execute(workflowId: string, { unpaced = false } = {}): Promise<N8nRun> {
 		const folder = path.join(WORK_DIR, 'runs');
 		fs.mkdirSync(folder, { recursive: true });
 		this.runs++;
@@ -108,6 +112,7 @@ export class BenchN8n {
 							...this.environment(),
 							N8N_RUNNERS_BROKER_PORT: String(brokerPort),
 							FLARE_BENCH_PROBE_OUT: probeFile,
+							...(unpaced ? { FLARE_BENCH_UNPACED_GATE: this.installedRateGate() } : {}),
 						},
 						stdio: ['ignore', fd, fd],
 					},
@@ -144,6 +149,16 @@ export class BenchN8n {
 			processMs,
 			outputFile,
 		};
+	}
+
+	/** Our package's rate gate, as installed in this n8n (test/e2e/n8n.ts `installPackage`). */
+	private installedRateGate(): string {
+		return path.join(
+			this.instance.userFolder,
+			'.n8n/nodes/node_modules',
+			PACKAGE,
+			'dist/nodes/Flare/shared/rateGate.js',
+		);
 	}
 
 	private environment(): Record<string, string | undefined> {
