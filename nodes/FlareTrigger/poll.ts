@@ -205,6 +205,16 @@ function startOf(item: FlareItem, now: number): { start: string; backfill: boole
 	};
 }
 
+/**
+ * Whether a poll at `now` sweeps: the last sweep began {@link SWEEP_EVERY_MS} ago or more, or at a
+ * time that cannot be (none, unreadable, or after `now`: the host's clock went back), so that the
+ * sweeps never stop.
+ */
+export function sweepDue(state: TriggerState, now: number): boolean {
+	const last = instantOf(state.sweptAt ?? '');
+	return !(last <= now && now - last < SWEEP_EVERY_MS - POLL_TIMING_SLACK_MS);
+}
+
 /** A saved cursor that Flare no longer accepts. */
 function isStaleCursor(error: unknown): boolean {
 	return error instanceof NodeApiError && ['400', '422'].includes(error.httpCode ?? '');
@@ -261,8 +271,7 @@ export async function pollWatch(
 		if (walked.cursor === undefined) delete state.cursor;
 		state.lastPage = walked.lastPage;
 
-		const sweptAt = state.sweptAt === undefined ? -Infinity : instantOf(state.sweptAt);
-		if (startedAt - sweptAt >= SWEEP_EVERY_MS - POLL_TIMING_SLACK_MS && poll.timeLeft) {
+		if (sweepDue(state, startedAt) && poll.timeLeft) {
 			const sweep = await poll.walk(watch.body(state.since));
 			if (sweep.complete) {
 				state.since = new Date(startedAt - LOOKBACK_MS).toISOString();

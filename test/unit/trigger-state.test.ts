@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialKey } from '../../nodes/FlareTrigger/newLeakedCredential';
+import { sweepDue } from '../../nodes/FlareTrigger/poll';
 import { MAX_SEEN, prune, readState, writeState, type TriggerState } from '../../nodes/FlareTrigger/state';
 
 /** The bound the README states for the Flare Trigger's static data. */
@@ -61,5 +62,16 @@ describe('Flare Trigger state stays bounded', () => {
 		expect(credentialKey(described)).toMatch(/^d:[0-9a-f]{16}$/);
 		expect(credentialKey({ ...described, hash: 'p2' })).not.toBe(credentialKey(described));
 		expect(credentialKey({ ...described })).toBe(credentialKey(described));
+	});
+
+	it('sweeps every 10 minutes (less 30 s for the timing of polls), and at once when the last sweep time cannot be', () => {
+		const now = Date.parse('2026-11-23T12:00:00Z');
+		const state = (sweptAt?: string): TriggerState => ({ rev: 1, search: 's', start: 'x', since: 'x', seen: {}, lastPage: [], ...(sweptAt === undefined ? {} : { sweptAt }) });
+		const ago = (seconds: number) => new Date(now - seconds * 1000).toISOString();
+
+		expect([ago(0), ago(60), ago(9 * 60 + 29)].map((sweptAt) => sweepDue(state(sweptAt), now))).toEqual([false, false, false]);
+		expect([ago(9 * 60 + 30), ago(10 * 60), ago(24 * 3600)].map((sweptAt) => sweepDue(state(sweptAt), now))).toEqual([true, true, true]);
+		// Saved before sweeps were spaced, unreadable, or in the future (the host's clock went back).
+		expect([undefined, 'garbage', ago(-3600)].map((sweptAt) => sweepDue(state(sweptAt), now))).toEqual([true, true, true]);
 	});
 });
