@@ -27,7 +27,6 @@ export interface TriggerChildConfig {
 export const DAY_MS = 24 * 3600_000;
 const DOMAIN = 'acme.com';
 
-
 childMain(async () => {
 	const { config, out } = childArgs<TriggerChildConfig>();
 	const started = performance.now();

@@ -214,7 +214,7 @@ export function markdown(results: Results): string {
 		}
 		out.push(
 			'',
-			'Both (a) and (b) send the same requests: a first page of 100, then pages of 10,000 from the start. Wall time: (a) and (b, engine) from the first request (token exchange included) to the last item, in a process of their own; in the real n8n, the execution time n8n records for the sub-workflow that runs the measured nodes. CPU: user + system time of the process over the same span. Peak memory: the peak resident set (VmHWM) of the whole process, n8n included (about 0.4–0.5 GiB before any item). In the real n8n our node paces Search at 1 request/s as shipped, the HTTP Request node does not pace.',
+			'Both (a) and (b) send the same requests: a first page of 100, then pages of 10,000 from the start. Wall time: (a) and (b, engine) from the first request (token exchange included) to the last item, in a process of their own; in the real n8n, the execution time n8n records for the sub-workflow that runs the measured nodes. CPU: user + system time of the process over the same span. Peak memory: the peak resident set (VmHWM) of the whole process, n8n included (about 0.4–0.5 GiB before any item). Neither node paces here: the pace of our node is lifted in the real n8n too (bench/probe.cjs), as in the engine, since the HTTP Request node does not pace.',
 			'',
 		);
 	}

@@ -1,7 +1,8 @@
 /**
  * This process's clock, movable: the node, n8n and the fake API all read `Date.now`, so moving it on
- * makes the next poll come later for all of them alike, without waiting. Rate limits and time-outs
- * run on timers and `performance.now`, and stay real.
+ * makes the next poll come later for all of them alike, without waiting. The fake's rate limits and
+ * the time-outs run on `performance.now` and timers, and stay real; the node's rate gate reads
+ * `Date.now`, so a move forward only lets its next request go sooner.
  */
 const realNow = Date.now.bind(Date);
 let shiftMs = 0;
