@@ -51,3 +51,14 @@ export {
 	filterSeverities,
 	filterSourceTypes,
 } from './feed';
+export {
+	alertFor,
+	type FlareAlert,
+	pushAlert,
+	type PushOptions,
+	type PushResult,
+	signature,
+	signatureHeader,
+	TEST_ALERT_UID,
+	testAlert,
+} from './push';

@@ -46,16 +46,11 @@ import {
 	tryJson,
 } from './incoming';
 import { OtherOrigin } from './other-origin';
+import { alertFor, type FlareAlert } from './push';
 import type { AddEventsOptions, EventStore, FeedSortKey } from './events';
 import { FeedApi, type FeedRouteName, feedRoutes } from './feed';
 import { identifierFilter } from './identifiers';
-import {
-	type Cursor,
-	encodeCursor,
-	fingerprint,
-	type Quirks,
-	shapePage,
-} from './paging';
+import { type Cursor, encodeCursor, fingerprint, type Quirks, shapePage } from './paging';
 import { isoWithOffset } from './random';
 import { cursorFor, Halt } from './replies';
 import type { EndCursor, SearchOrder, SortKey } from './search-after';
@@ -718,6 +713,17 @@ export class FakeFlare {
 	/** Appends events to a tenant's feed (default: the first tenant, now); returns their feed items. */
 	addEvents(count: number, options?: AddEventsOptions) {
 		return this.feedApi.addEvents(count, options);
+	}
+
+	/**
+	 * Appends `count` events to a tenant's feed (as {@link addEvents}) and returns the alerts Flare's
+	 * alert channel pushes for them (push.ts).
+	 */
+	newAlerts(count: number, options: AddEventsOptions = {}): FlareAlert[] {
+		const tenantId = options.tenantId ?? this.currentOptions.tenants[0];
+		return this.addEvents(count, options).map((item) =>
+			alertFor(this.events, item.metadata.uid, tenantId),
+		);
 	}
 
 	// ---- request pipeline ----

@@ -1,5 +1,5 @@
 /**
- * The run collector: every workflow run, trigger poll and credential test of the harness is scanned
+ * The run collector: every workflow run, trigger poll, webhook answer and credential test of the harness is scanned
  * for secrets as it ends, so that secret hygiene is checked over the whole jest run, not only over
  * the tests written for it.
  *
@@ -20,7 +20,7 @@ import {
 	type SecretHit,
 } from '../reliability/secret-scan';
 
-export type CollectedKind = 'run' | 'poll' | 'credentialTest';
+export type CollectedKind = 'run' | 'poll' | 'credentialTest' | 'webhook';
 
 export interface CollectedRun {
 	kind: CollectedKind;
@@ -46,7 +46,10 @@ export function registerSecret(value: unknown): void {
 	secrets.add(value);
 	const dir = collectorDir();
 	if (dir) {
-		fs.writeFileSync(path.join(dir, `secrets-${processRef.pid}.json`), JSON.stringify([...secrets]));
+		fs.writeFileSync(
+			path.join(dir, `secrets-${processRef.pid}.json`),
+			JSON.stringify([...secrets]),
+		);
 	}
 }
 
@@ -93,7 +96,14 @@ export function collectRun(kind: CollectedKind, data: unknown, items: number): S
 	lastHits = hits;
 	const dir = collectorDir();
 	if (dir) {
-		const line: CollectedRun = { kind, test: currentTest(), bytes: text.length, items, errors, hits };
+		const line: CollectedRun = {
+			kind,
+			test: currentTest(),
+			bytes: text.length,
+			items,
+			errors,
+			hits,
+		};
 		fs.appendFileSync(path.join(dir, `runs-${processRef.pid}.jsonl`), `${JSON.stringify(line)}\n`);
 	}
 	return hits;

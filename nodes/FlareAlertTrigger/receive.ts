@@ -1,0 +1,58 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { alertsOf } from './alert';
+
+/**
+ * The checks of a request before its signature: size, media type, and, once it is trusted, its JSON
+ * (docs/architecture.md, "Alert webhook"). A refusal carries the status the trigger answers.
+ */
+
+/**
+ * The largest body accepted, well above any alert and well below n8n's own bound
+ * (N8N_PAYLOAD_SIZE_MAX, 16 MiB by default), beyond which n8n refuses the request itself.
+ */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export interface Refusal {
+	status: number;
+	message: string;
+}
+
+/** `application/json` or a `+json` type, parameters (charset) aside. */
+const JSON_MEDIA_TYPE = /^application\/([a-z0-9.-]+\+)?json\s*(;|$)/i;
+
+/** 413 for a body too large, 415 for anything but JSON; undefined when both are fine. */
+export function checkEnvelope(
+	contentType: string | undefined,
+	rawBody: Buffer,
+): Refusal | undefined {
+	if (rawBody.length > MAX_BODY_BYTES) {
+		return {
+			status: 413,
+			message: `The body has ${rawBody.length} bytes, more than the ${MAX_BODY_BYTES} an alert may have`,
+		};
+	}
+	if (!contentType || !JSON_MEDIA_TYPE.test(contentType)) {
+		return {
+			status: 415,
+			message: `Flare alerts are JSON: the Content-Type is ${contentType ? `"${contentType}"` : 'missing'}, not application/json`,
+		};
+	}
+	return undefined;
+}
+
+/** The alerts of a JSON body (one object, or an array of them), or a 400 saying what is wrong. */
+export function parseAlerts(rawBody: Buffer): IDataObject[] | Refusal {
+	let body: unknown;
+	try {
+		body = JSON.parse(rawBody.toString('utf8').replace(/^\uFEFF/, ''));
+	} catch {
+		return { status: 400, message: `The body is not valid JSON (${rawBody.length} bytes)` };
+	}
+	return (
+		alertsOf(body) ?? {
+			status: 400,
+			message: 'The body is JSON but not an alert: an object, or an array of objects, was expected',
+		}
+	);
+}
