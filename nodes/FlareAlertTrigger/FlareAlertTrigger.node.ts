@@ -14,7 +14,7 @@ import { leakedValueOutput } from '../Flare/shared/descriptions';
 import { protectLeakedValues, type LeakedValueOutput } from '../Flare/shared/output';
 import { alertItem } from './alert';
 import { admit, deliveryKey, type DeliveryState } from './deliveries';
-import { checkEnvelope, parseAlerts, type Refusal } from './receive';
+import { acceptedBody, parseAlerts, type Refusal } from './receive';
 import { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, verifySignature } from './signature';
 
 /** The credential holding the signing secret; the same as the credential class's name. */
@@ -84,6 +84,8 @@ export class FlareAlertTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
+				// Empty: n8n answers with the webhookResponse below (without it, the word "firstEntryJson").
+				responseData: '',
 				path: 'flare-alert',
 			},
 		],
@@ -186,23 +188,19 @@ export class FlareAlertTrigger implements INodeType {
 
 	/**
 	 * One request of the alert channel (docs/architecture.md, "Alert webhook"): the body bounded and
-	 * JSON (413, 415), the signature checked when asked for (401), the JSON read (400), alerts received
+	 * JSON (415, 413), the signature checked when asked for (401), the JSON read (400), alerts received
 	 * lately in production left out (200, nothing started), then one item per alert, its leaked values
 	 * protected. n8n answers Flare at once ("onReceived"), before the workflow runs.
 	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject() as unknown as AlertRequest;
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const rawBody = request.rawBody;
-		if (!Buffer.isBuffer(rawBody)) {
-			return refuse(this, { status: 500, message: 'n8n handed the trigger no raw body to check' });
-		}
 		const contentType = request.headers['content-type'];
-		const envelope = checkEnvelope(
+		const rawBody = acceptedBody(
 			Array.isArray(contentType) ? contentType[0] : contentType,
-			rawBody,
+			request.rawBody,
 		);
-		if (envelope) return refuse(this, envelope);
+		if (!Buffer.isBuffer(rawBody)) return refuse(this, rawBody);
 
 		if (this.getNodeParameter('authentication', 'none') === 'requestSignature') {
 			const tolerance = Number(options.timestampTolerance ?? DEFAULT_TOLERANCE_SECONDS);
@@ -255,6 +253,7 @@ export class FlareAlertTrigger implements INodeType {
 			workflowData: [
 				this.helpers.returnJsonArray(items.map((item) => protectLeakedValues(item, mode))),
 			],
+			webhookResponse: { message: 'Workflow was started' },
 		};
 	}
 }

@@ -21,24 +21,30 @@ export interface Refusal {
 /** `application/json` or a `+json` type, parameters (charset) aside. */
 const JSON_MEDIA_TYPE = /^application\/([a-z0-9.-]+\+)?json\s*(;|$)/i;
 
-/** 413 for a body too large, 415 for anything but JSON; undefined when both are fine. */
-export function checkEnvelope(
+/**
+ * The body's bytes when it is JSON of an acceptable size; else 415 (not JSON) or 413 (too large). n8n
+ * keeps the bytes of every body but a multipart one, which is not JSON.
+ */
+export function acceptedBody(
 	contentType: string | undefined,
-	rawBody: Buffer,
-): Refusal | undefined {
-	if (rawBody.length > MAX_BODY_BYTES) {
-		return {
-			status: 413,
-			message: `The body has ${rawBody.length} bytes, more than the ${MAX_BODY_BYTES} an alert may have`,
-		};
-	}
+	rawBody: Buffer | undefined,
+): Buffer | Refusal {
 	if (!contentType || !JSON_MEDIA_TYPE.test(contentType)) {
 		return {
 			status: 415,
 			message: `Flare alerts are JSON: the Content-Type is ${contentType ? `"${contentType}"` : 'missing'}, not application/json`,
 		};
 	}
-	return undefined;
+	if (!Buffer.isBuffer(rawBody)) {
+		return { status: 500, message: 'n8n handed the trigger no raw body to check' };
+	}
+	if (rawBody.length > MAX_BODY_BYTES) {
+		return {
+			status: 413,
+			message: `The body has ${rawBody.length} bytes, more than the ${MAX_BODY_BYTES} an alert may have`,
+		};
+	}
+	return rawBody;
 }
 
 /** The alerts of a JSON body (one object, or an array of them), or a 400 saying what is wrong. */

@@ -352,10 +352,16 @@ export class AlertWebhookWorkflow {
 			delete this.saved.__dataChanged;
 		}
 		if (result.noWebhookResponse !== true) {
+			// webhook-on-received-response-extractor: the description's responseData (n8n's default
+			// "firstEntryJson" when it has none), as is, unless empty.
+			const responseData = webhookData.webhookDescription.responseData ?? 'firstEntryJson';
+			const started = responseData
+				? responseData
+				: (result.webhookResponse ?? { message: 'Workflow was started' });
 			answer(
 				200,
 				result.workflowData !== undefined
-					? { message: 'Workflow was started' }
+					? started
 					: (result.webhookResponse ?? { message: 'Webhook call received' }),
 			);
 		}
