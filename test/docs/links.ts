@@ -19,6 +19,8 @@ export function documentationFiles(root: string): string[] {
 		'CHANGELOG.md',
 		...docs,
 		path.join('workflows', 'README.md'),
+		path.join('bench', 'README.md'),
+		path.join('test', 'fake-flare', 'README.md'),
 	];
 }
 
