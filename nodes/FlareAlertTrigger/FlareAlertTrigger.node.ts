@@ -68,6 +68,17 @@ export class FlareAlertTrigger implements INodeType {
 			'={{$parameter["authentication"] === "requestSignature" ? "Signed alerts" : "Unsigned alerts"}}',
 		description: 'Starts the workflow when a Flare alert channel sends an alert to its webhook',
 		defaults: { name: 'Flare Alert Trigger' },
+		triggerPanel: {
+			header: 'Press Test in the Flare alert channel, with the Test URL as its Webhook URL',
+			executionsHelp: {
+				inactive:
+					"The Flare alert channel can send to two URLs. <br /><br /><b>Test URL, while you build the workflow</b>: click 'Listen for test event', paste the Test URL as the channel's Webhook URL and press Test in Flare: the sample alert shows here. <br /><br /><b>Production URL, to run it on every alert</b>: publish the workflow and paste the Production URL. Executions then show in the executions list, not in the editor.",
+				active:
+					"The Flare alert channel can send to two URLs. <br /><br /><b>Test URL, while you build the workflow</b>: click 'Listen for test event', paste the Test URL as the channel's Webhook URL and press Test in Flare: the sample alert shows here. <br /><br /><b>Production URL, to run it on every alert</b>: the workflow is published, so each alert Flare sends to the Production URL starts an execution, shown in the <a data-key=\"executions\">executions list</a>.",
+			},
+			activationHint:
+				'Once the workflow does what you want, publish it and paste the Production URL in the Flare alert channel: every alert then runs it.',
+		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
@@ -187,10 +198,10 @@ export class FlareAlertTrigger implements INodeType {
 	};
 
 	/**
-	 * One request of the alert channel (docs/architecture.md, "Alert webhook"): the body bounded and
-	 * JSON (415, 413), the signature checked when asked for (401), the JSON read (400), alerts received
-	 * lately in production left out (200, nothing started), then one item per alert, its leaked values
-	 * protected. n8n answers Flare at once ("onReceived"), before the workflow runs.
+	 * One request of the alert channel (docs/alerts.md, "What it checks and answers"): the body JSON
+	 * and bounded (415, 413), the signature checked when asked for (401), the JSON read (400), alerts
+	 * received lately in production left out (200, nothing started), then one item per alert, its
+	 * leaked values protected. n8n answers Flare at once ("onReceived"), before the workflow runs.
 	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject() as unknown as AlertRequest;

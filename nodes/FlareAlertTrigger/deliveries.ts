@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 /**
  * The alerts a trigger received lately, so that a delivery Flare sends again (the same uid, or the
- * same alert when it has no uid) starts no second execution (docs/architecture.md, "Alert webhook").
+ * same alert when it has no uid) starts no second execution (docs/alerts.md, "Once per alert").
  *
  * Two copies, each bounded to {@link WINDOW_MS} and {@link MAX_REMEMBERED} alerts:
  * - in this process's memory, per workflow and node: n8n reads a webhook's static data from its

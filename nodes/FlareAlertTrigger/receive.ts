@@ -4,7 +4,7 @@ import { alertsOf } from './alert';
 
 /**
  * The checks of a request before its signature: size, media type, and, once it is trusted, its JSON
- * (docs/architecture.md, "Alert webhook"). A refusal carries the status the trigger answers.
+ * (docs/alerts.md, "What it checks and answers"). A refusal carries the status the trigger answers.
  */
 
 /**

@@ -378,8 +378,8 @@ export const ALERT_CASES: AlertCase[] = [
 			await active.nothingStarted('the refused and repeated deliveries');
 
 			// A restart: what the trigger remembers is in the static data n8n saved (1.x); n8n 2.41.1
-			// saves only the first change of a webhook trigger's static data (docs/architecture.md,
-			// "Alert webhook"), so there a delivery seen before the restart starts again.
+			// saves only the first change of a webhook trigger's static data (docs/alerts.md, "What
+			// n8n saves, and when"), so there a delivery seen before the restart starts again.
 			const restartedAt = Date.now();
 			await server.restart();
 			await active.served();

@@ -5,7 +5,8 @@
  * as a community package, a Flare API credential for the fake Flare API, the workflows of workflows/
  * and an owner account; everything on 127.0.0.1), and drives Debian's Chromium with playwright-core
  * (no browser download) through what a user does: log in, open the daily leak watch playbook, execute
- * it and read the masked rows in the output panel; then search "Flare" in the node creator, add the
+ * it and read the masked rows in the output panel; open the Flare Alert Trigger, listen for a test
+ * event and see the fake's signed Test alert arrive; then search "Flare" in the node creator, add the
  * node, go through its resources and operations, the fields that show and hide, and the Flare API
  * credential form, whose connection test talks to the fake API.
  *
@@ -26,6 +27,7 @@ import type { FakeFlare } from '../fake-flare';
 import { filterSourceTypes } from '../fake-flare/feed';
 import { fs, os, path, processRef } from '../support/node';
 import { ACTION_TIMEOUT, check, CHROMIUM_ARGS, passed, screenshot, testId } from './browser';
+import { alertTriggerListens } from './editor-alerts';
 import { dailyLeakWatch, listensOnLoopbackOnly, signIn } from './editor-sandbox';
 import type { N8nInstance } from './n8n';
 import { type Sandbox, startSandbox } from './sandbox';
@@ -332,7 +334,9 @@ async function nodePanel(page: Page, described: Described, artefacts: string): P
 	const notices = node.properties.filter(
 		(candidate) =>
 			candidate.type === 'notice' &&
-			(candidate.displayOptions?.show?.resource as string[] | undefined)?.includes('leakedCredential') &&
+			(candidate.displayOptions?.show?.resource as string[] | undefined)?.includes(
+				'leakedCredential',
+			) &&
 			(candidate.displayOptions?.show?.operation as string[] | undefined)?.includes('search'),
 	);
 	check(notices.length > 0, 'the description has a notice on the Search form');
@@ -394,10 +398,15 @@ async function eventFeedForm(page: Page, ndv: Locator, described: Described, art
 		(entry) => entry.value === 'searchTenantFeed',
 	);
 	if (!feedSearch) throw new Error('The description has no Event → Search Tenant Feed');
-	await choose(ndv.locator(testId('parameter-input-resource')), nameOf(resourceOptions(node), 'event'));
+	await choose(
+		ndv.locator(testId('parameter-input-resource')),
+		nameOf(resourceOptions(node), 'event'),
+	);
 	await choose(ndv.locator(testId('parameter-input-operation')), feedSearch.name);
 	const form = node.properties.filter((candidate) =>
-		(candidate.displayOptions?.show?.operation as string[] | undefined)?.includes('searchTenantFeed'),
+		(candidate.displayOptions?.show?.operation as string[] | undefined)?.includes(
+			'searchTenantFeed',
+		),
 	);
 	const searchBy = property(node, 'searchBy', 'event', 'searchTenantFeed');
 	const queryFields = form.filter((candidate) => candidate.displayOptions?.show?.searchBy);
@@ -413,7 +422,8 @@ async function eventFeedForm(page: Page, ndv: Locator, described: Described, art
 			(candidate.displayOptions!.show!.searchBy as string[]).includes(String(kind.value)),
 		);
 		const shown = [];
-		for (const candidate of own) if (await settle(field(candidate.name), true)) shown.push(candidate.name);
+		for (const candidate of own)
+			if (await settle(field(candidate.name), true)) shown.push(candidate.name);
 		const others = [];
 		for (const candidate of queryFields.filter((entry) => !own.includes(entry))) {
 			if (await settle(field(candidate.name), false)) others.push(candidate.name);
@@ -636,6 +646,7 @@ async function main(): Promise<void> {
 		page = context.pages()[0] ?? (await context.newPage());
 		await signIn(page, sandbox);
 		await dailyLeakWatch(page, sandbox, artefacts);
+		await alertTriggerListens(page, sandbox, artefacts);
 		await nodeCreator(page, described, artefacts, server.url);
 		const ndv = await nodePanel(page, described, artefacts);
 		await credentialForm(page, ndv, described, fake, artefacts);
