@@ -1,10 +1,12 @@
 /**
  * Section 5. How soon a Flare alert starts a workflow: pushed to the Flare Alert Trigger, or found by
- * the Flare Trigger's New Event poll. A real n8n 2.41.1 (`n8n start`, SQLite, regular mode) with both
- * workflows published, on loopback:
+ * the Flare Trigger's New Event poll. A real n8n 2.41.1 (`n8n start`, SQLite, regular mode, n8n's
+ * defaults) with the workflows published, on loopback:
  * - push, one at a time: each signed alert POSTed to the production URL once the one before was
  *   answered;
  * - push, a burst: all of them POSTed at once;
+ * - the same two with n8n's own Webhook node in place of the trigger, for reference;
+ * - the four again with n8n's in-process expression engine (no expression isolate to wait for);
  * - poll: new events enter the fake's tenant feed one every few seconds while the trigger polls every
  *   minute (n8n's shortest interval).
  * Each delay is measured the same way: from the POST (or the event's arrival in the feed) to the start
@@ -24,21 +26,30 @@ import { round } from '../lib/stats';
 import { WORK_DIR } from '../lib/n8n';
 
 export interface PushRow {
-	mode: 'push, one at a time' | 'push, burst' | 'poll, New Event every minute';
+	/** What received the alerts, and how they came. */
+	path: string;
+	/** Whether the row is the Flare Alert Trigger's (the goal applies to those). */
+	push: boolean;
 	samples: number;
-	/** Delays in ms: percentiles, and every sample. */
+	/** Delays in ms to the execution's start: percentiles, and every sample. */
 	p50: number;
 	p95: number;
 	max: number;
 	delaysMs: number[];
+	/** Delays in ms to n8n's answer (pushed rows only). */
+	answeredP50?: number;
+	answeredP95?: number;
 	/** Executions that carried them. */
 	executions: number;
 }
 
 const ALERT_WORKFLOW = 'benchAlertPush';
+const WEBHOOK_WORKFLOW = 'benchWebhookNode';
 const POLL_WORKFLOW = 'benchEventPoll';
 const ALERT_WEBHOOK = '0b3e5d61-8c2a-5f4e-9d17-bench0000001';
+const WEBHOOK_PATH = 'bench-alerts';
 const TRIGGER = 'Flare alert';
+const WEBHOOK_NODE = 'Webhook';
 const POLLER = 'New event';
 
 /** Nearest-rank percentile. */
@@ -47,14 +58,27 @@ export function percentile(values: number[], p: number): number {
 	return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
-function row(mode: PushRow['mode'], delaysMs: number[], executions: number): PushRow {
+function row(
+	path: string,
+	push: boolean,
+	delaysMs: number[],
+	executions: number,
+	answeredMs?: number[],
+): PushRow {
 	return {
-		mode,
+		path,
+		push,
 		samples: delaysMs.length,
 		p50: round(percentile(delaysMs, 50)),
 		p95: round(percentile(delaysMs, 95)),
 		max: round(Math.max(...delaysMs)),
 		delaysMs: delaysMs.map((delay) => round(delay)),
+		...(answeredMs
+			? {
+					answeredP50: round(percentile(answeredMs, 50)),
+					answeredP95: round(percentile(answeredMs, 95)),
+				}
+			: {}),
 		executions,
 	};
 }
@@ -69,58 +93,69 @@ const node = (name: string, type: string, parameters: object, extra: object = {}
 	...extra,
 });
 
-/** Flare Alert Trigger (signed) → No Operation; New Event every minute → No Operation. */
+/**
+ * Flare Alert Trigger (signed) → No Operation; n8n's Webhook node (POST, Respond Immediately) → No
+ * Operation, for reference; Flare Trigger, New Event every minute → No Operation.
+ */
 function workflows() {
 	const done = node('Done', 'n8n-nodes-base.noOp', {});
-	const connect = (from: string) => ({
-		[from]: { main: [[{ node: 'Done', type: 'main', index: 0 }]] },
+	const workflow = (
+		id: string,
+		name: string,
+		trigger: { name: string; [key: string]: unknown },
+	) => ({
+		id,
+		name,
+		nodes: [trigger, done],
+		connections: { [trigger.name]: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
 	});
 	return [
-		{
-			id: ALERT_WORKFLOW,
-			name: 'Bench: alerts pushed',
-			nodes: [
-				node(
-					TRIGGER,
-					'n8n-nodes-flareio.flareAlertTrigger',
-					{ authentication: 'requestSignature', options: {} },
-					{
-						webhookId: ALERT_WEBHOOK,
-						credentials: {
-							flareAlertWebhookApi: {
-								id: 'flareAlertWebhookExample1',
-								name: 'Flare Alert Webhook API',
-							},
+		workflow(
+			ALERT_WORKFLOW,
+			'Bench: alerts pushed',
+			node(
+				TRIGGER,
+				'n8n-nodes-flareio.flareAlertTrigger',
+				{ authentication: 'requestSignature', options: {} },
+				{
+					webhookId: ALERT_WEBHOOK,
+					credentials: {
+						flareAlertWebhookApi: {
+							id: 'flareAlertWebhookExample1',
+							name: 'Flare Alert Webhook API',
 						},
 					},
-				),
-				done,
-			],
-			connections: connect(TRIGGER),
-			settings: { executionOrder: 'v1' },
-		},
-		{
-			id: POLL_WORKFLOW,
-			name: 'Bench: events polled',
-			nodes: [
-				node(
-					POLLER,
-					'n8n-nodes-flareio.flareTrigger',
-					{
-						pollTimes: { item: [{ mode: 'everyMinute' }] },
-						event: 'newEvent',
-						feed: 'tenant',
-						severityFilter: 'any',
-						filters: {},
-						options: {},
-					},
-					{ credentials: { flareApi: { id: 'flareApiExample1', name: 'Flare API' } } },
-				),
-				done,
-			],
-			connections: connect(POLLER),
-			settings: { executionOrder: 'v1' },
-		},
+				},
+			),
+		),
+		workflow(WEBHOOK_WORKFLOW, "Bench: n8n's Webhook node", {
+			...node(WEBHOOK_NODE, 'n8n-nodes-base.webhook', {
+				httpMethod: 'POST',
+				path: WEBHOOK_PATH,
+				responseMode: 'onReceived',
+				options: {},
+			}),
+			typeVersion: 2,
+			webhookId: '6a1f0c2e-7b3d-5e49-8c21-bench0000002',
+		}),
+		workflow(
+			POLL_WORKFLOW,
+			'Bench: events polled',
+			node(
+				POLLER,
+				'n8n-nodes-flareio.flareTrigger',
+				{
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					event: 'newEvent',
+					feed: 'tenant',
+					severityFilter: 'any',
+					filters: {},
+					options: {},
+				},
+				{ credentials: { flareApi: { id: 'flareApiExample1', name: 'Flare API' } } },
+			),
+		),
 	];
 }
 
@@ -153,7 +188,7 @@ async function executionRows(n8n: N8nInstance, workflowId: string): Promise<Exec
 /** SQLite keeps `2026-11-25 16:01:02.345` in UTC. */
 const startMs = (startedAt: string) => Date.parse(`${startedAt.replace(' ', 'T')}Z`);
 
-/** The uids each execution's trigger output carries (the alert's, or the feed item's). */
+/** The uids each execution's trigger output carries. */
 async function uidsOf(session: EditorSession, id: string, trigger: string): Promise<string[]> {
 	const saved = await session.request<{ data: string }>('GET', `/executions/${id}`);
 	const data = unflatten(saved.data) as {
@@ -165,9 +200,15 @@ async function uidsOf(session: EditorSession, id: string, trigger: string): Prom
 		};
 	};
 	const items = data.resultData.runData[trigger]?.[0]?.data?.main?.[0] ?? [];
-	return items.map((item) =>
-		String(item.json.uid ?? (item.json.metadata as { uid?: string } | undefined)?.uid),
-	);
+	// The alert trigger's item, a feed item, or n8n's Webhook node's (the alert as its body).
+	return items.map((item) => {
+		const json = item.json as {
+			uid?: string;
+			metadata?: { uid?: string };
+			body?: { uid?: string };
+		};
+		return String(json.uid ?? json.metadata?.uid ?? json.body?.uid);
+	});
 }
 
 /** Waits until the workflow has `count` executions carrying `uids`, then maps each uid to its start. */
@@ -203,6 +244,73 @@ async function starts(
 	return { startOf, executions };
 }
 
+/** n8n's settings the section runs under: its defaults, then without expression isolates. */
+const CONFIGURATIONS: Array<{ label: string; env: Record<string, string> }> = [
+	{ label: '', env: {} },
+	// n8n 2.x holds one expression isolate (a pool of 1) through each request of a webhook trigger
+	// other than its own Webhook node: with its former in-process engine, that wait goes.
+	{ label: ', N8N_EXPRESSION_ENGINE=legacy', env: { N8N_EXPRESSION_ENGINE: 'legacy' } },
+];
+
+/** Pushes `count` alerts one at a time, then `count` at once, to a target; one row each. */
+async function pushRows(
+	context: { fake: FakeFlare; n8n: N8nInstance; session: EditorSession; seen: Set<string> },
+	target: {
+		name: string;
+		push: boolean;
+		url: string;
+		workflow: string;
+		trigger: string;
+		secrets?: string[];
+	},
+	count: number,
+): Promise<PushRow[]> {
+	const { fake, n8n, session, seen } = context;
+	const sent: Array<{ uid: string; sentAt: number; answeredAt: number }> = [];
+	// One at a time: each once the one before was answered.
+	for (const alert of fake.newAlerts(count)) {
+		const answer = await pushAlert(target.url, alert, { secrets: target.secrets });
+		if (answer.status !== 200) {
+			throw new Error(`${target.name}: ${answer.status} ${JSON.stringify(answer.body)}`);
+		}
+		sent.push({ uid: String(alert.uid), sentAt: answer.sentAt, answeredAt: answer.answeredAt });
+	}
+	// All at once.
+	const burst = await Promise.all(
+		fake.newAlerts(count).map(async (alert) => {
+			const answer = await pushAlert(target.url, alert, { secrets: target.secrets });
+			if (answer.status !== 200) throw new Error(`${target.name}, at once: ${answer.status}`);
+			return { uid: String(alert.uid), sentAt: answer.sentAt, answeredAt: answer.answeredAt };
+		}),
+	);
+	const rows: PushRow[] = [];
+	for (const [how, pushed] of [
+		['one at a time', sent],
+		[`${count} at once`, burst],
+	] as const) {
+		const uids = new Set(pushed.map(({ uid }) => uid));
+		const { startOf, executions } = await starts(
+			n8n,
+			session,
+			target.workflow,
+			target.trigger,
+			uids,
+			300,
+			seen,
+		);
+		rows.push(
+			row(
+				`${target.name}, ${how}`,
+				target.push,
+				pushed.map(({ uid, sentAt }) => startOf.get(uid)! - sentAt),
+				executions,
+				pushed.map(({ sentAt, answeredAt }) => answeredAt - sentAt),
+			),
+		);
+	}
+	return rows;
+}
+
 export async function runPush(options: {
 	alerts: number;
 	pollEvents: number;
@@ -227,109 +335,88 @@ export async function runPush(options: {
 			return file;
 		});
 		await n8n.importWorkflows(files);
-		server = await startServer(n8n);
-		await EditorSession.ensureOwner(server);
-		const session = await EditorSession.logIn(server, n8n.userFolder);
-		await session.activate(ALERT_WORKFLOW);
-		await session.activate(POLL_WORKFLOW);
-		const url = `${server.url}/webhook/${ALERT_WEBHOOK}/flare-alert`;
-		for (
-			let waited = 0;
-			(await pushAlert(url, {}, { contentType: 'text/plain', rawBody: 'probe' })).status === 404;
-			waited++
-		) {
-			if (waited > 240) throw new Error(`n8n did not serve ${url}`);
-			await sleep(250);
-		}
-		log(`  ${install.label} started, both workflows published`);
-		const seen = new Set<string>();
 		const rows: PushRow[] = [];
-
-		// Push, one at a time.
-		const single = fake.newAlerts(options.alerts);
-		const sentAt = new Map<string, number>();
-		for (const alert of single) {
-			const sent = Date.now();
-			const answer = await pushAlert(url, alert, { secrets: [ALERT_SECRET] });
-			if (answer.status !== 200)
-				throw new Error(
-					`alert ${String(alert.uid)}: ${answer.status} ${JSON.stringify(answer.body)}`,
+		const seen = new Set<string>();
+		for (const [index, configuration] of CONFIGURATIONS.entries()) {
+			server = await startServer(n8n, { env: configuration.env });
+			await EditorSession.ensureOwner(server);
+			const session = await EditorSession.logIn(server, n8n.userFolder);
+			if (index === 0) {
+				for (const id of [ALERT_WORKFLOW, WEBHOOK_WORKFLOW, POLL_WORKFLOW])
+					await session.activate(id);
+			}
+			const targets = [
+				{
+					name: `Flare Alert Trigger${configuration.label}`,
+					push: index === 0,
+					url: `${server.url}/webhook/${ALERT_WEBHOOK}/flare-alert`,
+					workflow: ALERT_WORKFLOW,
+					trigger: TRIGGER,
+					secrets: [ALERT_SECRET],
+				},
+				{
+					name: `n8n's Webhook node${configuration.label}`,
+					push: false,
+					url: `${server.url}/webhook/${WEBHOOK_PATH}`,
+					workflow: WEBHOOK_WORKFLOW,
+					trigger: WEBHOOK_NODE,
+				},
+			];
+			for (const { url } of targets) {
+				for (
+					let waited = 0;
+					(await pushAlert(url, [1] as never, { rawBody: 'probe' })).status === 404;
+					waited++
+				) {
+					if (waited > 240) throw new Error(`n8n did not serve ${url}`);
+					await sleep(250);
+				}
+			}
+			log(`  ${install.label} started${configuration.label}, the workflows published`);
+			for (const target of targets) {
+				for (const measured of await pushRows(
+					{ fake, n8n, session, seen },
+					target,
+					options.alerts,
+				)) {
+					rows.push(measured);
+					log(
+						`  ${measured.path}: p50 ${measured.p50} ms, p95 ${measured.p95} ms from the POST to the execution`,
+					);
+				}
+			}
+			if (index === 0 && options.pollEvents > 0) {
+				// Poll: events arrive evenly over a few minutes.
+				const arrivedAt = new Map<string, number>();
+				const spacingMs = Math.round((options.pollMinutes * 60_000) / options.pollEvents);
+				for (let k = 0; k < options.pollEvents; k++) {
+					const [item] = fake.addEvents(1);
+					arrivedAt.set(item.metadata.uid, Date.now());
+					await sleep(spacingMs);
+				}
+				const polled = await starts(
+					n8n,
+					session,
+					POLL_WORKFLOW,
+					POLLER,
+					new Set(arrivedAt.keys()),
+					180,
+					new Set(),
 				);
-			sentAt.set(String(alert.uid), sent);
+				const measured = row(
+					'Flare Trigger, New Event polled every minute',
+					false,
+					[...arrivedAt].map(([uid, arrived]) => polled.startOf.get(uid)! - arrived),
+					polled.executions,
+				);
+				rows.push(measured);
+				log(
+					`  ${measured.path}: p50 ${measured.p50} ms, p95 ${measured.p95} ms from the event's arrival to the execution`,
+				);
+			}
+			await server.stop();
+			server = undefined;
 		}
-		const one = await starts(
-			n8n,
-			session,
-			ALERT_WORKFLOW,
-			TRIGGER,
-			new Set(sentAt.keys()),
-			300,
-			seen,
-		);
-		rows.push(
-			row(
-				'push, one at a time',
-				[...sentAt].map(([uid, sent]) => one.startOf.get(uid)! - sent),
-				one.executions,
-			),
-		);
-		log(`  ${rows.at(-1)!.mode}: p50 ${rows.at(-1)!.p50} ms, p95 ${rows.at(-1)!.p95} ms`);
-
-		// Push, a burst.
-		const burst = fake.newAlerts(options.alerts);
-		const burstSent = new Map<string, number>();
-		const answers = await Promise.all(
-			burst.map(async (alert) => {
-				burstSent.set(String(alert.uid), Date.now());
-				return await pushAlert(url, alert, { secrets: [ALERT_SECRET] });
-			}),
-		);
-		const refused = answers.filter((answer) => answer.status !== 200);
-		if (refused.length)
-			throw new Error(`burst: ${refused.length} alerts answered ${refused[0].status}`);
-		const many = await starts(
-			n8n,
-			session,
-			ALERT_WORKFLOW,
-			TRIGGER,
-			new Set(burstSent.keys()),
-			300,
-			seen,
-		);
-		rows.push(
-			row(
-				'push, burst',
-				[...burstSent].map(([uid, sent]) => many.startOf.get(uid)! - sent),
-				many.executions,
-			),
-		);
-		log(`  ${rows.at(-1)!.mode}: p50 ${rows.at(-1)!.p50} ms, p95 ${rows.at(-1)!.p95} ms`);
-
-		// Poll: events arrive evenly over a few minutes.
-		const arrivedAt = new Map<string, number>();
-		const spacingMs = Math.round((options.pollMinutes * 60_000) / options.pollEvents);
-		for (let k = 0; k < options.pollEvents; k++) {
-			const [item] = fake.addEvents(1);
-			arrivedAt.set(item.metadata.uid, Date.now());
-			await sleep(spacingMs);
-		}
-		const polled = await starts(
-			n8n,
-			session,
-			POLL_WORKFLOW,
-			POLLER,
-			new Set(arrivedAt.keys()),
-			180,
-			new Set(),
-		);
-		rows.push(
-			row(
-				'poll, New Event every minute',
-				[...arrivedAt].map(([uid, arrived]) => polled.startOf.get(uid)! - arrived),
-				polled.executions,
-			),
-		);
-		log(`  ${rows.at(-1)!.mode}: p50 ${rows.at(-1)!.p50} ms, p95 ${rows.at(-1)!.p95} ms`);
 		return rows;
 	} finally {
 		await server?.stop();
