@@ -211,7 +211,13 @@ async function uidsOf(session: EditorSession, id: string, trigger: string): Prom
 	});
 }
 
-/** Waits until the workflow has `count` executions carrying `uids`, then maps each uid to its start. */
+/** What an execution carried: the uids of its trigger's items, and when it started (ms). */
+type Carried = Map<string, { uids: string[]; startedMs: number }>;
+
+/**
+ * Waits until executions of the workflow carry every one of `uids`; maps each uid to the start of its
+ * execution, and counts those executions. `carried` keeps what each execution held across calls.
+ */
 async function starts(
 	n8n: N8nInstance,
 	session: EditorSession,
@@ -219,29 +225,32 @@ async function starts(
 	trigger: string,
 	uids: Set<string>,
 	timeoutSeconds: number,
-	seen: Set<string>,
+	carried: Carried,
 ): Promise<{ startOf: Map<string, number>; executions: number }> {
-	const startOf = new Map<string, number>();
-	let executions = 0;
 	const deadline = Date.now() + timeoutSeconds * 1000;
-	while (startOf.size < uids.size) {
+	for (;;) {
 		for (const execution of await executionRows(n8n, workflowId)) {
-			if (seen.has(execution.id) || !execution.startedAt) continue;
-			const carried = await uidsOf(session, execution.id, trigger);
-			seen.add(execution.id);
-			executions++;
-			for (const uid of carried) if (uids.has(uid)) startOf.set(uid, startMs(execution.startedAt));
+			if (carried.has(execution.id) || !execution.startedAt) continue;
+			carried.set(execution.id, {
+				uids: await uidsOf(session, execution.id, trigger),
+				startedMs: startMs(execution.startedAt),
+			});
 		}
-		if (startOf.size < uids.size) {
-			if (Date.now() > deadline) {
-				throw new Error(
-					`${workflowId}: ${startOf.size} of ${uids.size} alerts started an execution within ${timeoutSeconds} s`,
-				);
-			}
-			await sleep(1_000);
+		const startOf = new Map<string, number>();
+		let executions = 0;
+		for (const { uids: held, startedMs } of carried.values()) {
+			const ours = held.filter((uid) => uids.has(uid));
+			if (ours.length) executions++;
+			for (const uid of ours) startOf.set(uid, startedMs);
 		}
+		if (startOf.size === uids.size) return { startOf, executions };
+		if (Date.now() > deadline) {
+			throw new Error(
+				`${workflowId}: ${startOf.size} of ${uids.size} alerts started an execution within ${timeoutSeconds} s`,
+			);
+		}
+		await sleep(1_000);
 	}
-	return { startOf, executions };
 }
 
 /** n8n's settings the section runs under: its defaults, then without expression isolates. */
@@ -254,7 +263,7 @@ const CONFIGURATIONS: Array<{ label: string; env: Record<string, string> }> = [
 
 /** Pushes `count` alerts one at a time, then `count` at once, to a target; one row each. */
 async function pushRows(
-	context: { fake: FakeFlare; n8n: N8nInstance; session: EditorSession; seen: Set<string> },
+	context: { fake: FakeFlare; n8n: N8nInstance; session: EditorSession; carried: Carried },
 	target: {
 		name: string;
 		push: boolean;
@@ -265,7 +274,7 @@ async function pushRows(
 	},
 	count: number,
 ): Promise<PushRow[]> {
-	const { fake, n8n, session, seen } = context;
+	const { fake, n8n, session, carried } = context;
 	const sent: Array<{ uid: string; sentAt: number; answeredAt: number }> = [];
 	// One at a time: each once the one before was answered.
 	for (const alert of fake.newAlerts(count)) {
@@ -296,7 +305,7 @@ async function pushRows(
 			target.trigger,
 			uids,
 			300,
-			seen,
+			carried,
 		);
 		rows.push(
 			row(
@@ -336,7 +345,7 @@ export async function runPush(options: {
 		});
 		await n8n.importWorkflows(files);
 		const rows: PushRow[] = [];
-		const seen = new Set<string>();
+		const carried: Carried = new Map();
 		for (const [index, configuration] of CONFIGURATIONS.entries()) {
 			server = await startServer(n8n, { env: configuration.env });
 			await EditorSession.ensureOwner(server);
@@ -375,7 +384,7 @@ export async function runPush(options: {
 			log(`  ${install.label} started${configuration.label}, the workflows published`);
 			for (const target of targets) {
 				for (const measured of await pushRows(
-					{ fake, n8n, session, seen },
+					{ fake, n8n, session, carried },
 					target,
 					options.alerts,
 				)) {
@@ -401,7 +410,7 @@ export async function runPush(options: {
 					POLLER,
 					new Set(arrivedAt.keys()),
 					180,
-					new Set(),
+					new Map(),
 				);
 				const measured = row(
 					'Flare Trigger, New Event polled every minute',
