@@ -470,7 +470,16 @@ export function flareApiError(
 	context: FailureContext,
 	itemIndex?: number,
 ): NodeApiError {
-	const { message, description } = explain(failure, context);
+	return apiError(node, failure, explain(failure, context), itemIndex);
+}
+
+/** A `NodeApiError` that shows `message` and `description` (and the status), never Flare's raw answer. */
+function apiError(
+	node: INode,
+	failure: FlareFailure,
+	{ message, description }: { message: string; description: string },
+	itemIndex?: number,
+): NodeApiError {
 	const httpCode = failure.status ? String(failure.status) : null;
 	return new NodeApiError(node, { message, description, httpCode } as JsonObject, {
 		message,
@@ -538,9 +547,11 @@ export function batchItemError(
 		description = `Flare did not say which one it could not find. Check that each one exists in the tenant selected in the credential.${flareSays}`;
 	}
 	if (items.length > 1) {
-		description += refused
-			? ` Flare refused the whole request of ${itemsText(items)}: none of them was changed.`
-			: ` The same request carried ${itemsText(items)}: Flare may have applied any of them.`;
+		description += !refused
+			? ` The same request carried ${itemsText(items)}: Flare may have applied any of them.`
+			: failure.status !== undefined
+				? ` Flare refused the whole request of ${itemsText(items)}: none of them was changed.`
+				: ` The request of ${itemsText(items)} did not reach Flare: none of them was changed.`;
 	}
 	if (progress && progress.applied.length + progress.notSent.length > 0) {
 		const { applied, notSent } = progress;
@@ -553,13 +564,7 @@ export function batchItemError(
 			: `Flare may have applied ${itemsText(items)}${notSent.length ? `, and ${itemsText(notSent)} ${notSent.length === 1 ? 'was' : 'were'} not sent` : ''}`;
 		description += ` ${before}; ${rest}.`;
 	}
-	const httpCode = failure.status ? String(failure.status) : null;
-	return new NodeApiError(node, { message, description, httpCode } as JsonObject, {
-		message,
-		description,
-		httpCode: httpCode ?? undefined,
-		itemIndex: index,
-	});
+	return apiError(node, failure, { message, description }, index);
 }
 
 /** The `NodeOperationError` for a parameter value that cannot be sent, naming its display name. */

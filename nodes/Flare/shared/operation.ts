@@ -113,7 +113,8 @@ export function buildPath(
 	});
 }
 
-const isObject = (value: unknown): value is IDataObject =>
+/** Whether a JSON value is an object (not null, not a list): a record. */
+export const isObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**

@@ -386,6 +386,16 @@ function requestsOf(entries: BatchEntry[], size: number): BatchEntry[][] {
 	return requests;
 }
 
+/** Whether `text` holds `value` as a whole word (".../1" is not in ".../10 not found"). */
+function mentions(text: string, value: string): boolean {
+	for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
+		const before = text[at - 1] ?? ' ';
+		const after = text[at + value.length] ?? ' ';
+		if (!/[\w/-]/.test(before) && !/\w/.test(after)) return true;
+	}
+	return false;
+}
+
 /** The input items of a failed request whose target Flare's message names (e.g. an unknown uid). */
 function namedIn(failure: FlareFailure, request: BatchEntry[]): number[] {
 	const text = [failure.message ?? '', ...(failure.details ?? []).map((detail) => detail.msg)]
@@ -394,7 +404,7 @@ function namedIn(failure: FlareFailure, request: BatchEntry[]): number[] {
 	return request
 		.filter(({ target }) =>
 			Object.values(target).some(
-				(value) => typeof value === 'string' && value !== '' && text.includes(value.toLowerCase()),
+				(value) => typeof value === 'string' && value !== '' && mentions(text, value.toLowerCase()),
 			),
 		)
 		.map(({ item }) => item.index);
@@ -466,7 +476,17 @@ async function runBatched(
 		} catch (error) {
 			if (!(error instanceof FlareRequestFailed)) {
 				// Nothing was sent (e.g. the credential's settings): each item fails with the same cause.
-				for (const { item } of request) failed(item.index, asNodeError(item, operation, error));
+				const cause = asNodeError(request[0].item, operation, error);
+				for (const { item } of request) {
+					const { message, description } = cause;
+					failed(
+						item.index,
+						new NodeOperationError(item.node(), message, {
+							itemIndex: item.index,
+							description: description ?? undefined,
+						}),
+					);
+				}
 				continue;
 			}
 			const { failure } = error;

@@ -395,32 +395,32 @@ function cardBin(item: FlareItem, name: string): string {
 }
 
 /** A text of the query, at most as long as Flare's longest (`query_string`). */
-const text = (item: FlareItem, name: string, keepSpaces = false) =>
+const queryText = (item: FlareItem, name: string, keepSpaces = false) =>
 	boundedText(item, name, MAX_SEARCH_TEXT_LENGTH, keepSpaces);
 
 /** Each query kind's fields (named as Flare's), read and checked from its parameters. */
 const QUERIES: Record<string, (item: FlareItem) => IDataObject> = {
-	query_string: (item) => ({ query_string: text(item, 'queryString') }),
-	keyword: (item) => ({ keyword: text(item, 'keyword') }),
+	query_string: (item) => ({ query_string: queryText(item, 'queryString') }),
+	keyword: (item) => ({ keyword: queryText(item, 'keyword') }),
 	domain: (item) => ({ fqdn: domainName(item, 'fqdn') }),
 	email: (item) => ({ email: emailAddress(item, 'email') }),
-	username: (item) => ({ username: text(item, 'username') }),
-	secret: (item) => ({ secret: text(item, 'secret', true) }),
+	username: (item) => ({ username: queryText(item, 'username') }),
+	secret: (item) => ({ secret: queryText(item, 'secret', true) }),
 	credentials: (item) => ({
-		username: text(item, 'username'),
-		password: text(item, 'password', true),
+		username: queryText(item, 'username'),
+		password: queryText(item, 'password', true),
 	}),
 	ip: (item) => ({ ip: ipAddress(item, 'ip') }),
 	bin: (item) => ({ bin: cardBin(item, 'bin') }),
-	brand: (item) => ({ name: text(item, 'brand') }),
+	brand: (item) => ({ name: queryText(item, 'brand') }),
 	name: (item) => ({
-		first_name: text(item, 'firstName'),
-		last_name: text(item, 'lastName'),
+		first_name: queryText(item, 'firstName'),
+		last_name: queryText(item, 'lastName'),
 		is_strict: item.parameter<unknown>('exactName', false) === true,
 	}),
 	github_repository: (item) => ({
-		repo_owner: text(item, 'repoOwner'),
-		repo_name: text(item, 'repoName'),
+		repo_owner: queryText(item, 'repoOwner'),
+		repo_name: queryText(item, 'repoName'),
 	}),
 	azure_tenant: (item) => ({ tenant_id: guid(item, 'azureTenantId') }),
 };

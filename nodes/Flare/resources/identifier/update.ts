@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { identifierLocator, updateDisplayOptions } from '../../shared/descriptions';
 import { describeShape, parameterError, unexpectedAnswer } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
-import type { FlareOperation, FlareResponse } from '../../shared/operation';
+import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
 import { asNodeError, callFlare } from '../../shared/runner';
 import {
 	boundedText,
@@ -106,8 +106,6 @@ function changesOf(item: FlareItem): IDataObject {
 	return changes;
 }
 
-const isObject = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 const isTextList = (value: unknown) =>
 	Array.isArray(value) && value.every((entry) => typeof entry === 'string');
 

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { notice, updateDisplayOptions } from '../../shared/descriptions';
 import { describeShape, unexpectedAnswer } from '../../shared/errors';
-import type { FlareOperation, FlareResponse } from '../../shared/operation';
+import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
 
 const fields: INodeProperties[] = [
 	notice(
@@ -15,9 +15,6 @@ export const getAllDescription = updateDisplayOptions(
 	{ show: { resource: ['tenant'], operation: ['getAll'] } },
 	fields,
 );
-
-const isObject = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The tenants of an answer: `{ tenants: [...] }` (as the Splunk app reads it) or a bare array, each
