@@ -334,9 +334,7 @@ async function nodePanel(page: Page, described: Described, artefacts: string): P
 	const notices = node.properties.filter(
 		(candidate) =>
 			candidate.type === 'notice' &&
-			(candidate.displayOptions?.show?.resource as string[] | undefined)?.includes(
-				'leakedCredential',
-			) &&
+			(candidate.displayOptions?.show?.resource as string[] | undefined)?.includes('leakedCredential') &&
 			(candidate.displayOptions?.show?.operation as string[] | undefined)?.includes('search'),
 	);
 	check(notices.length > 0, 'the description has a notice on the Search form');
@@ -398,15 +396,10 @@ async function eventFeedForm(page: Page, ndv: Locator, described: Described, art
 		(entry) => entry.value === 'searchTenantFeed',
 	);
 	if (!feedSearch) throw new Error('The description has no Event → Search Tenant Feed');
-	await choose(
-		ndv.locator(testId('parameter-input-resource')),
-		nameOf(resourceOptions(node), 'event'),
-	);
+	await choose(ndv.locator(testId('parameter-input-resource')), nameOf(resourceOptions(node), 'event'));
 	await choose(ndv.locator(testId('parameter-input-operation')), feedSearch.name);
 	const form = node.properties.filter((candidate) =>
-		(candidate.displayOptions?.show?.operation as string[] | undefined)?.includes(
-			'searchTenantFeed',
-		),
+		(candidate.displayOptions?.show?.operation as string[] | undefined)?.includes('searchTenantFeed'),
 	);
 	const searchBy = property(node, 'searchBy', 'event', 'searchTenantFeed');
 	const queryFields = form.filter((candidate) => candidate.displayOptions?.show?.searchBy);
@@ -422,8 +415,7 @@ async function eventFeedForm(page: Page, ndv: Locator, described: Described, art
 			(candidate.displayOptions!.show!.searchBy as string[]).includes(String(kind.value)),
 		);
 		const shown = [];
-		for (const candidate of own)
-			if (await settle(field(candidate.name), true)) shown.push(candidate.name);
+		for (const candidate of own) if (await settle(field(candidate.name), true)) shown.push(candidate.name);
 		const others = [];
 		for (const candidate of queryFields.filter((entry) => !own.includes(entry))) {
 			if (await settle(field(candidate.name), false)) others.push(candidate.name);

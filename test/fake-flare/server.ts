@@ -50,7 +50,13 @@ import { alertFor, type FlareAlert } from './push';
 import type { AddEventsOptions, EventStore, FeedSortKey } from './events';
 import { FeedApi, type FeedRouteName, feedRoutes } from './feed';
 import { identifierFilter } from './identifiers';
-import { type Cursor, encodeCursor, fingerprint, type Quirks, shapePage } from './paging';
+import {
+	type Cursor,
+	encodeCursor,
+	fingerprint,
+	type Quirks,
+	shapePage,
+} from './paging';
 import { isoWithOffset } from './random';
 import { cursorFor, Halt } from './replies';
 import type { EndCursor, SearchOrder, SortKey } from './search-after';

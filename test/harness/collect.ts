@@ -1,7 +1,7 @@
 /**
- * The run collector: every workflow run, trigger poll, webhook answer and credential test of the harness is scanned
- * for secrets as it ends, so that secret hygiene is checked over the whole jest run, not only over
- * the tests written for it.
+ * The run collector: every workflow run, trigger poll, webhook answer and credential test of the
+ * harness is scanned for secrets as it ends, so that secret hygiene is checked over the whole jest
+ * run, not only over the tests written for it.
  *
  * The jest global setup (test/reliability/global-setup.js) sets FLARE_SECRET_SCAN_DIR; each worker
  * appends one JSON line per run to `runs-<pid>.jsonl` there (sizes, item and error counts, and any
@@ -46,10 +46,7 @@ export function registerSecret(value: unknown): void {
 	secrets.add(value);
 	const dir = collectorDir();
 	if (dir) {
-		fs.writeFileSync(
-			path.join(dir, `secrets-${processRef.pid}.json`),
-			JSON.stringify([...secrets]),
-		);
+		fs.writeFileSync(path.join(dir, `secrets-${processRef.pid}.json`), JSON.stringify([...secrets]));
 	}
 }
 
@@ -96,14 +93,7 @@ export function collectRun(kind: CollectedKind, data: unknown, items: number): S
 	lastHits = hits;
 	const dir = collectorDir();
 	if (dir) {
-		const line: CollectedRun = {
-			kind,
-			test: currentTest(),
-			bytes: text.length,
-			items,
-			errors,
-			hits,
-		};
+		const line: CollectedRun = { kind, test: currentTest(), bytes: text.length, items, errors, hits };
 		fs.appendFileSync(path.join(dir, `runs-${processRef.pid}.jsonl`), `${JSON.stringify(line)}\n`);
 	}
 	return hits;

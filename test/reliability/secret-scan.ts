@@ -86,12 +86,7 @@ export function scanText(text: string, patterns: SecretPattern[], source?: strin
 			taken.push([start, end]);
 			const before = text.slice(Math.max(0, start - 40), start);
 			const after = text.slice(end, end + 40);
-			hits.push({
-				pattern: name,
-				fingerprint: fingerprint(match[0]),
-				context: `${before}[SECRET]${after}`,
-				source,
-			});
+			hits.push({ pattern: name, fingerprint: fingerprint(match[0]), context: `${before}[SECRET]${after}`, source });
 		}
 	}
 	return hits;
@@ -119,8 +114,7 @@ export async function scanFiles(paths: string[], patterns: SecretPattern[]): Pro
 		const lines = text.split('\n');
 		result.lines += lines.filter((line) => line.trim() !== '').length;
 		lines.forEach((line, index) => {
-			for (const hit of scanText(line, patterns, file))
-				result.hits.push({ ...hit, line: index + 1 });
+			for (const hit of scanText(line, patterns, file)) result.hits.push({ ...hit, line: index + 1 });
 		});
 	}
 	return result;
@@ -204,8 +198,7 @@ export interface ScanSummary {
 }
 
 /** Where a suite writes its {@link ScanSummary}. */
-export const scanSummaryFile = (resultsDir: string, suite: string) =>
-	`${resultsDir}/secret-scan-${suite}.json`;
+export const scanSummaryFile = (resultsDir: string, suite: string) => `${resultsDir}/secret-scan-${suite}.json`;
 
 /**
  * Writes a suite's summary where table.ts finds it (`<resultsDir>/secret-scan-<suite>.json`). For
