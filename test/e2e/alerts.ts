@@ -432,7 +432,7 @@ export const ALERT_CASES: AlertCase[] = [
 						event_type: 'ransomleak',
 						source: full.header.source_name,
 						actor: full.header.actor ?? '',
-						summary: full.header.content_preview,
+						occurred_at: critical.timestamp,
 						link: critical.url,
 						received_at: received,
 					},
