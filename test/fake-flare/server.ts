@@ -32,6 +32,7 @@ import {
 	type ValidationErrorItem,
 	validationDetail,
 } from '../contract';
+import { whileParked } from '../support/clock';
 import { http, type net, performance } from '../support/node';
 import { type AddedCredentialOptions, Dataset, SCAN_CAP, type StoredAssignment } from './dataset';
 import { type Fault, Faults, isPagingFault, type PagingFault } from './faults';
@@ -794,7 +795,7 @@ export class FakeFlare {
 		processed?: Reply,
 	): Promise<boolean> {
 		const now = () => this.now();
-		if ('delayMs' in fault) await sleep(fault.delayMs);
+		if ('delayMs' in fault) await whileParked(sleep(fault.delayMs));
 		else if ('expireTokens' in fault) this.expireAllTokens();
 		else if ('reset' in fault) {
 			ctx.entry.status = 0;
@@ -831,7 +832,7 @@ export class FakeFlare {
 	private async hold(answer: Promise<void>): Promise<void> {
 		this.held.add(answer);
 		try {
-			await answer;
+			await whileParked(answer);
 		} finally {
 			this.held.delete(answer);
 		}

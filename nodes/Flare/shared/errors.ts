@@ -187,6 +187,22 @@ export function isQuotaExceeded(failure: FlareFailure): boolean {
 	);
 }
 
+/**
+ * Flare refused a walk's cursor: a 422 (or a 400) whose validation detail points at `from`, the only
+ * answer Flare documents for a cursor it does not accept (docs/api-contract.md, "Paging").
+ */
+export function isRefusedCursor(failure: FlareFailure): boolean {
+	return (
+		(failure.status === 422 || failure.status === 400) &&
+		(failure.details ?? []).some(({ loc }) => loc[loc.length - 1] === 'from')
+	);
+}
+
+/** Whether `error` is the node's error for a refused cursor ({@link isRefusedCursor}). */
+export function isRefusedCursorError(error: unknown): boolean {
+	return error instanceof NodeApiError && error.context.refusedCursor === true;
+}
+
 /** No answer: a connection error, or no complete answer within the Timeout. */
 export function isNetworkFailure(failure: FlareFailure): boolean {
 	return (
@@ -276,6 +292,12 @@ function explain(
 		return {
 			message: `${context.target ?? 'The requested item'} was not found in Flare`,
 			description: `Check the ID, and that it belongs to the tenant selected in the credential.${flareSays}`,
+		};
+	}
+	if (isRefusedCursor(failure)) {
+		return {
+			message: `Flare refused the page cursor while trying to ${context.action}`,
+			description: `Flare no longer accepts where the walk had got to (HTTP ${status}).${flareSays} Run the workflow again to start the walk over.`,
 		};
 	}
 	if (status === 422) {
@@ -373,12 +395,14 @@ export function flareApiError(
 ): NodeApiError {
 	const { message, description } = explain(failure, context);
 	const httpCode = failure.status ? String(failure.status) : null;
-	return new NodeApiError(node, { message, description, httpCode } as JsonObject, {
+	const error = new NodeApiError(node, { message, description, httpCode } as JsonObject, {
 		message,
 		description,
 		httpCode: httpCode ?? undefined,
 		itemIndex,
 	});
+	if (isRefusedCursor(failure)) error.context.refusedCursor = true;
+	return error;
 }
 
 /** The `NodeOperationError` for a parameter value that cannot be sent, naming its display name. */
