@@ -30,8 +30,9 @@ import {
  *   clients do; it brings the backlog and whatever Flare appends;
  * - the **sweep**, every {@link SWEEP_EVERY_MS} once the long-lived search has caught up: the same
  *   search over what arrived since the last sweep began, less {@link LOOKBACK_MS}, from its first
- *   page; it brings what the saved cursor cannot (records that became searchable late, or that sort
- *   before the cursor), whatever order Flare returns;
+ *   page (a sweep longer than a poll goes on at the next); it brings what the saved cursor cannot
+ *   (records that became searchable late, or that sort before the cursor), whatever order Flare
+ *   returns;
  * - each record goes out once: its key is checked against what was emitted before (bounded, see
  *   state.ts), and the new state is stored only with the emit, so that a poll that fails stores
  *   nothing. A poll emits its records in the order found; one that cannot finish (its deadline, a
@@ -237,10 +238,16 @@ class Poll {
 	}
 
 	/**
-	 * Walks `body` from `from` while pages come and fit (through empty pages, which filters cause).
-	 * Past the deadline, the page under way is dropped and the walk ends where it had got to.
+	 * Walks `body` from `from` (a page read before, whose keys are `rereads`) while pages come and
+	 * fit (through empty pages, which filters cause). Past the deadline, the page under way is
+	 * dropped and the walk ends where it had got to.
 	 */
-	async walk(walk: WalkKind, body: IDataObject, from?: string): Promise<WalkEnd> {
+	async walk(
+		walk: WalkKind,
+		body: IDataObject,
+		from?: string,
+		rereads: string[] = [],
+	): Promise<WalkEnd> {
 		let pageStart = Date.now();
 		let at = from;
 		let read: Page | undefined;
@@ -273,7 +280,7 @@ class Poll {
 		} catch (error) {
 			// Out of time: the walk resumes at the page that was under way.
 			if (!this.cancel.aborted) throw asNodeError(this.item, this.watch.operation, error);
-			return { cursor: at, complete: false, lastPage: [] };
+			return { cursor: at, complete: false, lastPage: read ? [] : rereads };
 		}
 		if (end.next === undefined) {
 			// The end: keep the cursor of the last page read, and read that page again next time
@@ -323,6 +330,7 @@ function startOf(item: FlareItem, now: number): { start: string; backfill: boole
  * sweeps never stop.
  */
 export function sweepDue(state: TriggerState, now: number): boolean {
+	if (state.sweepStarted !== undefined) return true; // one under way goes on
 	const last = instantOf(state.sweptAt ?? '');
 	return !(last <= now && now - last < SWEEP_EVERY_MS - POLL_TIMING_SLACK_MS);
 }
@@ -358,6 +366,8 @@ function stateFor(
 	const start = iso(Math.min(resumeAt(known, now - LOOKBACK_MS), now - LOOKBACK_MS));
 	delete state.cursor;
 	delete state.reached;
+	delete state.sweepFrom;
+	delete state.sweepStarted;
 	return { ...state, search, start, lastPage: [], sweptAt: iso(now) };
 }
 
@@ -388,7 +398,7 @@ export async function pollWatch(
 
 		let longLived: WalkEnd;
 		try {
-			longLived = await poll.walk('longLived', watch.body(state.start), state.cursor);
+			longLived = await poll.walk('longLived', watch.body(state.start), state.cursor, state.lastPage);
 		} catch (error) {
 			if (!isRefusedCursorError(error)) throw asNodeError(item, watch.operation, error);
 			// Flare no longer accepts the saved cursor: the same search starts again where the
@@ -400,7 +410,12 @@ export async function pollWatch(
 		}
 		let sweep: WalkEnd | undefined;
 		if (longLived.complete && sweepDue(state, startedAt) && poll.timeLeft) {
-			sweep = await poll.walk('sweep', watch.body(state.since));
+			try {
+				sweep = await poll.walk('sweep', watch.body(state.since), state.sweepFrom);
+			} catch (error) {
+				if (!isRefusedCursorError(error)) throw asNodeError(item, watch.operation, error);
+				sweep = await poll.walk('sweep', watch.body(state.since)); // from its first page again
+			}
 		}
 
 		const { items, stop, later } = await emit(item, poll, watch, shared, cancel);
@@ -490,8 +505,19 @@ function settle(
 	// Caught up once: what existed at activation has all been read.
 	if (longLivedEnd.complete) delete state.baseline;
 	if (sweepComplete) {
-		state.since = iso(startedAt - LOOKBACK_MS);
-		state.sweptAt = iso(startedAt);
+		// Done: the next sweep reads what arrived since this one began, less the look-back.
+		const began = instantOf(state.sweepStarted ?? '');
+		const sweptAt = Number.isNaN(began) ? startedAt : began;
+		state.since = iso(sweptAt - LOOKBACK_MS);
+		state.sweptAt = iso(sweptAt);
+		delete state.sweepFrom;
+		delete state.sweepStarted;
+	} else if (sweep) {
+		// Not done: the next poll goes on from where this one got to (or from its stop).
+		const from = stop?.page.walk === 'sweep' ? stop.page.from : stop ? state.sweepFrom : sweep.cursor;
+		state.sweepStarted ??= iso(startedAt);
+		if (from === undefined) delete state.sweepFrom;
+		else state.sweepFrom = from;
 	}
 	prune(state);
 }

@@ -20,6 +20,9 @@ export interface TriggerState {
 	since: string;
 	/** When the last complete sweep began (ISO 8601); none in a state saved before sweeps were spaced. */
 	sweptAt?: string;
+	/** A sweep under way (longer than a poll): when it began (ISO 8601), and where it goes on. */
+	sweepStarted?: string;
+	sweepFrom?: string;
 	/** Keys of the records emitted (or found at activation) that a sweep may read again: key → arrival (s). */
 	seen: Record<string, number>;
 	/** Keys of the last page the long-lived search read: the next poll reads it again. */
@@ -44,7 +47,8 @@ const isRecord = (value: unknown): value is IDataObject =>
 
 /** The state stored by an earlier poll, or undefined on first activation (or if it is unreadable). */
 export function readState(data: IDataObject): TriggerState | undefined {
-	const { rev, search, start, cursor, since, sweptAt, seen, lastPage, reached, baseline } = data;
+	const { rev, search, start, cursor, since, sweptAt, seen, lastPage } = data;
+	const { reached, baseline, sweepStarted, sweepFrom } = data;
 	if (typeof rev !== 'number' || typeof search !== 'string' || typeof start !== 'string')
 		return undefined;
 	if (typeof since !== 'string' || !isRecord(seen) || !Array.isArray(lastPage)) return undefined;
@@ -59,6 +63,8 @@ export function readState(data: IDataObject): TriggerState | undefined {
 		lastPage: lastPage.map(String),
 		...(typeof reached === 'string' ? { reached } : {}),
 		...(typeof baseline === 'string' ? { baseline } : {}),
+		...(typeof sweepStarted === 'string' ? { sweepStarted } : {}),
+		...(typeof sweepFrom === 'string' ? { sweepFrom } : {}),
 	};
 }
 

@@ -53,6 +53,7 @@ import { identifierFilter } from './identifiers';
 import {
 	type Cursor,
 	encodeCursor,
+	expireCursors,
 	fingerprint,
 	type Quirks,
 	shapePage,
@@ -608,6 +609,11 @@ export class FakeFlare {
 	}
 
 	/** Moves the fake's clock forward (until the next reset). */
+	/** Refuses every cursor handed out so far (422 `The cursor belongs to…` at `from`), as if expired. */
+	expireCursors(): void {
+		expireCursors();
+	}
+
 	advanceClock(ms: number): void {
 		if (!(ms >= 0)) throw new Error(`FakeFlare.advanceClock: ${ms} is not a duration`);
 		this.clockOffset += ms;

@@ -307,9 +307,17 @@ export class VirtualTime {
 
 let virtual: VirtualTime | undefined;
 
-/** The virtual time in use, if a suite installed one. */
-export function virtualTime(): VirtualTime | undefined {
+/** Puts this process on virtual time (see {@link VirtualTime}) until {@link useRealTime}. */
+export function installVirtualTime(): VirtualTime {
+	virtual ??= new VirtualTime();
+	virtual.install();
 	return virtual;
+}
+
+/** Back to real time. */
+export function useRealTime(): void {
+	virtual?.uninstall();
+	virtual = undefined;
 }
 
 /**
@@ -319,14 +327,9 @@ export function virtualTime(): VirtualTime | undefined {
 export function useVirtualTime(): { time: VirtualTime } {
 	const context = {} as { time: VirtualTime };
 	beforeAll(() => {
-		virtual = new VirtualTime();
-		virtual.install();
-		context.time = virtual;
+		context.time = installVirtualTime();
 	});
-	afterAll(() => {
-		virtual?.uninstall();
-		virtual = undefined;
-	});
+	afterAll(() => useRealTime());
 	return context;
 }
 
