@@ -626,7 +626,6 @@ async function runOnce(
 			await time.advance(MINUTE);
 			await time.runUntil(world.startPoll(model));
 		}
-		if (process.env.MODEL_DEBUG) console.log(`${String(commands)}\n polls ${model.polls.length} clean ${model.polls.filter((p) => p.clean).length} errors ${JSON.stringify([...new Set(model.polls.map((p) => p.error).filter(Boolean))])} records ${model.records.size} must ${[...model.records.keys()].filter((k) => model.must(k)).length} emitted ${model.emittedBy.size}`);
 		model.finalChecks();
 		model.assertNoViolation();
 	} finally {
