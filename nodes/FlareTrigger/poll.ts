@@ -110,7 +110,7 @@ export const MAX_RECORDS_PER_POLL = 1_000;
 const EMPTY_PAGES_PER_WALK = MAX_PAGES_WITHOUT_NEW_RECORDS - 1;
 
 /** What this process knows of one trigger (workflow and node), shared by its activations. */
-interface Shared {
+export interface Shared {
 	/** Whether a poll of it is under way: n8n starts each tick without waiting for the last. */
 	polling: boolean;
 	/** The newest state (a second activation of the workflow has a static data copy of its own). */
@@ -124,7 +124,7 @@ export const MAX_TRIGGERS = 1_000;
 const triggers = new Map<string, Shared>();
 
 /** The shared entry of a trigger, made the newest; the oldest idle ones go beyond the bound. */
-function sharedOf(id: string): Shared {
+export function sharedOf(id: string): Shared {
 	const shared = triggers.get(id) ?? { polling: false, failures: new Map<string, number>() };
 	triggers.delete(id);
 	triggers.set(id, shared);
@@ -135,7 +135,7 @@ function sharedOf(id: string): Shared {
 	return shared;
 }
 
-/** How many triggers this process keeps in memory (tests read it). */
+/** How many triggers this process keeps in memory. */
 export const triggersInMemory = () => triggers.size;
 
 /** The watched search with the trigger's form, sending `body`. */
@@ -457,7 +457,8 @@ async function emit(
 			if (cancel.aborted) return { items, stop: found };
 			throw asNodeError(item, watch.operation, error);
 		}
-		if (cancel.aborted && output instanceof OutputLater) return { items, stop: found };
+		// Out of time: this record and those after it wait for the next poll, no try counted.
+		if (cancel.aborted) return { items, stop: found };
 		if (output instanceof OutputLater) {
 			shared.failures.set(found.key, (shared.failures.get(found.key) ?? 0) + 1);
 			return { items, stop: found, later: output };

@@ -20,10 +20,10 @@ describe('Flare Trigger: the model', () => {
 	afterAll(async () => await fake.stop());
 
 	it.each([
-		['New Leaked Credential', 'credential', 20251125],
-		['New Event', 'event', 20251126],
-	] as Array<[string, Kind, number]>)('%s: exactly once, nothing else, in time, bounded (seed %s)', async (_name, kind, seed) => {
-		const details = await checkTriggerModel({ fake, harness, time: clock.time }, { kind, seed, runs: 15 });
+		['New Leaked Credential', 20251125, 'credential', 50],
+		['New Event', 20251126, 'event', 30],
+	] as Array<[string, number, Kind, number]>)('%s: exactly once, nothing else, in time, bounded (seed %d)', async (_name, seed, kind, runs) => {
+		const details = await checkTriggerModel({ fake, harness, time: clock.time }, { kind, seed, runs });
 		if (details.failed) throw new Error(fc.defaultReportMessage(details));
 	}, 240_000);
 });

@@ -8,6 +8,7 @@
  * while anything real is under way and jumps to the next timer once nothing but time is awaited (see
  * {@link VirtualTime}). The pacing tests keep real time: they measure it.
  */
+import { replaceTimers, timers, type Timers } from './globals';
 import { diagnosticsChannel } from './node';
 
 const realNow = Date.now.bind(Date);
@@ -92,15 +93,14 @@ export class VirtualTime {
 	private parkedRequests = 0;
 	private checkPending = false;
 	private readonly waiters: Array<() => void> = [];
-	private readonly saved = {
-		setTimeout: globalThis.setTimeout,
-		clearTimeout: globalThis.clearTimeout,
-		setInterval: globalThis.setInterval,
-		clearInterval: globalThis.clearInterval,
-		setImmediate: globalThis.setImmediate,
+	private readonly saved: {
+		timers: Timers;
+		dateNow: () => number;
+		abortTimeout?: PropertyDescriptor;
+	} = {
+		timers: timers(),
 		dateNow: Date.now,
-		abortTimeout: AbortSignal.timeout.bind(AbortSignal),
-		abortTimeoutOwn: Object.getOwnPropertyDescriptor(AbortSignal, 'timeout'),
+		abortTimeout: Object.getOwnPropertyDescriptor(AbortSignal, 'timeout'),
 	};
 
 	private readonly onRequest = (message: unknown) => {
@@ -117,18 +117,17 @@ export class VirtualTime {
 	}
 
 	install(): void {
-		const time = this;
-		globalThis.setTimeout = ((callback: Callback, ms?: number, ...args: unknown[]) =>
-			time.add(callback, ms, args)) as unknown as typeof setTimeout;
-		globalThis.setInterval = ((callback: Callback, ms?: number, ...args: unknown[]) =>
-			time.add(callback, ms, args, true)) as unknown as typeof setInterval;
-		globalThis.clearTimeout = ((handle: unknown) => time.clear(handle)) as typeof clearTimeout;
-		globalThis.clearInterval = ((handle: unknown) => time.clear(handle)) as typeof clearInterval;
-		Date.now = () => time.now;
+		replaceTimers({
+			setTimeout: (callback, ms, ...args) => this.add(callback, ms, args),
+			setInterval: (callback, ms, ...args) => this.add(callback, ms, args, true),
+			clearTimeout: (handle) => this.clear(handle),
+			clearInterval: (handle) => this.clear(handle),
+		});
+		Date.now = () => this.now;
 		AbortSignal.timeout = (ms: number) => {
 			const controller = new AbortController();
 			const reason = new DOMException('The operation was aborted due to timeout', 'TimeoutError');
-			time.add(() => controller.abort(reason), ms, [], false, false);
+			this.add(() => controller.abort(reason), ms, [], false, false);
 			return controller.signal;
 		};
 		diagnosticsChannel.subscribe('http.client.request.start', this.onRequest);
@@ -136,14 +135,9 @@ export class VirtualTime {
 
 	uninstall(): void {
 		diagnosticsChannel.unsubscribe('http.client.request.start', this.onRequest);
-		globalThis.setTimeout = this.saved.setTimeout;
-		globalThis.clearTimeout = this.saved.clearTimeout;
-		globalThis.setInterval = this.saved.setInterval;
-		globalThis.clearInterval = this.saved.clearInterval;
+		replaceTimers(this.saved.timers);
 		Date.now = this.saved.dateNow;
-		if (this.saved.abortTimeoutOwn)
-			Object.defineProperty(AbortSignal, 'timeout', this.saved.abortTimeoutOwn);
-		else delete (AbortSignal as { timeout?: unknown }).timeout;
+		if (this.saved.abortTimeout) Object.defineProperty(AbortSignal, 'timeout', this.saved.abortTimeout);
 		this.timers.clear();
 	}
 
@@ -274,7 +268,7 @@ export class VirtualTime {
 	private wake(): void {
 		if (this.checkPending) return;
 		this.checkPending = true;
-		this.saved.setImmediate(() => {
+		this.saved.timers.setImmediate(() => {
 			this.checkPending = false;
 			this.check();
 		});

@@ -19,3 +19,4 @@ export { default as processRef } from 'node:process';
 export { setTimeout as delay } from 'node:timers/promises';
 export { createRequire } from 'node:module';
 export { default as diagnosticsChannel } from 'node:diagnostics_channel';
+export { createHash } from 'node:crypto';

@@ -1,6 +1,7 @@
 /**
  * Writes what an earlier version of the Flare Trigger saves in each scenario of scenarios.ts, with
- * that version's own code, into `<version>-trigger-state.json` beside this file:
+ * that version's own code, into `<version>-trigger-state.json` beside this file (run from the
+ * repository's root):
  *
  *   git archive <version> | tar -x -C /tmp/old && ln -s "$PWD/node_modules" /tmp/old/node_modules
  *   (cd /tmp/old && npx n8n-node build)
@@ -61,7 +62,7 @@ async function main(): Promise<void> {
 		await fake.stop();
 		useRealTime();
 	}
-	const file = path.join(__dirname, `${version}-trigger-state.json`);
+	const file = path.resolve('test', 'upgrade', `${version}-trigger-state.json`);
 	fs.writeFileSync(file, `${JSON.stringify(captured, null, '\t')}\n`);
 	processRef.stdout.write(`Wrote ${file}\n`);
 }
