@@ -9,7 +9,6 @@ import { NodeOperationError } from 'n8n-workflow';
 import { isRefusedCursorError, parameterError } from '../Flare/shared/errors';
 import { FlareItem } from '../Flare/shared/item';
 import { recordsOf, type FlareOperation, type FlareResponse } from '../Flare/shared/operation';
-import { MAX_PAGES_WITHOUT_NEW_RECORDS } from '../Flare/shared/paging';
 import { DOCUMENTED_INTERVAL_MS } from '../Flare/shared/rateGate';
 import { asNodeError, callFlare } from '../Flare/shared/runner';
 import { BACKFILL_MS } from './backfill';
@@ -103,11 +102,6 @@ const POLL_TIMING_SLACK_MS = 30_000;
 export const POLL_TIME_LIMIT_MS = 45_000;
 /** Records one poll reads at most; the rest waits for the next poll. */
 export const MAX_RECORDS_PER_POLL = 1_000;
-/**
- * Empty pages in a row one walk reads before it stops for this poll (filters make them; Flare says
- * to read on), one below the page walker's fault threshold: the next poll goes on from there.
- */
-const EMPTY_PAGES_PER_WALK = MAX_PAGES_WITHOUT_NEW_RECORDS - 1;
 
 /** What this process knows of one trigger (workflow and node), shared by its activations. */
 export interface Shared {
@@ -146,6 +140,8 @@ export function searchFor(
 ): FlareOperation {
 	return {
 		...watch.operation,
+		// The node's hints name fields of the node's form, not of the trigger's.
+		narrow: undefined,
 		properties,
 		prepare(_item, request) {
 			request.pathParameters = { ...watch.pathParameters };
@@ -251,7 +247,6 @@ class Poll {
 		let pageStart = Date.now();
 		let at = from;
 		let read: Page | undefined;
-		let emptyPages = 0;
 		let stopped = false;
 		const search = searchFor(this.watch, this.properties, body);
 		const paging = { ...search.paging!, resumable: true };
@@ -271,8 +266,7 @@ class Poll {
 						this.take(records, response, read, now);
 						const next = paging.next(response.body, recordsOf(response.body));
 						at = next === undefined ? at : String(next);
-						emptyPages = records.length > 0 ? 0 : emptyPages + 1;
-						stopped = !this.fits(this.slowestPageMs) || emptyPages >= EMPTY_PAGES_PER_WALK;
+						stopped = !this.fits(this.slowestPageMs);
 						return !stopped;
 					},
 				},
@@ -288,8 +282,10 @@ class Poll {
 			const cursor = end.lastFrom === undefined ? undefined : String(end.lastFrom);
 			return { cursor, complete: true, lastPage: read?.keys ?? [] };
 		}
-		// Stopped for time or room, or caught up (an empty page that handed back its cursor).
-		return { cursor: String(end.next), complete: !stopped, lastPage: [] };
+		// Stopped for time or room, or at the walk's bound of pages without a new record (Flare's
+		// filters leave pages empty: the next poll goes on), or caught up (an empty page that handed
+		// back its cursor).
+		return { cursor: String(end.next), complete: !stopped && !end.atBound, lastPage: [] };
 	}
 
 	/** Whether time is left for another walk. */

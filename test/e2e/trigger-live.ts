@@ -15,7 +15,7 @@
  * Beside it, in the same n8n, the New Event trigger (`workflows/behaviours/trigger-active-events.json`,
  * the tenant's feed → a NoOp) gets one new event in each round: in round 3 Flare also refuses every
  * cursor it handed out (both triggers start their search again), and in round 5 the event comes after
- * 400 ignored events (pages Flare leaves empty: more than one poll reads). Each event starts exactly
+ * 1,000 ignored events (pages Flare leaves empty: more than one poll reads). Each event starts exactly
  * one execution with exactly one item.
  *
  * Each credential waits for its own poll, so each poll finds exactly one. It proves that activation
@@ -57,11 +57,11 @@ const NEXT_NODE = 'Handle the new credential';
 const EVENT_TRIGGER = 'New event in the tenant feed';
 const EVENT_NEXT_NODE = 'Handle the new event';
 /**
- * Ignored events before the event of round 5: Flare selects them and leaves them out of its pages. 40
+ * Ignored events before the event of round 5: Flare selects them and leaves them out of its pages. 100
  * pages, and as many empty ones on the way (the suite's dataset has Flare's paging quirks): more than
- * the 49 empty pages one poll reads, so the event comes a poll later.
+ * one poll reads in its 45 seconds at Flare's Basic pace, so the event comes a poll later.
  */
-const FILTERED_RUN = 400;
+const FILTERED_RUN = 1_000;
 const DOMAIN = 'acme.com';
 const SEARCH_PATH = '/firework/v4/credentials/global/_search';
 const FEED_PATH = '/firework/v4/events/tenant/_search';
