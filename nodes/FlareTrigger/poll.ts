@@ -264,7 +264,7 @@ class Poll {
 						pageStart = now;
 						read = { walk, from: at, keys: [] };
 						this.take(records, response, read, now);
-						const next = paging.next(response.body, recordsOf(response.body));
+						const next = paging.next(response.body, recordsOf(response, true));
 						at = next === undefined ? at : String(next);
 						stopped = !this.fits(this.slowestPageMs);
 						return !stopped;
