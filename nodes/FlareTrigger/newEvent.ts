@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import {
 	feedFilterFields,
@@ -89,7 +89,7 @@ export const FULL_EVENT_TRIES = 3;
 
 /**
  * A failure of Get Full Event that may pass (Flare unavailable, rate limits past their budget, no
- * answer in time, an unreadable or too large answer); any other (a 4xx) will not.
+ * answer in time or within the poll's, an unreadable or too large answer); any other (a 4xx) will not.
  */
 function mayPass(error: unknown): boolean {
 	const status = Number((error as NodeApiError).httpCode ?? Number.NaN);
@@ -127,13 +127,15 @@ async function withFullEvent(
 			},
 		});
 	} catch (thrown) {
-		const error = asNodeError(item, operation, thrown);
+		// The poll's deadline cancelled the request: Flare did not answer in the poll's time.
+		const error = item.cancelSignal()?.aborted
+			? new NodeOperationError(item.node(), 'Flare did not send it within the poll\'s time limit')
+			: asNodeError(item, operation, thrown);
 		if (error instanceof NodeApiError && error.httpCode === '404') {
 			return { ...record, fullEvent: null, fullEventNotFound: true };
 		}
-		const what = `the full event of event '${uid}'`;
 		if (mayPass(error) && failedBefore + 1 < FULL_EVENT_TRIES) {
-			return new OutputLater(error, what, FULL_EVENT_TRIES);
+			return new OutputLater(error, `the full event of event '${uid}'`, FULL_EVENT_TRIES);
 		}
 		const status = Number((error as NodeApiError).httpCode ?? Number.NaN);
 		return {

@@ -453,8 +453,11 @@ async function emit(
 			if (cancel.aborted) return { items, stop: found };
 			throw asNodeError(item, watch.operation, error);
 		}
-		// Out of time: this record and those after it wait for the next poll, no try counted.
-		if (cancel.aborted) return { items, stop: found };
+		// Out of time after others went out: this record and those after it wait for the next poll,
+		// where it comes first (no try counted). Out of time on the first: a try, so that it ends.
+		if (cancel.aborted && output instanceof OutputLater && items.length > 0) {
+			return { items, stop: found };
+		}
 		if (output instanceof OutputLater) {
 			shared.failures.set(found.key, (shared.failures.get(found.key) ?? 0) + 1);
 			return { items, stop: found, later: output };

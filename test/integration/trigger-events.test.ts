@@ -313,6 +313,35 @@ describe('Flare Trigger: New Event', () => {
 			expect(await workflow.poll()).toEqual({ items: null });
 		}, 60_000);
 
+		it('full events slower than the poll: the deadline cancels them; after 3 polls the first goes out marked, and the next follows', async () => {
+			start();
+			const workflow = trigger({ options: { fetchFullEvent: true } }, { budgetMs: 5_000 });
+			await activate(workflow);
+			const added = fake.addEvents(2);
+			fake.faults.add({ path: ACTIVITY, times: Infinity, fault: { delayMs: 60_000 } });
+			const polls = [];
+			for (let poll = 0; poll < 4; poll++) {
+				const started = Date.now();
+				polls.push({ ...(await workflow.poll()), ms: Date.now() - started });
+				moveClock(MINUTE);
+			}
+
+			// Each poll ends at its deadline; none outlives it.
+			for (const poll of polls) expect(poll.ms).toBeLessThanOrEqual(5_000);
+			expect(polls.map((poll) => poll.error?.message)).toEqual([
+				`Flare could not send the full event of event '${uidOf(added[0])}' (try 1 of 3)`,
+				`Flare could not send the full event of event '${uidOf(added[0])}' (try 2 of 3)`,
+				undefined,
+				`Flare could not send the full event of event '${uidOf(added[1])}' (try 1 of 3)`,
+			]);
+			expect(polls[0].error?.description).toBe(
+				"Flare did not send it within the poll's time limit. The trigger asks again at the next poll, and after 3 tries emits it anyway, marked with the failure; what came after it waits until then.",
+			);
+			expect(jsonOf(polls[2].items ?? [])).toEqual([
+				{ ...added[0], fullEvent: null, fullEventError: { message: "Flare did not send it within the poll's time limit", status: null } },
+			]);
+		}, 60_000);
+
 		it('a full event Flare refuses for good (403, 500 every time): emitted without it, marked fullEventError, without blocking the others for ever', async () => {
 			start();
 			const workflow = trigger({ options: { fetchFullEvent: true } });

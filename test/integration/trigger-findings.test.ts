@@ -208,8 +208,9 @@ describe('Flare Trigger: the review of 2026-11-25, reproduced', () => {
 			const onTime = fake.addEvents(25).map((item) => item.metadata.uid);
 			expect(await drain(workflow)).toEqual(onTime);
 			// Ignored events that came late (before the saved cursor, inside the sweep's window), then
-			// one that comes late after them: only a sweep finds it, past 70 empty pages.
-			fake.addEvents(700, { ignored: true, materializedAt: iso(activatedAt - 14 * MINUTE), searchableLate: true });
+			// one that comes late after them: only a sweep finds it, past 200 empty pages (a poll reads
+			// about 170 in its 45 seconds).
+			fake.addEvents(2_000, { ignored: true, materializedAt: iso(activatedAt - 14 * MINUTE), searchableLate: true });
 			const late = fake.addEvents(1, { materializedAt: iso(Date.now() - 9 * MINUTE), searchableLate: true }).map((item) => item.metadata.uid);
 			const emitted: string[] = [];
 			for (let poll = 0; poll < 15; poll++) {

@@ -4,6 +4,7 @@
  *   npm run test:trigger-model -- --runs 500                 both kinds, 500 runs each, a random seed
  *   npm run test:trigger-model -- --runs 200 --seed 42 --kind event
  *   npm run test:trigger-model -- --runs 200 --variant lease
+ *   npm run test:trigger-model -- --runs 20 --trace          each run's start, commands and duration
  *
  * `--variant` runs a deliberately broken copy of the built trigger (dist/ patched into
  * test-results/trigger-model/<variant>/), to show what the model finds and what it shrinks to:
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
 	const seed = argument('seed') === undefined ? Date.now() % 2 ** 31 : Number(argument('seed'));
 	const kinds = argument('kind') ? [argument('kind')!] : ['credential', 'event'];
 	const variant = argument('variant');
+	if (processRef.argv.includes('--trace')) processRef.env.FLARE_MODEL_TRACE = '1';
 	if (variant) processRef.env.FLARE_PACKAGE_DIR = buildVariant(variant);
 	// Loaded after FLARE_PACKAGE_DIR is set: the harness loads the package once.
 	const { FakeFlare } = await import('../fake-flare');
