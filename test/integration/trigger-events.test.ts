@@ -1,4 +1,5 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { FeedRequestBody, type FeedItem } from '../contract';
 import { FakeFlare, type FakeFlareOptions, type LoggedRequest } from '../fake-flare';
@@ -340,6 +341,8 @@ describe('Flare Trigger: New Event', () => {
 			expect(jsonOf(polls[2].items ?? [])).toEqual([
 				{ ...added[0], fullEvent: null, fullEventError: { message: "Flare did not send it within the poll's time limit", status: null } },
 			]);
+			// The answers the polls gave up on end before the next test.
+			await sleep(60_000);
 		}, 60_000);
 
 		it('a full event Flare refuses for good (403, 500 every time): emitted without it, marked fullEventError, without blocking the others for ever', async () => {
