@@ -9,21 +9,26 @@
  * `--variant` runs a deliberately broken copy of the built trigger (dist/ patched into
  * test-results/trigger-model/<variant>/), to show what the model finds and what it shrinks to:
  * - `lease`: the overlap guard of c3b5608, a 55-second lease, and no cancel at the poll's deadline;
- * - `sweep`: the sweep also while the long-lived search is behind (c3b5608's).
+ * - `sweep`: the sweep also while the long-lived search is behind, and the keys kept only from where
+ *   the sweep starts (c3b5608's).
  * Prints fast-check's report (seed, path, the shrunk counterexample) and exits 1 on a failure.
  */
 import fc from 'fast-check';
 
 import { fs, os, path, processRef } from '../support/node';
 
-const VARIANTS: Record<string, Array<[string, string]>> = {
+/** Each variant: in which file of dist/nodes/FlareTrigger/, what is replaced by what. */
+const VARIANTS: Record<string, Array<[file: string, from: string, to: string]>> = {
 	lease: [
-		['if (shared.polling)', 'if (shared.pollingUntil > startedAt)'],
-		['shared.polling = true;', 'shared.pollingUntil = startedAt + 55000;'],
-		['shared.polling = false;', 'shared.pollingUntil = 0;'],
-		['AbortSignal.timeout(Math.max(0, deadline - Date.now()))', 'new AbortController().signal'],
+		['poll.js', 'if (shared.polling)', 'if (shared.pollingUntil > startedAt)'],
+		['poll.js', 'shared.polling = true;', 'shared.pollingUntil = startedAt + 55000;'],
+		['poll.js', 'shared.polling = false;', 'shared.pollingUntil = 0;'],
+		['poll.js', 'AbortSignal.timeout(Math.max(0, deadline - Date.now()))', 'new AbortController().signal'],
 	],
-	sweep: [['if (longLived.complete && sweepDue(', 'if (sweepDue(']],
+	sweep: [
+		['poll.js', 'if (longLived.complete && sweepDue(', 'if (sweepDue('],
+		['state.js', 'resumeAt(state, instantOf(state.since))', 'instantOf(state.since)'],
+	],
 };
 
 function argument(name: string): string | undefined {
@@ -41,13 +46,12 @@ function buildVariant(name: string): string {
 	fs.mkdirSync(folder, { recursive: true });
 	fs.copyFileSync(path.join(root, 'package.json'), path.join(folder, 'package.json'));
 	fs.cpSync(path.join(root, 'dist'), path.join(folder, 'dist'), { recursive: true });
-	const file = path.join(folder, 'dist', 'nodes', 'FlareTrigger', 'poll.js');
-	let code = fs.readFileSync(file, 'utf8');
-	for (const [from, to] of patches) {
+	for (const [fileName, from, to] of patches) {
+		const file = path.join(folder, 'dist', 'nodes', 'FlareTrigger', fileName);
+		const code = fs.readFileSync(file, 'utf8');
 		if (!code.includes(from)) throw new Error(`Variant "${name}": "${from}" is not in ${file}; rebuild dist/`);
-		code = code.split(from).join(to);
+		fs.writeFileSync(file, code.split(from).join(to));
 	}
-	fs.writeFileSync(file, code);
 	return folder;
 }
 
