@@ -129,7 +129,7 @@ async function withFullEvent(
 	} catch (thrown) {
 		// The poll's deadline cancelled the request: Flare did not answer in the poll's time.
 		const error = item.cancelSignal()?.aborted
-			? new NodeOperationError(item.node(), 'Flare did not send it within the poll\'s time limit')
+			? new NodeOperationError(item.node(), "Flare did not send it within the poll's time limit")
 			: asNodeError(item, operation, thrown);
 		if (error instanceof NodeApiError && error.httpCode === '404') {
 			return { ...record, fullEvent: null, fullEventNotFound: true };
@@ -144,7 +144,9 @@ async function withFullEvent(
 			fullEventError: { message: error.message, status: Number.isNaN(status) ? null : status },
 		};
 	}
-	return fullEvent ? { ...record, fullEvent } : { ...record, fullEvent: null, fullEventNotFound: true };
+	return fullEvent
+		? { ...record, fullEvent }
+		: { ...record, fullEvent: null, fullEventNotFound: true };
 }
 
 /** The events that enter the chosen feed, by `metadata.matched_at` (`filters.materialized_at`). */

@@ -390,11 +390,24 @@ export async function pollWatch(
 		const first = startOf(item, startedAt);
 		const search = fingerprint({ query: watch.asked, backfill: first.backfill });
 		const state = stateFor(known, search, first, startedAt);
-		const poll = new Poll(item, properties, watch, state, deadline, cancel, !known && !first.backfill);
+		const poll = new Poll(
+			item,
+			properties,
+			watch,
+			state,
+			deadline,
+			cancel,
+			!known && !first.backfill,
+		);
 
 		let longLived: WalkEnd;
 		try {
-			longLived = await poll.walk('longLived', watch.body(state.start), state.cursor, state.lastPage);
+			longLived = await poll.walk(
+				'longLived',
+				watch.body(state.start),
+				state.cursor,
+				state.lastPage,
+			);
 		} catch (error) {
 			if (!isRefusedCursorError(error)) throw asNodeError(item, watch.operation, error);
 			// Flare no longer accepts the saved cursor: the same search starts again where the
@@ -418,7 +431,8 @@ export async function pollWatch(
 		if (later) {
 			const message = `Flare could not send ${later.what} (try ${shared.failures.get(stop!.key)} of ${later.tries})`;
 			const description = `${later.reason.message}. The trigger asks again at the next poll, and after ${later.tries} tries emits it anyway, marked with the failure; what came after it waits until then.`;
-			if (items.length === 0) throw new NodeOperationError(context.getNode(), message, { description });
+			if (items.length === 0)
+				throw new NodeOperationError(context.getNode(), message, { description });
 			context.logger?.warn(`${message}: ${description}`);
 		}
 		settle(state, poll, longLived, sweep, stop, startedAt);
@@ -448,7 +462,11 @@ async function emit(
 	for (const found of poll.found) {
 		let output: IDataObject | OutputLater;
 		try {
-			output = await watch.output(found.record, found.response, shared.failures.get(found.key) ?? 0);
+			output = await watch.output(
+				found.record,
+				found.response,
+				shared.failures.get(found.key) ?? 0,
+			);
 		} catch (error) {
 			if (cancel.aborted) return { items, stop: found };
 			throw asNodeError(item, watch.operation, error);
@@ -514,7 +532,8 @@ function settle(
 		delete state.sweepStarted;
 	} else if (sweep) {
 		// Not done: the next poll goes on from where this one got to (or from its stop).
-		const from = stop?.page.walk === 'sweep' ? stop.page.from : stop ? state.sweepFrom : sweep.cursor;
+		const from =
+			stop?.page.walk === 'sweep' ? stop.page.from : stop ? state.sweepFrom : sweep.cursor;
 		state.sweepStarted ??= iso(startedAt);
 		if (from === undefined) delete state.sweepFrom;
 		else state.sweepFrom = from;

@@ -23,7 +23,11 @@ const VARIANTS: Record<string, Array<[file: string, from: string, to: string]>> 
 		['poll.js', 'if (shared.polling)', 'if (shared.pollingUntil > startedAt)'],
 		['poll.js', 'shared.polling = true;', 'shared.pollingUntil = startedAt + 55000;'],
 		['poll.js', 'shared.polling = false;', 'shared.pollingUntil = 0;'],
-		['poll.js', 'AbortSignal.timeout(Math.max(0, deadline - Date.now()))', 'new AbortController().signal'],
+		[
+			'poll.js',
+			'AbortSignal.timeout(Math.max(0, deadline - Date.now()))',
+			'new AbortController().signal',
+		],
 	],
 	sweep: [
 		['poll.js', 'if (longLived.complete && sweepDue(', 'if (sweepDue('],
@@ -49,7 +53,8 @@ function buildVariant(name: string): string {
 	for (const [fileName, from, to] of patches) {
 		const file = path.join(folder, 'dist', 'nodes', 'FlareTrigger', fileName);
 		const code = fs.readFileSync(file, 'utf8');
-		if (!code.includes(from)) throw new Error(`Variant "${name}": "${from}" is not in ${file}; rebuild dist/`);
+		if (!code.includes(from))
+			throw new Error(`Variant "${name}": "${from}" is not in ${file}; rebuild dist/`);
 		fs.writeFileSync(file, code.split(from).join(to));
 	}
 	return folder;
@@ -90,7 +95,9 @@ async function main(): Promise<void> {
 			if (details.failed) {
 				failed = true;
 				processRef.stdout.write(`${fc.defaultReportMessage(details)}\n`);
-				processRef.stdout.write(`What the model saw:\n${(details.errorInstance as Error | undefined)?.message}\n`);
+				processRef.stdout.write(
+					`What the model saw:\n${(details.errorInstance as Error | undefined)?.message}\n`,
+				);
 			}
 		}
 	} finally {

@@ -83,7 +83,9 @@ const KINDS: Record<Kind, KindSpec> = {
 		fake: { credentials: 50, domains: ['acme.com', 'example.com'] },
 		// A: the domain acme.com; B: the username model.user, on any domain.
 		parameters: (search, backfill) => ({
-			...(search === 'A' ? { queryType: 'domain', fqdn: 'acme.com' } : { queryType: 'keyword', keyword: USER }),
+			...(search === 'A'
+				? { queryType: 'domain', fqdn: 'acme.com' }
+				: { queryType: 'keyword', keyword: USER }),
 			options: { backfill },
 		}),
 		matches: (match, search) => match === 'both' || match === (search === 'A' ? 'aOnly' : 'bOnly'),
@@ -159,7 +161,8 @@ export class Model {
 	/** Whether a record must reach the workflow exactly once. */
 	must(key: string): boolean {
 		const record = this.records.get(key)!;
-		if (![...this.searchesUsed].every((search) => KINDS[this.kind].matches(record.match, search))) return false;
+		if (![...this.searchesUsed].every((search) => KINDS[this.kind].matches(record.match, search)))
+			return false;
 		if (!record.preExisting) return true;
 		return this.backfillMs > 0 && record.arrival >= this.activationAt - this.backfillMs;
 	}
@@ -193,13 +196,17 @@ export class Model {
 			else if (!KINDS[this.kind].matches(record.match, poll.search))
 				this.violations.push(`${where}, which does not match the search (${record.match})`);
 			else if (this.mustNot(key))
-				this.violations.push(`${where}, which existed before activation, outside the Backfill window`);
+				this.violations.push(
+					`${where}, which existed before activation, outside the Backfill window`,
+				);
 			if (this.emittedBy.has(key))
 				this.violations.push(`${where} again: poll ${this.emittedBy.get(key)} emitted it before`);
 			else this.emittedBy.set(key, poll.index);
 			if (this.kind === 'event' && this.fetchFullEvent) {
 				const json = (result.items ?? [])[index].json;
-				const marked = json.fullEvent === null && (json.fullEventNotFound === true || json.fullEventError !== undefined);
+				const marked =
+					json.fullEvent === null &&
+					(json.fullEventNotFound === true || json.fullEventError !== undefined);
 				if (!(typeof json.fullEvent === 'object' && json.fullEvent !== null) && !marked)
 					this.violations.push(`${where} without its full event, unmarked`);
 			}
@@ -207,7 +214,9 @@ export class Model {
 		const bytes = Buffer.byteLength(JSON.stringify(state));
 		const keys = Object.keys((state.seen as IDataObject | undefined) ?? {}).length;
 		if (bytes >= STATE_BYTES || keys > MAX_KEYS)
-			this.violations.push(`after poll ${poll.index} the state holds ${keys} keys in ${bytes} bytes`);
+			this.violations.push(
+				`after poll ${poll.index} the state holds ${keys} keys in ${bytes} bytes`,
+			);
 	}
 
 	/**
@@ -221,7 +230,8 @@ export class Model {
 			const emittedBy = this.emittedBy.get(key) ?? Infinity;
 			if (!this.fullPolls) {
 				// Short polls: backlogs span many polls; what counts is that it came, once.
-				if (emittedBy === Infinity) this.violations.push(`${key} (${record.match}) was never emitted`);
+				if (emittedBy === Infinity)
+					this.violations.push(`${key} (${record.match}) was never emitted`);
 				continue;
 			}
 			const due = record.preExisting ? this.activationAt : record.searchableAt + SWEEP_EVERY;
@@ -301,7 +311,9 @@ export class World {
 
 	/** Makes the full event of `uid` fail for ever (the fake answers 500). */
 	breakFullEvent(uid: string): void {
-		const events = this.fake.events as unknown as { fullEvent: (uid: string, tenant: number) => unknown };
+		const events = this.fake.events as unknown as {
+			fullEvent: (uid: string, tenant: number) => unknown;
+		};
 		if (!this.fullEvent) {
 			const original = events.fullEvent.bind(events);
 			this.fullEvent = original;
@@ -317,13 +329,22 @@ export class World {
 	readonly brokenUids = new Set<string>();
 
 	/** Adds records as Flare makes them searchable now; returns their keys. */
-	add(model: Model, count: number, arrival: number, match: Match, options: { ignored?: boolean } = {}): string[] {
+	add(
+		model: Model,
+		count: number,
+		arrival: number,
+		match: Match,
+		options: { ignored?: boolean } = {},
+	): string[] {
 		const keys: string[] = [];
 		const preExisting = model.polls.length === 0;
 		if (model.kind === 'credential') {
 			const domain = match === 'both' || match === 'aOnly' ? 'acme.com' : 'example.com';
 			const username = match === 'both' || match === 'bOnly' ? USER : undefined;
-			const first = this.fake.addCredentials(count, iso(arrival), { domain, ...(username ? { username } : {}) });
+			const first = this.fake.addCredentials(count, iso(arrival), {
+				domain,
+				...(username ? { username } : {}),
+			});
 			for (let k = 0; k < count; k++) keys.push(String(this.fake.dataset.credential(first + k).id));
 		} else {
 			const severity = match === 'both' ? 'critical' : match === 'aOnly' ? 'high' : 'low';
@@ -335,7 +356,8 @@ export class World {
 			});
 			for (const item of items) keys.push(String(item.metadata.uid));
 		}
-		for (const key of keys) model.records.set(key, { match, arrival, searchableAt: this.time.now, preExisting });
+		for (const key of keys)
+			model.records.set(key, { match, arrival, searchableAt: this.time.now, preExisting });
 		return keys;
 	}
 }
@@ -416,7 +438,9 @@ class Fault extends Command {
 
 	check(model: Readonly<Model>): boolean {
 		// Faults of the full events only where the trigger asks for them.
-		return this.rule(model as Model, undefined as never).path !== ACTIVITY_PATH || model.fetchFullEvent;
+		return (
+			this.rule(model as Model, undefined as never).path !== ACTIVITY_PATH || model.fetchFullEvent
+		);
 	}
 
 	act(model: Model, world: World): void {
@@ -465,7 +489,9 @@ class ChangeSearch extends Command {
 		model.search = this.search;
 		model.searchesUsed.add(this.search);
 		world.parameters.backfill = this.backfill;
-		world.workflow.reactivate(world.spec.parameters(this.search, this.backfill, world.parameters.fetchFullEvent));
+		world.workflow.reactivate(
+			world.spec.parameters(this.search, this.backfill, world.parameters.fetchFullEvent),
+		);
 	}
 
 	toString(): string {
@@ -500,7 +526,9 @@ class BreakFullEvent extends Command {
 
 	act(model: Model, world: World): void {
 		// The newest event still to be emitted: its full event fails for ever.
-		const waiting = [...model.records.keys()].filter((key) => model.must(key) && !model.emittedBy.has(key));
+		const waiting = [...model.records.keys()].filter(
+			(key) => model.must(key) && !model.emittedBy.has(key),
+		);
 		const uid = waiting.at(-1);
 		if (!uid) return;
 		model.broken.add(uid);
@@ -533,11 +561,15 @@ const retryAfter = (seconds: number | undefined): Record<string, string> =>
 /** The commands of a run of `kind`. */
 function commandsFor(kind: Kind) {
 	const pagePath = KINDS[kind].pagePath;
-	const slowPath = kind === 'event' ? fc.constantFrom(pagePath, ACTIVITY_PATH) : fc.constant(pagePath);
+	const slowPath =
+		kind === 'event' ? fc.constantFrom(pagePath, ACTIVITY_PATH) : fc.constant(pagePath);
 	const arrive = fc
 		.record({
 			count: fc.integer({ min: 1, max: 5 }),
-			late: fc.oneof({ arbitrary: fc.constant(0), weight: 2 }, { arbitrary: fc.integer({ min: 1, max: 600 }), weight: 1 }),
+			late: fc.oneof(
+				{ arbitrary: fc.constant(0), weight: 2 },
+				{ arbitrary: fc.integer({ min: 1, max: 600 }), weight: 1 },
+			),
 			match: fc.constantFrom<Match>('both', 'both', 'aOnly', 'bOnly', 'none'),
 		})
 		.map(({ count, late, match }) => new Arrive(count, late * SECOND, match));
@@ -558,18 +590,60 @@ function commandsFor(kind: Kind) {
 		advance,
 		advance,
 		fc
-			.record({ path: slowPath, seconds: fc.integer({ min: 1, max: 130 }), skip: fc.nat(3), times: fc.integer({ min: 1, max: 3 }) })
-			.map(({ path, seconds, skip, times }) => new Fault(`slow(${path === ACTIVITY_PATH ? 'full event' : 'page'} ${skip}+${times}, ${seconds} s)`, () => ({ path, skip, times, fault: { delayMs: seconds * SECOND } }))),
+			.record({
+				path: slowPath,
+				seconds: fc.integer({ min: 1, max: 130 }),
+				skip: fc.nat(3),
+				times: fc.integer({ min: 1, max: 3 }),
+			})
+			.map(
+				({ path, seconds, skip, times }) =>
+					new Fault(
+						`slow(${path === ACTIVITY_PATH ? 'full event' : 'page'} ${skip}+${times}, ${seconds} s)`,
+						() => ({ path, skip, times, fault: { delayMs: seconds * SECOND } }),
+					),
+			),
 		fc
-			.record({ skip: fc.nat(3), times: fc.integer({ min: 1, max: 4 }), wait: fc.option(fc.integer({ min: 0, max: 20 })) })
-			.map(({ skip, times, wait }) => new Fault(`rateLimited(${skip}+${times}, Retry-After ${wait ?? 'none'})`, () => ({ path: pagePath, skip, times, fault: { status: 429, headers: retryAfter(wait ?? undefined), body: { error: { code: 'RATELIMIT_REACHED', message: 'Too many requests' } } } }))),
+			.record({
+				skip: fc.nat(3),
+				times: fc.integer({ min: 1, max: 4 }),
+				wait: fc.option(fc.integer({ min: 0, max: 20 })),
+			})
+			.map(
+				({ skip, times, wait }) =>
+					new Fault(`rateLimited(${skip}+${times}, Retry-After ${wait ?? 'none'})`, () => ({
+						path: pagePath,
+						skip,
+						times,
+						fault: {
+							status: 429,
+							headers: retryAfter(wait ?? undefined),
+							body: { error: { code: 'RATELIMIT_REACHED', message: 'Too many requests' } },
+						},
+					})),
+			),
 		fc
-			.record({ status: fc.constantFrom(500, 502, 503, 504), skip: fc.nat(3), times: fc.integer({ min: 1, max: 6 }) })
-			.map(({ status, skip, times }) => new Fault(`http${status}(${skip}+${times})`, () => ({ path: pagePath, skip, times, fault: { status } }))),
+			.record({
+				status: fc.constantFrom(500, 502, 503, 504),
+				skip: fc.nat(3),
+				times: fc.integer({ min: 1, max: 6 }),
+			})
+			.map(
+				({ status, skip, times }) =>
+					new Fault(`http${status}(${skip}+${times})`, () => ({
+						path: pagePath,
+						skip,
+						times,
+						fault: { status },
+					})),
+			),
 		fc.constant(null).map(() => new RefuseCursor()),
 		fc.constant(null).map(() => new Restart()),
 		fc
-			.record({ search: fc.constantFrom<SearchName>('A', 'B'), backfill: fc.constantFrom('none', 'last24Hours') })
+			.record({
+				search: fc.constantFrom<SearchName>('A', 'B'),
+				backfill: fc.constantFrom('none', 'last24Hours'),
+			})
 			.map(({ search, backfill }) => new ChangeSearch(search, backfill)),
 		fc.integer({ min: -5 * 60, max: 5 * 60 }).map((seconds) => new Skew(seconds * SECOND)),
 	];
@@ -578,8 +652,26 @@ function commandsFor(kind: Kind) {
 			// Longer than one poll reads (about 170 pages in 45 s at Flare's Basic pace).
 			fc.integer({ min: 180, max: 250 }).map((pages) => new EmptyRun(pages)),
 			fc
-				.record({ status: fc.constantFrom(404, 403, 500), skip: fc.nat(2), times: fc.integer({ min: 1, max: 6 }) })
-				.map(({ status, skip, times }) => new Fault(`fullEvent${status}(${skip}+${times})`, () => ({ path: ACTIVITY_PATH, skip, times, fault: { status, body: status === 404 ? { message: 'Activity not found', code: 'NOT_FOUND' } : { error: { code: 'ERROR', message: `answered ${status}` } } } }))),
+				.record({
+					status: fc.constantFrom(404, 403, 500),
+					skip: fc.nat(2),
+					times: fc.integer({ min: 1, max: 6 }),
+				})
+				.map(
+					({ status, skip, times }) =>
+						new Fault(`fullEvent${status}(${skip}+${times})`, () => ({
+							path: ACTIVITY_PATH,
+							skip,
+							times,
+							fault: {
+								status,
+								body:
+									status === 404
+										? { message: 'Activity not found', code: 'NOT_FOUND' }
+										: { error: { code: 'ERROR', message: `answered ${status}` } },
+							},
+						})),
+				),
 			fc.constant(null).map(() => new BreakFullEvent()),
 		);
 	}
@@ -632,7 +724,10 @@ async function runOnce(
 	harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url });
 	const backfillMs = start.backfill === 'none' ? 0 : DAY;
 	const model = new Model(kind, backfillMs, start.fetchFullEvent, start.budgetMs === undefined);
-	const world = new World(fake, harness, time, scheduler, spec, { backfill: start.backfill, fetchFullEvent: start.fetchFullEvent });
+	const world = new World(fake, harness, time, scheduler, spec, {
+		backfill: start.backfill,
+		fetchFullEvent: start.fetchFullEvent,
+	});
 	for (const { hoursAgo, match } of [...start.before].sort((a, b) => b.hoursAgo - a.hoursAgo)) {
 		world.add(model, 1, wholeSecond(fake.now() - hoursAgo * HOUR), match);
 	}
@@ -662,14 +757,17 @@ async function runOnce(
 		// Then n8n polls every minute, and Flare answers every time.
 		fake.faults.clear();
 		model.faultEpoch++;
-		const due = () => [...model.records.keys()].some((key) => model.must(key) && !model.emittedBy.has(key));
+		const due = () =>
+			[...model.records.keys()].some((key) => model.must(key) && !model.emittedBy.has(key));
 		const polls = model.fullPolls ? DRAIN_POLLS : MAX_SHORT_DRAIN_POLLS;
 		for (let poll = 0; poll < polls && (model.fullPolls || poll < DRAIN_POLLS || due()); poll++) {
 			await time.advance(MINUTE);
 			await time.runUntil(world.startPoll(model));
 		}
 		model.finalChecks();
-		trace(`  ${model.polls.length} polls, ${model.emittedBy.size} emitted, ${Math.round(performance.now() - began)} ms`);
+		trace(
+			`  ${model.polls.length} polls, ${model.emittedBy.size} emitted, ${Math.round(performance.now() - began)} ms`,
+		);
 		model.assertNoViolation();
 	} finally {
 		await world.settle().catch(() => undefined);
@@ -694,8 +792,12 @@ export async function checkTriggerModel(
 	const property = fc.asyncProperty(
 		startArbitrary(options.kind),
 		fc.scheduler(),
-		fc.commands(commandsFor(options.kind), { maxCommands: options.maxCommands ?? 40, size: 'medium' }),
-		async (start, scheduler, commands) => await runOnce(options.kind, context, start, scheduler, commands),
+		fc.commands(commandsFor(options.kind), {
+			maxCommands: options.maxCommands ?? 40,
+			size: 'medium',
+		}),
+		async (start, scheduler, commands) =>
+			await runOnce(options.kind, context, start, scheduler, commands),
 	);
 	return await fc.check(property, {
 		numRuns: options.runs,

@@ -137,7 +137,8 @@ export class VirtualTime {
 		diagnosticsChannel.unsubscribe('http.client.request.start', this.onRequest);
 		replaceTimers(this.saved.timers);
 		Date.now = this.saved.dateNow;
-		if (this.saved.abortTimeout) Object.defineProperty(AbortSignal, 'timeout', this.saved.abortTimeout);
+		if (this.saved.abortTimeout)
+			Object.defineProperty(AbortSignal, 'timeout', this.saved.abortTimeout);
 		this.timers.clear();
 	}
 

@@ -22,7 +22,9 @@ const keyOf = (scenario: Scenario, item: INodeExecutionData): string =>
 async function main(): Promise<void> {
 	const version = processRef.argv[2];
 	if (!version || !processRef.env.FLARE_PACKAGE_DIR) {
-		throw new Error('Usage: FLARE_PACKAGE_DIR=<built old checkout> tsx test/upgrade/capture.ts <version>');
+		throw new Error(
+			'Usage: FLARE_PACKAGE_DIR=<built old checkout> tsx test/upgrade/capture.ts <version>',
+		);
 	}
 	processRef.env.N8N_USER_FOLDER ??= fs.mkdtempSync(path.join(os.tmpdir(), 'flare-n8n-'));
 	processRef.env.N8N_LOG_OUTPUT = 'file';
@@ -53,7 +55,8 @@ async function main(): Promise<void> {
 				step.add?.(fake);
 				if (step.fault) fake.faults.add(step.fault);
 				const result = step.minute === 0 ? await workflow.activate() : await workflow.poll();
-				if (result.error) throw new Error(`${scenario.name}, minute ${step.minute}: ${result.error.message}`);
+				if (result.error)
+					throw new Error(`${scenario.name}, minute ${step.minute}: ${result.error.message}`);
 				emitted.push(...(result.items ?? []).map((item) => keyOf(scenario, item)));
 			}
 			captured.scenarios[scenario.name] = { saved: workflow.saved, emitted };

@@ -14,7 +14,8 @@ const DAY = 24 * 60 * MINUTE;
  * Scenario `index` starts at this instant (virtual time), a day after the one before: the clock only
  * moves forward, as in a real n8n (the node's rate gates remember the time of their last request).
  */
-export const startOf = (index: number) => Date.parse('2026-11-25T12:00:00Z') + index * 24 * 60 * MINUTE;
+export const startOf = (index: number) =>
+	Date.parse('2026-11-25T12:00:00Z') + index * 24 * 60 * MINUTE;
 export const iso = (ms: number) => new Date(ms).toISOString();
 
 /** One step, minutes after the start: records added, a fault queued, then a poll (or the activation). */
@@ -40,10 +41,14 @@ const credentialIds = (fake: FakeFlare, first: number, count: number) =>
 	[...Array(count).keys()].map((k) => String(fake.dataset.credential(first + k).id));
 const acme = (fake: FakeFlare, count: number) =>
 	credentialIds(fake, fake.addCredentials(count, undefined, { domain: 'acme.com' }), count);
-const uids = (items: Array<{ metadata: { uid: string } }>) => items.map((item) => item.metadata.uid);
+const uids = (items: Array<{ metadata: { uid: string } }>) =>
+	items.map((item) => item.metadata.uid);
 const REFUSED: FaultRule = {
 	path: '/firework/v4/credentials/global/_search',
-	fault: { status: 422, body: { detail: [{ loc: ['body', 'from'], msg: 'Invalid cursor', type: 'value_error' }] } },
+	fault: {
+		status: 422,
+		body: { detail: [{ loc: ['body', 'from'], msg: 'Invalid cursor', type: 'value_error' }] },
+	},
 };
 
 export const SCENARIOS: Scenario[] = [
@@ -51,14 +56,26 @@ export const SCENARIOS: Scenario[] = [
 		name: 'New Leaked Credential, after an emit',
 		kind: 'credential',
 		parameters: { queryType: 'domain', fqdn: 'acme.com' },
-		fake: (t0) => ({ credentials: 200, domains: ['acme.com', 'example.com'], startTime: iso(t0 - 2 * DAY) }),
-		steps: [{ minute: 0 }, { minute: 1, add: (fake) => acme(fake, 8) }, { minute: 2, add: (fake) => acme(fake, 2) }],
+		fake: (t0) => ({
+			credentials: 200,
+			domains: ['acme.com', 'example.com'],
+			startTime: iso(t0 - 2 * DAY),
+		}),
+		steps: [
+			{ minute: 0 },
+			{ minute: 1, add: (fake) => acme(fake, 8) },
+			{ minute: 2, add: (fake) => acme(fake, 2) },
+		],
 	},
 	{
 		name: 'New Leaked Credential, after Flare refused its cursor',
 		kind: 'credential',
 		parameters: { queryType: 'domain', fqdn: 'acme.com' },
-		fake: (t0) => ({ credentials: 200, domains: ['acme.com', 'example.com'], startTime: iso(t0 - 2 * DAY) }),
+		fake: (t0) => ({
+			credentials: 200,
+			domains: ['acme.com', 'example.com'],
+			startTime: iso(t0 - 2 * DAY),
+		}),
 		steps: [
 			{ minute: 0 },
 			{ minute: 1, add: (fake) => acme(fake, 3) },
@@ -68,14 +85,22 @@ export const SCENARIOS: Scenario[] = [
 	{
 		name: 'New Event, severity at least high, Fetch Full Event, after an emit',
 		kind: 'event',
-		parameters: { event: 'newEvent', severityFilter: 'minimum', minimumSeverity: 'high', options: { fetchFullEvent: true } },
+		parameters: {
+			event: 'newEvent',
+			severityFilter: 'minimum',
+			minimumSeverity: 'high',
+			options: { fetchFullEvent: true },
+		},
 		fake: (t0) => ({ credentials: 100, startTime: iso(t0 - 35 * DAY) }),
 		steps: [
 			{ minute: 0 },
 			{
 				minute: 1,
 				add: (fake) => {
-					const found = uids([...fake.addEvents(2, { severity: 'critical' }), ...fake.addEvents(1, { severity: 'high' })]);
+					const found = uids([
+						...fake.addEvents(2, { severity: 'critical' }),
+						...fake.addEvents(1, { severity: 'high' }),
+					]);
 					fake.addEvents(1, { severity: 'low' });
 					return found;
 				},
