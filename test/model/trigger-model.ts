@@ -686,6 +686,8 @@ interface Start {
 	budgetMs?: number;
 	/** Records searchable before activation: hours before it, and which searches they match. */
 	before: Array<{ hoursAgo: number; match: Match }>;
+	/** Matching records spread over the 20 hours before activation: a backfill of several polls. */
+	backlog: number;
 }
 
 const startArbitrary = (kind: Kind): fc.Arbitrary<Start> =>
@@ -700,6 +702,7 @@ const startArbitrary = (kind: Kind): fc.Arbitrary<Start> =>
 			}),
 			{ maxLength: 4 },
 		),
+		backlog: fc.constantFrom(0, 0, 40, 120),
 	});
 
 /** One run: a fresh fake and trigger, activation, the commands, then polls without faults. */
@@ -728,8 +731,16 @@ async function runOnce(
 		backfill: start.backfill,
 		fetchFullEvent: start.fetchFullEvent,
 	});
-	for (const { hoursAgo, match } of [...start.before].sort((a, b) => b.hoursAgo - a.hoursAgo)) {
-		world.add(model, 1, wholeSecond(fake.now() - hoursAgo * HOUR), match);
+	const before: Array<{ hoursAgo: number; match: Match; count?: number }> = [
+		...start.before,
+		...Array.from({ length: start.backlog / 5 }, (_, k) => ({
+			hoursAgo: 20 - (k * 19) / (start.backlog / 5),
+			match: 'both' as Match,
+			count: 5,
+		})),
+	];
+	for (const { hoursAgo, match, count } of before.sort((a, b) => b.hoursAgo - a.hoursAgo)) {
+		world.add(model, count ?? 1, wholeSecond(fake.now() - hoursAgo * HOUR), match);
 	}
 	world.workflow = new TriggerWorkflow(harness, {
 		parameters: spec.parameters('A', start.backfill, start.fetchFullEvent),
