@@ -40,6 +40,7 @@ export class FlareItem {
 			fallback: unknown,
 			options?: IGetNodeParameterOptions,
 		) => unknown,
+		private readonly cancel?: AbortSignal,
 	) {}
 
 	/** Input item `index` of a node execution. */
@@ -53,10 +54,21 @@ export class FlareItem {
 		);
 	}
 
-	/** The parameters of a poll, or of a picker's list: a node without input items. */
-	static ofNode(context: IPollFunctions | ILoadOptionsFunctions, properties: INodeProperties[]) {
-		return new FlareItem(context, 0, properties, (name, fallback, options) =>
-			context.getNodeParameter(name, fallback, options),
+	/**
+	 * The parameters of a poll, or of a picker's list: a node without input items. `cancel` ends every
+	 * request and wait of it when it fires (a poll's deadline).
+	 */
+	static ofNode(
+		context: IPollFunctions | ILoadOptionsFunctions,
+		properties: INodeProperties[],
+		cancel?: AbortSignal,
+	) {
+		return new FlareItem(
+			context,
+			0,
+			properties,
+			(name, fallback, options) => context.getNodeParameter(name, fallback, options),
+			cancel,
 		);
 	}
 
@@ -79,8 +91,9 @@ export class FlareItem {
 		return displayNameIn(this.properties, name) ?? name;
 	}
 
-	/** The execution's cancel signal; polls and pickers have none. */
+	/** The execution's cancel signal, or the one given (a poll's deadline); pickers have none. */
 	cancelSignal(): AbortSignal | undefined {
+		if (this.cancel) return this.cancel;
 		return 'getExecutionCancelSignal' in this.context
 			? this.context.getExecutionCancelSignal()
 			: undefined;
