@@ -1,6 +1,10 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { identifierLocator, updateDisplayOptions } from '../../shared/descriptions';
+import {
+	identifierLocator,
+	leakedValueOptions,
+	updateDisplayOptions,
+} from '../../shared/descriptions';
 import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import type { FlareOperation } from '../../shared/operation';
@@ -63,6 +67,7 @@ const fields: INodeProperties[] = [
 			severitiesField,
 		],
 	},
+	leakedValueOptions,
 ];
 
 export const updateDescription = updateDisplayOptions(
