@@ -42,6 +42,7 @@ import {
 	say,
 	seconds,
 	TRIGGER_LIVE_WORKFLOW,
+	workflowNodes,
 	workFolder,
 } from './suite';
 
@@ -394,7 +395,7 @@ export async function triggerLive(options: {
 				);
 			});
 			const runJson = await live.rest.finishedExecution(execution.id);
-			secrets.addRun(runJson, `execution ${execution.id}`);
+			secrets.addRun(runJson, `execution ${execution.id}`, workflowNodes(workflow));
 			fs.writeFileSync(
 				path.join(live.n8n.userFolder, 'runs', `execution-${execution.id}.json`),
 				JSON.stringify(runJson, null, 2),
@@ -533,8 +534,9 @@ async function main(): Promise<void> {
 	say(render(figures));
 	say('');
 	say(await secrets.write(root));
-	if (secrets.leaks) say(secrets.describe());
-	if (failures.length || secrets.leaks) processRef.exitCode = 1;
+	const leakedValues = secrets.leakedValueProblems.length > 0;
+	if (secrets.leaks || leakedValues) say(secrets.describe());
+	if (failures.length || secrets.leaks || leakedValues) processRef.exitCode = 1;
 }
 
 main().catch((error: Error) => {

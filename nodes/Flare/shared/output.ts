@@ -164,7 +164,8 @@ const USERNAME = /^[A-Za-z][\w.+-]*$/;
 /**
  * A secret assigned to a name that says what it is, as source code, configuration and pastes write
  * it: `DB_PASSWORD=…`, `"api_key": "…"`, `Password: …`, `Authorization: Bearer …`. The name starts a
- * word and does not go on with a letter (`passport`, `tokens` are not secrets).
+ * word and does not go on with a letter (`passport`, `tokens` are not secrets); a value that is an
+ * e-mail address is a login, not a secret.
  */
 const SECRET_ASSIGNMENT =
 	/((?<![\w.-])(?:[\w.-]*[_.-])?(?:password|passwd|passphrase|pwd|pass|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|authorization)(?![a-z])[\w.-]*["']?\s*[:=]\s*["']?(?:bearer\s+)?)([^\s"',;<]+)/gi;
@@ -210,8 +211,9 @@ function isOwnLine(text: string, offset: number, length: number): boolean {
 function maskFreeText(text: string, values: string[]): string {
 	let masked = text;
 	for (const value of values) if (masked.includes(value)) masked = masked.split(value).join(MASK);
+	// An e-mail address after such a name is a login ("logins for password: jane@acme.com").
 	masked = masked.replace(SECRET_ASSIGNMENT, (match: string, name: string, value: string) =>
-		value === MASK ? match : name + MASK,
+		value === MASK || EMAIL.test(value) ? match : name + MASK,
 	);
 	return masked.includes(':') ? maskCredentialLines(masked) : masked;
 }
