@@ -3,7 +3,7 @@
  * n8n printed (output items, error messages and descriptions), every file n8n wrote as its log, and its
  * database are searched for them. The outputs and errors of this package's nodes are also searched for
  * the leaked values the fake plants (test/fake-flare/planted.ts): none may show unless the node ran with
- * Leaked Value Output Full. The summary goes where the README's reliability table finds it.
+ * Leaked Value Output Full. The summary goes where the reliability tables (docs/reliability.md) find it.
  */
 import {
 	describeHits,

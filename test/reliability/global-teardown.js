@@ -6,7 +6,7 @@
 //    leaked values the fake plants: none in the output or errors of this package's nodes unless they
 //    ran with Leaked Value Output Full, and Full runs must give some back.
 // 2. Merges the result rows of the reliability tests into test-results/reliability.json, which
-//    test/reliability/table.ts prints as the README table.
+//    test/reliability/table.ts prints as the tables of docs/reliability.md.
 // Jest transforms this hook's TypeScript requires with the project's transform (ts-jest).
 const fs = require('node:fs');
 const path = require('node:path');
