@@ -11,6 +11,7 @@ import {
 	emptyLeakedValueScan,
 	leakedValueProblems,
 	PACKAGE_NODE_PREFIX,
+	producedTextOf,
 	type ScanSummary,
 	scanFiles,
 	scanNodeRun,
@@ -76,7 +77,7 @@ export class E2eSecretScan {
 			const raised = resultData.error?.node?.name === node.name;
 			if (tasks.length === 0 && !raised) continue;
 			const items = tasks.reduce((sum, task) => sum + (task.data?.main ?? []).reduce((inner, output) => inner + (output?.length ?? 0), 0), 0);
-			scanNodeRun(this.leakedValues, node, textOf({ tasks, error: raised ? resultData.error : undefined }).text, items, source);
+			scanNodeRun(this.leakedValues, node, producedTextOf({ tasks, error: raised ? resultData.error : undefined }), items, source);
 		}
 	}
 

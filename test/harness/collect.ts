@@ -17,6 +17,7 @@ import { fs, path, processRef } from '../support/node';
 import {
 	emptyLeakedValueScan,
 	PACKAGE_NODE_PREFIX,
+	producedTextOf,
 	scanNodeRun,
 	scanText,
 	secretPatterns,
@@ -110,7 +111,7 @@ function leakedValuesOf(kind: CollectedKind, data: unknown, items: number, nodes
 	const scan = emptyLeakedValueScan();
 	const source = `${kind} in ${currentTest() ?? 'unknown test'}`;
 	if (kind === 'poll') {
-		for (const node of nodes.filter(ofPackage)) scanNodeRun(scan, node, textOf(data).text, items, source);
+		for (const node of nodes.filter(ofPackage)) scanNodeRun(scan, node, producedTextOf(data), items, source);
 	} else if (kind === 'run' && isRun(data)) {
 		const { runData, error } = data.data.resultData;
 		for (const node of nodes.filter(ofPackage)) {
@@ -118,7 +119,7 @@ function leakedValuesOf(kind: CollectedKind, data: unknown, items: number, nodes
 			const raised = (error as { node?: { name?: string } } | undefined)?.node?.name === node.name;
 			const count = tasks.reduce((sum, task) => sum + (task.data?.main ?? []).reduce((inner, output) => inner + (output?.length ?? 0), 0), 0);
 			if (tasks.length === 0 && !raised) continue;
-			scanNodeRun(scan, node, textOf({ tasks, error: raised ? error : undefined }).text, count, source);
+			scanNodeRun(scan, node, producedTextOf({ tasks, error: raised ? error : undefined }), count, source);
 		}
 	}
 	return scan;

@@ -125,13 +125,14 @@ export interface CollectedText {
  * properties JSON leaves out (message, stack, description, cause, context). Repeated objects are
  * written once.
  */
-export function textOf(value: unknown): CollectedText {
+export function textOf(value: unknown, options: { withoutNodes?: boolean } = {}): CollectedText {
 	let errors = 0;
 	const seen = new WeakSet<object>();
 	const text = JSON.stringify(value, function (this: unknown, key: string, current: unknown) {
 		// `this[key]` is the value before its toJSON(): n8n's errors have one that leaves parts out.
 		const original = (this as Record<string, unknown>)[key];
 		if (typeof current === 'bigint') return String(current);
+		if (options.withoutNodes && key === 'node' && isWorkflowNode(current)) return '[node]';
 		if (original instanceof Error || isErrorLike(original)) {
 			if (seen.has(original as object)) return '[seen]';
 			seen.add(original as object);
@@ -151,6 +152,20 @@ export function textOf(value: unknown): CollectedText {
 		return current;
 	});
 	return { text: text ?? '', errors };
+}
+
+/** The definition of a workflow node (n8n attaches it to an error): its parameters are what the user typed. */
+function isWorkflowNode(value: unknown): boolean {
+	return value !== null && typeof value === 'object' && 'parameters' in value && 'type' in value;
+}
+
+/**
+ * What a node of this package produced, as one text for the leaked-value scan: its items and errors,
+ * without the copy of the node's own definition that n8n attaches to an error (the parameters the
+ * user typed, e.g. the password a lookup is asked for, are the workflow's, not an output).
+ */
+export function producedTextOf(value: unknown): string {
+	return textOf(value, { withoutNodes: true }).text;
 }
 
 /** An error from another realm (jest's sandbox, n8n's modules) that `instanceof Error` misses. */

@@ -101,11 +101,14 @@ describe('the end-to-end secret scan', () => {
 			expect(scan.leakedValueProblems).toEqual([]);
 			scan.addRun(run({ data: { password: leaked } }), 'in an item', [flare()]);
 			scan.addRun(run({ id: 1 }, { message: `Flare said ${leaked}` }), 'in an error', [flare({ options: { leakedValueOutput: 'masked' } })]);
+			// A parameter the user typed, which n8n copies into the error's node, is not an output.
+			const typed = run({ id: 1 }, { message: 'not found', node: { name: 'Flare', type: 'n8n-nodes-flareio.flare', parameters: { password: leaked } } } as never);
+			scan.addRun(typed, 'a typed parameter', [flare({ password: leaked })]);
 			expect(scan.leakedValueProblems).toEqual(['2 planted leaked values in output that is not Full']);
 			expect(scan.describe()).toContain('in an item, node "Flare"');
 			expect(scan.describe()).toContain('in an error, node "Flare"');
 			expect(await scan.write(folder)).toContain(
-				"Leaked-value scan: 3 outputs (6 items) of this package's nodes with Leaked Value Output not Full: 2 planted values found; with Full: 0 outputs (0 items) gave back 0",
+				"Leaked-value scan: 4 outputs (8 items) of this package's nodes with Leaked Value Output not Full: 2 planted values found; with Full: 0 outputs (0 items) gave back 0",
 			);
 		});
 
