@@ -68,7 +68,7 @@ const KEY_KINDS = new Map<string, typeof SECRET | typeof FREE_TEXT | typeof COOK
 const COOKIE_LIST = 'cookies';
 
 /** Secret values shorter than this are not looked for in free text: they would match ordinary words. */
-export const MIN_FREE_TEXT_SECRET_LENGTH = 6;
+const MIN_FREE_TEXT_SECRET_LENGTH = 6;
 
 /**
  * Masks a leaked value (docs/api-contract.md, "Masking"): eight stars; for a string of 12 characters
@@ -222,8 +222,8 @@ function maskFreeText(text: string, values: string[]): string {
  * Protects the leaked and monitored secrets of a record, at any depth and in place, and returns it
  * (docs/api-contract.md, "Masking"): the value of every secret field (by its key: passwords, leaked
  * hashes, monitored secrets, tokens; a cookie's value) gets the mode; in every mode but Full, free
- * text (content, titles, descriptions, highlights…) has the record's own secret values and the
- * passwords of credential lines masked. Full leaves the record as it is.
+ * text (content, titles, descriptions, highlights…) has the record's own secret values, the values of
+ * secret assignments and the passwords of credential lines masked. Full leaves the record as it is.
  */
 export function protectLeakedValues(record: IDataObject, mode: LeakedValueOutput): IDataObject {
 	if (mode === 'full') return record;
