@@ -7,7 +7,7 @@
  *
  * With --write, also replaces the tables between the `reliability` markers of docs/reliability.md
  * (CI does, after every suite has run). Exits with 1 when the figures are missing or show a lost or
- * * duplicated record, a write applied twice, a changed path, a secret leak or a planted leaked value in
+ * duplicated record, a write applied twice, a changed path, a secret leak or a planted leaked value in
  * output that is not Full (or a Full output that gave none back).
  */
 import type { TriggerLiveFigures } from '../e2e/trigger-live';
