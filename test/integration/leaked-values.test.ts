@@ -194,23 +194,27 @@ describe('Leaked values: masked by default on every surface, in clear with Full'
 			expect(jsonOf(fullList.output)).toEqual(secrets);
 		});
 
-		it('Get outputs it masked; Update sends the real secret back to Flare and outputs it masked', async () => {
+		it('Get outputs it masked; Update sends the secret entered again to Flare and outputs it masked', async () => {
 			const stored = flare.fake.dataset.identifier(SECRET_IDENTIFIER_ID, TENANT);
 			const secret = (stored.data as { secret: string }).secret;
+			const rotated = planted('sk_live_rotated_0002');
 			const locator = { __rl: true, mode: 'id', value: String(SECRET_IDENTIFIER_ID) };
 
 			const got = await flare.harness.runNode(identifier('get', { identifierId: locator }));
 			expect(lastLeakedValueScan().hits).toEqual([]);
-			const updated = await flare.harness.runNode(identifier('update', { identifierId: locator, updateFields: { name: 'Payments key (rotated)' } }));
+			const updated = await flare.harness.runNode(
+				identifier('update', { identifierId: locator, replaceData: true, identifierType: 'secret', secret: rotated, updateFields: { name: 'Payments key (rotated)' } }),
+			);
 			expect(lastLeakedValueScan().hits).toEqual([]);
 			const full = await flare.harness.runNode(identifier('get', { identifierId: locator, options: { leakedValueOutput: 'full' } }));
 
 			expect(jsonOf(got.output)).toEqual([{ ...stored, data: { type: 'secret', secret: masked(secret) } }]);
 			const put = apiRequests(flare.fake).find((request) => request.method === 'PUT')!;
-			expect(put.body).toMatchObject({ data: { type: 'secret', secret }, name: 'Payments key (rotated)' });
+			expect(put.body).toMatchObject({ data: { type: 'secret', secret: rotated }, name: 'Payments key (rotated)' });
 			expect(jsonOf(updated.output)).toEqual(asOutput([flare.fake.dataset.identifier(SECRET_IDENTIFIER_ID, TENANT)]));
-			expect(jsonOf(updated.output)[0]).toMatchObject({ name: 'Payments key (rotated)', data: { secret: masked(secret) } });
+			expect(jsonOf(updated.output)[0]).toMatchObject({ name: 'Payments key (rotated)', data: { secret: masked(rotated) } });
 			expect(jsonOf(full.output)).toEqual([flare.fake.dataset.identifier(SECRET_IDENTIFIER_ID, TENANT)]);
+			expect(jsonOf(full.output)[0].data).toEqual({ type: 'secret', secret: rotated });
 		});
 	});
 });

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { leakedValueOutput, notice, returnAllOrLimit, simplify } from '../../shared/descriptions';
 import type { FlareOperation, Paging } from '../../shared/operation';
-import { simplifyIdentity } from '../../shared/output';
+import { passwordsOf, simplifyIdentity } from '../../shared/output';
 
 /** Fields and behaviour shared by the two deprecated identity lookups (by password, by keyword). */
 export const identityLookupFields: INodeProperties[] = [
@@ -16,7 +16,7 @@ export const identityLookupFields: INodeProperties[] = [
 ];
 
 const passwordIds = (identity: IDataObject) =>
-	((identity.passwords as IDataObject[] | undefined) ?? [])
+	passwordsOf(identity)
 		.map((password) => Number(password.id))
 		.filter(Number.isFinite);
 
