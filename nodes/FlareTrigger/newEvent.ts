@@ -74,7 +74,7 @@ export const newEventFields: INodeProperties[] = updateDisplayOptions(
 					name: 'fetchFullEvent',
 					type: 'boolean',
 					default: false,
-					description: `Whether to add everything Flare knows of each event (Get Full Event) to its item, as fullEvent. It takes one more request per event, so a poll then takes at most ${MAX_FULL_EVENTS_PER_POLL} events and leaves the rest for the next poll.`,
+					description: `Whether to add everything Flare knows of each event (Get Full Event) to its item, as fullEvent, its leaked values masked as Leaked Value Output says. It takes one more request per event, so a poll then takes at most ${MAX_FULL_EVENTS_PER_POLL} events and leaves the rest for the next poll.`,
 				},
 				leakedValueOutput,
 			],
