@@ -12,7 +12,11 @@ import {
 import { getFullEventOperation } from '../Flare/resources/event/getFullEvent';
 import { searchIdentifierFeedOperation } from '../Flare/resources/event/searchIdentifierFeed';
 import { searchTenantFeedOperation } from '../Flare/resources/event/searchTenantFeed';
-import { identifierLocator, updateDisplayOptions } from '../Flare/shared/descriptions';
+import {
+	identifierLocator,
+	leakedValueOutput,
+	updateDisplayOptions,
+} from '../Flare/shared/descriptions';
 import type { FlareItem } from '../Flare/shared/item';
 import type { FlareOperation } from '../Flare/shared/operation';
 import { asNodeError, callFlare } from '../Flare/shared/runner';
@@ -70,8 +74,9 @@ export const newEventFields: INodeProperties[] = updateDisplayOptions(
 					name: 'fetchFullEvent',
 					type: 'boolean',
 					default: false,
-					description: `Whether to add everything Flare knows of each event (Get Full Event) to its item, as fullEvent. It takes one more request per event, so a poll then takes at most ${MAX_FULL_EVENTS_PER_POLL} events and leaves the rest for the next poll.`,
+					description: `Whether to add everything Flare knows of each event (Get Full Event) to its item, as fullEvent, its leaked values masked as Leaked Value Output says. It takes one more request per event, so a poll then takes at most ${MAX_FULL_EVENTS_PER_POLL} events and leaves the rest for the next poll.`,
 				},
+				leakedValueOutput,
 			],
 		},
 	],

@@ -10,12 +10,13 @@ import { sleep } from 'n8n-workflow';
 import {
 	type FakeFlare,
 	type FlareAlert,
+	PLANTED_MARKER,
 	pushAlert,
 	type PushOptions,
 	type PushResult,
 	signature,
 } from '../fake-flare';
-import { masked } from '../integration/support';
+import { maskedView } from '../integration/support';
 import { fs } from '../support/node';
 import type { LineKey } from './install';
 import { EditorSession } from './manual';
@@ -198,11 +199,9 @@ export interface AlertCase {
 }
 
 /** What the trigger outputs for an alert of the fake's channel, its leaked values masked. */
-function expectedItem(alert: FlareAlert): Record<string, unknown> {
+function expectedItem(alert: FlareAlert, fake: FakeFlare): Record<string, unknown> {
 	const severities = ['info', 'low', 'medium', 'high', 'critical'];
 	const score = (alert.user_risk_score as number | null) ?? (alert.risk as { score: number }).score;
-	const data = { ...(alert.data as Record<string, unknown>) };
-	if (typeof data.password === 'string') data.password = masked(data.password);
 	return {
 		uid: alert.uid,
 		event_type: alert.event_type,
@@ -210,7 +209,7 @@ function expectedItem(alert: FlareAlert): Record<string, unknown> {
 		risk_score: score,
 		flare_url: alert.url,
 		occurred_at: alert.timestamp,
-		alert: { ...alert, data },
+		alert: maskedView(alert, fake.events.plantedValues()),
 	};
 }
 
@@ -245,9 +244,15 @@ export const ALERT_CASES: AlertCase[] = [
 			const runs = await active.next(alerts.length);
 			checkEqual(
 				runs.map((execution) => new RunView(execution.run).json(node).map(withoutReceivedAt)),
-				alerts.map((alert) => [expectedItem(alert)]),
+				alerts.map((alert) => [expectedItem(alert, fake)]),
 				node,
 				'one execution per alert, its item the normalised fields and the alert, the leaked password masked',
+			);
+			check(
+				alerts.every((alert) => JSON.stringify(alert).includes(PLANTED_MARKER)) &&
+					runs.every((execution) => !JSON.stringify(execution.run).includes(PLANTED_MARKER)),
+				node,
+				'each alert carried a planted leaked value; no execution holds one in clear',
 			);
 			checkEqual(
 				runs.map((execution) => execution.mode),

@@ -391,7 +391,7 @@ export class AlertWebhookWorkflow {
 		const running = new WorkflowExecute(this.harness.additionalData(hooks), mode, runData)
 			.processRunExecutionData(workflow)
 			.then((run) => {
-				collectRun('run', run, data[0]?.length ?? 0);
+				collectRun('run', run, data[0]?.length ?? 0, [node]);
 				const items = run.data.resultData.runData[node.name]?.[0]?.data?.main?.[0] ?? [];
 				this.executions.push({ mode, items, run, receivedAt, startedAt });
 			})

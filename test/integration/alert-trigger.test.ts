@@ -6,6 +6,7 @@ import { FlareAlertTrigger } from '../../nodes/FlareAlertTrigger/FlareAlertTrigg
 import {
 	FakeFlare,
 	type FlareAlert,
+	PLANTED_MARKER,
 	pushAlert,
 	type PushOptions,
 	signature,
@@ -15,6 +16,7 @@ import { Harness } from '../harness/engine';
 import { addAlertCredential, AlertWebhookWorkflow } from '../harness/webhook';
 import { CANARY_SIGNING_SECRET } from '../reliability/secret-scan';
 import { moveClock } from '../support/clock';
+import { maskedView, sha256 } from './support';
 import { fs, processRef } from '../support/node';
 
 const SECRET = CANARY_SIGNING_SECRET;
@@ -109,7 +111,7 @@ describe('Flare Alert Trigger', () => {
 				risk_score: 4,
 				flare_url: alert.url,
 				occurred_at: alert.timestamp,
-				alert,
+				alert: maskedView(alert, fake.events.plantedValues()),
 			});
 			expect(Date.parse(receivedAt as string)).toBeGreaterThanOrEqual(before - 1000);
 			expect(Date.parse(receivedAt as string)).toBeLessThanOrEqual(Date.now());
@@ -621,6 +623,40 @@ describe('Flare Alert Trigger', () => {
 				occurred_at: null,
 			});
 			expect(workflow.executions.at(-1)!.items[0].json.alert).toEqual(alert);
+		});
+	});
+
+	describe('leaked values', () => {
+		const kinds = ['leaked_credential', 'stealer_log', 'paste', 'source_code_secret'] as const;
+		const received = async (options: IDataObject) => {
+			await start({ options }, false);
+			const alerts = kinds.map((type) => fake.newAlerts(1, { type })[0]);
+			await push(alerts, {});
+			return { alerts, items: workflow.executions[0].items.map((item) => item.json) };
+		};
+
+		it("masked by default: a password, a stealer log's cookies, a secret in code, a credential line of a paste", async () => {
+			const { alerts, items } = await received({});
+			expect(alerts.every((alert) => JSON.stringify(alert).includes(PLANTED_MARKER))).toBe(true);
+			expect(JSON.stringify(items)).not.toContain(PLANTED_MARKER);
+			expect(items.map((item) => item.alert)).toEqual(
+				maskedView(alerts, fake.events.plantedValues()),
+			);
+		});
+
+		it('as sent with Leaked Value Output Full; digests with SHA-256; left out with Omit', async () => {
+			const full = await received({ leakedValueOutput: 'full' });
+			expect(full.items.map((item) => item.alert)).toEqual(full.alerts);
+			await workflow.stop();
+			const digests = await received({ leakedValueOutput: 'sha256' });
+			const password = (digests.alerts[0].data as { password: string }).password;
+			expect((digests.items[0].alert as { data: { password: string } }).data.password).toBe(
+				sha256(password),
+			);
+			await workflow.stop();
+			const omitted = await received({ leakedValueOutput: 'omit' });
+			expect((omitted.items[0].alert as { data: IDataObject }).data).not.toHaveProperty('password');
+			expect(JSON.stringify(omitted.items)).not.toContain(PLANTED_MARKER);
 		});
 	});
 

@@ -45,23 +45,23 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 		getByIdentifier: ['identifierId'],
 	},
 	identifier: {
-		create: [...IDENTIFIER_DATA, 'categories', 'severities', 'additionalFields'],
+		create: [...IDENTIFIER_DATA, 'categories', 'severities', 'additionalFields', 'options'],
 		delete: ['identifierId'],
-		get: ['identifierId'],
+		get: ['identifierId', 'options'],
 		getAll: ['returnAll', 'limit', 'filters', 'options'],
-		update: ['identifierId', 'replaceData', ...IDENTIFIER_DATA, 'updateFields'],
+		update: ['identifierId', 'replaceData', ...IDENTIFIER_DATA, 'updateFields', 'options'],
 	},
 	tenant: { getAll: [] },
 	event: {
-		get: ['uid'],
-		getFullEvent: ['uid'],
+		get: ['uid', 'options'],
+		getFullEvent: ['uid', 'options'],
 		searchIdentifierFeed: ['identifierId', ...FEED_SEARCH],
 		searchTenantFeed: FEED_SEARCH,
 		takeAction: ['uid', 'actionType'],
 	},
 	threatReport: {
 		createRequest: ['reportTitle', 'timeRangeType', 'timeRangeFrom', 'timeRangeTo', 'additionalFields'],
-		getRequestStatus: ['requestId'],
+		getRequestStatus: ['requestId', 'options'],
 	},
 };
 
@@ -141,7 +141,13 @@ describe('Flare node description', () => {
 				'remediated',
 				'tags',
 			]);
-			expect(options(form.find((property) => property.name === 'options')!).map((option) => option.name)).toEqual(['order']);
+			expect(options(form.find((property) => property.name === 'options')!).map((option) => option.name)).toEqual(['leakedValueOutput', 'order']);
+		}
+		const identifiers = formOf('identifier', 'getAll').find((property) => property.name === 'options')!;
+		expect(options(identifiers).map((option) => option.name)).toEqual(['leakedValueOutput', 'orderBy']);
+		for (const [resource, operation] of [['event', 'get'], ['event', 'getFullEvent'], ['identifier', 'create'], ['identifier', 'get'], ['identifier', 'update'], ['threatReport', 'getRequestStatus']]) {
+			const form = formOf(resource, operation).find((property) => property.name === 'options')!;
+			expect([resource, operation, options(form).map((option) => option.name)]).toEqual([resource, operation, ['leakedValueOutput']]);
 		}
 	});
 
@@ -174,6 +180,19 @@ describe('Flare node description', () => {
 		}
 	});
 
+	it('tells a model which operations change data in Flare: the writes, and only they', () => {
+		// n8n describes a tool as "<action> in Flare" (n8n-workflow's makeDescription).
+		for (const [resource, operations] of Object.entries(flareOperations)) {
+			const operation = properties.find((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource))!;
+			for (const option of options(operation)) {
+				const write = flareOperations[resource][String(option.value)].write === true;
+				expect([resource, option.value, option.action?.startsWith('Change data by ')]).toEqual([resource, option.value, write]);
+				expect([resource, option.value, /changes data in Flare\.?$/.test(option.description ?? '')]).toEqual([resource, option.value, write]);
+			}
+			expect(Object.keys(operations).length).toBeGreaterThan(0);
+		}
+	});
+
 	it('masks secret inputs and defaults to masked output', () => {
 		const secrets = [...allProperties(properties)].filter((property) => ['secret', 'password'].includes(property.name));
 		// Search, Search ASTP, Identity → Get by Password, Identifier → Create and Update, and the two
@@ -181,9 +200,13 @@ describe('Flare node description', () => {
 		expect(secrets).toHaveLength(9);
 		for (const property of secrets) expect(property.typeOptions?.password).toBe(true);
 		const outputs = [...allProperties(properties)].filter((property) => property.name === 'leakedValueOutput');
-		// Search, Search ASTP, Get Tenant Feed and the two identity lookups.
-		expect(outputs.length).toBe(5);
-		for (const property of outputs) expect(property.default).toBe('masked');
+		// Search, Search ASTP, Get Tenant Feed, the two identity lookups, the two feed searches, Get Full
+		// Event, Event → Get, Identifier → Create, Get, Get Many and Update, Threat Report → Get Request Status.
+		expect(outputs.length).toBe(14);
+		for (const property of outputs) {
+			expect(property.default).toBe('masked');
+			expect(options(property).map((option) => option.value)).toEqual(['full', 'masked', 'omit', 'sha256']);
+		}
 	});
 
 	it.each([

@@ -48,8 +48,8 @@ export const eventDescription: INodeProperties[] = [
 			{
 				name: 'Take Action',
 				value: 'takeAction',
-				action: 'Remediate or ignore an event',
-				description: 'Mark events remediated or ignored, or clear those marks',
+				action: 'Change data by remediating or ignoring an event',
+				description: 'Mark events remediated or ignored, or clear those marks; changes data in Flare',
 			},
 		],
 		default: 'get',

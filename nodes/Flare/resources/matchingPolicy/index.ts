@@ -16,8 +16,9 @@ export const matchingPolicyDescription: INodeProperties[] = [
 			{
 				name: 'Assign',
 				value: 'assign',
-				action: 'Assign a matching policy to identifiers',
-				description: 'Assign a matching policy to one or more identifiers (beta)',
+				action: 'Change data by assigning a matching policy to identifiers',
+				description:
+					'Assign a matching policy to one or more identifiers (beta); changes data in Flare',
 			},
 			{
 				name: 'Get by Identifier',
