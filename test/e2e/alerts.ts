@@ -25,7 +25,7 @@ import { check, checkEqual, E2eFailure, RunView } from './report';
 import type { RunJson } from './report';
 import type { E2eSecretScan } from './secrets';
 import { type N8nServer, startServer } from './server';
-import { ALERT_SECRET, say, seconds, type WorkflowFile } from './suite';
+import { ALERT_SECRET, say, seconds, type WorkflowFile, workflowNodes } from './suite';
 
 const STARTED = 'Workflow was started';
 const DUPLICATE = 'Alert already received: no execution started';
@@ -109,7 +109,11 @@ export class ActiveAlertWorkflow {
 				const runs = [];
 				for (const execution of fresh) {
 					const run = await this.server.session.finishedExecution(execution.id);
-					this.server.secrets.addRun(run, `execution ${execution.id} of ${this.workflow.file}`);
+					this.server.secrets.addRun(
+						run,
+						`execution ${execution.id} of ${this.workflow.file}`,
+						workflowNodes(this.workflow),
+					);
 					const [summary] = (await this.executions()).filter(
 						(candidate) => candidate.id === execution.id,
 					);
