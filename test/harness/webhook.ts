@@ -49,11 +49,15 @@ export interface WebhookAnswer {
 	body: unknown;
 }
 
-/** An execution the trigger started: its mode, the trigger's items, and n8n's run once it ended. */
+/**
+ * An execution the trigger started: its mode, the trigger's items, and n8n's run once it ended; or,
+ * when the node threw, the execution in error n8n records instead (no items, the node's `error`).
+ */
 export interface StartedExecution {
 	mode: WorkflowExecuteMode;
 	items: INodeExecutionData[];
 	run: IRun;
+	error?: { message: string; description?: string | null };
 	/** When the request arrived and when the execution started (ms since the epoch). */
 	receivedAt: number;
 	startedAt: number;
@@ -125,8 +129,11 @@ async function readRawBody(req: http.IncomingMessage): Promise<Buffer | undefine
  *   node runs); the node runs in n8n-core's real WebhookContext; data it returns starts an execution
  *   (n8n-core's WorkflowExecute) that is not waited for ("onReceived"); the static data is saved when
  *   it changed; then n8n answers.
- * - `POST <testUrl>` after `listen()`: the editor's "listen for test event" ('manual' mode), once, as
- *   n8n's test webhooks; its static data is never saved.
+ * - `POST <testUrl>` after `listen()`: the editor's "listen for test event" ('manual' mode) until a
+ *   request starts an execution, as n8n's TestWebhooks (`executeWebhook` deregisters only once an
+ *   execution has an id); its static data is never saved.
+ * - A node that throws: n8n answers 500 and records an execution in error (webhook-helpers'
+ *   `executeWebhook`), which the editor shows for a test event.
  * - `restart()`: a new n8n process: what the node keeps in memory is gone (the node gets an id no
  *   earlier process saw), the saved static data stays.
  */
@@ -187,7 +194,7 @@ export class AlertWebhookWorkflow {
 		this.nodeId = `flare-alert-trigger-${this.restarts++}`;
 	}
 
-	/** "Listen for test event": the next request to the test URL is served, once. */
+	/** "Listen for test event": requests to the test URL are served until one starts an execution. */
 	listen(): void {
 		this.listening = true;
 	}
@@ -302,7 +309,6 @@ export class AlertWebhookWorkflow {
 			});
 			return this.record(response);
 		}
-		if (mode === 'manual') this.listening = false;
 		const rawBody = await readRawBody(req);
 		if (!rawBody) {
 			answer(413, { code: 413, message: 'request entity too large' });
@@ -342,10 +348,14 @@ export class AlertWebhookWorkflow {
 		} catch (error) {
 			collectRun('webhook', error, 0);
 			answer(500, { code: 500, message: 'Workflow Webhook Error: Workflow could not be started!' });
+			this.failedExecution(node, mode, error as Error, receivedAt);
+			if (mode === 'manual') this.listening = false;
 			return this.record(response);
 		}
-		if (result.workflowData !== undefined)
+		if (result.workflowData !== undefined) {
 			this.startExecution(workflow, node, mode, result.workflowData, receivedAt);
+			if (mode === 'manual') this.listening = false;
+		}
 		// LiveWebhooks: the static data is saved when the node changed it, then n8n answers.
 		if (mode === 'webhook' && workflow.staticData.__dataChanged === true) {
 			this.saved = plain(workflow.staticData);
@@ -373,6 +383,40 @@ export class AlertWebhookWorkflow {
 		const answer = { status: response.statusCode, body: response.sentBody ?? null };
 		this.answers.push(answer);
 		collectRun('webhook', answer, 0);
+	}
+
+	/** webhook-helpers' `executeWebhook` when the node threw: an execution in error, without items. */
+	private failedExecution(
+		node: INode,
+		mode: WorkflowExecuteMode,
+		error: Error & { description?: string | null },
+		receivedAt: number,
+	): void {
+		const at = new Date();
+		const run = {
+			data: createRunExecutionData({
+				resultData: {
+					runData: {},
+					lastNodeExecuted: node.name,
+					error: { ...error, message: error.message, stack: error.stack } as never,
+				},
+			}),
+			mode,
+			status: 'error',
+			finished: false,
+			startedAt: at,
+			stoppedAt: at,
+		} as IRun;
+		collectRun('run', run, 0, [node]);
+		const { message, description } = error;
+		this.executions.push({
+			mode,
+			items: [],
+			run,
+			error: { message, description },
+			receivedAt,
+			startedAt: at.getTime(),
+		});
 	}
 
 	/** WorkflowRunner: the trigger's items are the first node's output; the run is not waited for. */
