@@ -1,5 +1,6 @@
 import {
 	NodeConnectionTypes,
+	NodeOperationError,
 	type ICredentialsDecrypted,
 	type ICredentialTestFunctions,
 	type IDataObject,
@@ -12,7 +13,7 @@ import {
 
 import { leakedValueOutput } from '../Flare/shared/descriptions';
 import { protectLeakedValues, type LeakedValueOutput } from '../Flare/shared/output';
-import { alertItem } from './alert';
+import { alertItem, isChannelTest } from './alert';
 import { admit, deliveryKey, type DeliveryState } from './deliveries';
 import { acceptedBody, parseAlerts, type Refusal } from './receive';
 import { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, verifySignature } from './signature';
@@ -26,12 +27,25 @@ interface AlertRequest {
 	rawBody?: Buffer;
 }
 
-/** Answers `refusal` itself (no execution starts) and logs what was refused, never a secret. */
+/** How to fix what a 401 refused. */
+const SIGNATURE_FIX =
+	"Enter the request signature secret of the Flare alert channel in the node's credential, and check that the clocks of Flare and n8n agree (Options → Timestamp Tolerance). ";
+
+/**
+ * Logs what was refused (never a secret), then: in production, answers `refusal` itself and starts
+ * nothing; for a test event, throws it, so that the editor shows it (n8n answers 500 and records the
+ * execution in error; docs/alerts.md, "What it checks and answers").
+ */
 function refuse(context: IWebhookFunctions, refusal: Refusal): IWebhookResponseData {
 	context.logger.warn(
 		`Flare Alert Trigger refused a request with ${refusal.status}: ${refusal.message}`,
 		{ workflowId: context.getWorkflow().id, node: context.getNode().name },
 	);
+	if (context.getMode() === 'manual') {
+		throw new NodeOperationError(context.getNode(), refusal.message, {
+			description: `${refusal.status === 401 ? SIGNATURE_FIX : ''}In production, this request is answered ${refusal.status} and starts no execution; n8n's log keeps a warning.`,
+		});
+	}
 	context.getResponseObject().status(refusal.status).json({ message: refusal.message });
 	return { noWebhookResponse: true };
 }
@@ -236,22 +250,29 @@ export class FlareAlertTrigger implements INodeType {
 		const alerts = parseAlerts(rawBody);
 		if (!Array.isArray(alerts)) return refuse(this, alerts);
 
+		// The items are built, and masked, before their alerts are remembered: a body the node fails
+		// on is not taken for a repeat when Flare sends it again.
 		const receivedAt = new Date().toISOString();
-		let items = alerts.map((alert) => alertItem(alert, receivedAt));
-		if (this.getMode() !== 'manual') {
+		const items = alerts.map((alert) => alertItem(alert, receivedAt));
+		const production = this.getMode() !== 'manual';
+		const keys = production
+			? items.map((item, index) =>
+					isChannelTest(alerts[index]) ? null : deliveryKey(item.uid as string | null, alerts[index]),
+				)
+			: [];
+		const mode = (options.leakedValueOutput ?? 'masked') as LeakedValueOutput;
+		let output = items.map((item) => protectLeakedValues(item, mode));
+		if (production) {
 			// A test event always shows; production leaves out what it received lately.
 			const trigger = `${this.getWorkflow().id ?? ''} ${this.getNode().id}`;
-			const keys = items.map((item) =>
-				deliveryKey(item.uid as string | null, item.alert as IDataObject),
-			);
 			const fresh = admit(
 				trigger,
 				this.getWorkflowStaticData('node') as DeliveryState,
 				keys,
 				Date.now(),
 			);
-			items = items.filter((_, index) => fresh[index]);
-			if (items.length === 0) {
+			output = output.filter((_, index) => fresh[index]);
+			if (output.length === 0) {
 				return {
 					webhookResponse: {
 						message: 'Alert already received: no execution started',
@@ -259,11 +280,8 @@ export class FlareAlertTrigger implements INodeType {
 				};
 			}
 		}
-		const mode = (options.leakedValueOutput ?? 'masked') as LeakedValueOutput;
 		return {
-			workflowData: [
-				this.helpers.returnJsonArray(items.map((item) => protectLeakedValues(item, mode))),
-			],
+			workflowData: [this.helpers.returnJsonArray(output)],
 			webhookResponse: { message: 'Workflow was started' },
 		};
 	}

@@ -127,3 +127,12 @@ export function alertsOf(body: unknown): IDataObject[] | null {
 	if (Array.isArray(body) && body.length > 0 && body.every(isRecord)) return body;
 	return null;
 }
+
+/**
+ * Whether an alert is the sample of the channel's Test button: its event type is `test` (the type
+ * given, not read from a uid; docs/api-contract.md, "Alert webhook"). It starts the workflow each time
+ * it is sent.
+ */
+export function isChannelTest(alert: IDataObject): boolean {
+	return firstString(alert, TYPE_PATHS) === 'test';
+}

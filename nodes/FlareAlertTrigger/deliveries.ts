@@ -2,8 +2,8 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * The alerts a trigger received lately, so that a delivery Flare sends again (the same uid, or the
- * same alert when it has no uid) starts no second execution (docs/alerts.md, "Once per alert").
+ * The alerts a trigger received lately, so that a delivery Flare sends again (the same alert: its uid
+ * and the digest of its content) starts no second execution (docs/alerts.md, "Once per alert").
  *
  * Two copies, each bounded to {@link WINDOW_MS} and {@link MAX_REMEMBERED} alerts:
  * - in this process's memory, per workflow and node: n8n reads a webhook's static data from its
@@ -28,10 +28,16 @@ export interface DeliveryState {
 
 const memory = new Map<string, Map<string, number>>();
 
-/** The key of an alert: its uid, or the digest of the alert when it has none; then a short digest. */
+/**
+ * The key of an alert: a short digest of its uid and of the alert as sent. A retry resends the same
+ * alert (docs/api-contract.md, "Alert webhook"); another alert about the same event (another
+ * identifier matched, a raised risk) differs, and so does a body someone else posts with a genuine uid.
+ */
 export function deliveryKey(uid: string | null, alert: IDataObject): string {
-	const identity = uid === null ? `body:${JSON.stringify(alert)}` : `uid:${uid}`;
-	return createHash('sha256').update(identity, 'utf8').digest('hex').slice(0, 16);
+	return createHash('sha256')
+		.update(`${uid ?? ''}\n${JSON.stringify(alert)}`, 'utf8')
+		.digest('hex')
+		.slice(0, 16);
 }
 
 /** This process's copy for a trigger, moved to the end of the least-recently-used order. */
@@ -59,24 +65,28 @@ function bounded(entries: Iterable<[string, number]>, nowSeconds: number): Map<s
 
 /**
  * Splits `keys` into the new ones and those received within the window (also earlier in `keys`), and
- * remembers the new ones in memory and in `state`. `state` is changed only when something is new.
+ * remembers the new ones in memory and in `state`. A null key is new and not remembered (Flare's Test
+ * alert). `state` is changed only when something is remembered.
  */
 export function admit(
 	trigger: string,
 	state: DeliveryState,
-	keys: string[],
+	keys: Array<string | null>,
 	nowMs: number,
 ): boolean[] {
 	const nowSeconds = Math.floor(nowMs / 1000);
 	const known = remembered(trigger);
 	const saved = state.received && typeof state.received === 'object' ? state.received : {};
 	const seen = bounded([...Object.entries(saved), ...known], nowSeconds);
+	let remembering = false;
 	const fresh = keys.map((key) => {
+		if (key === null) return true;
 		if (seen.has(key)) return false;
 		seen.set(key, nowSeconds);
+		remembering = true;
 		return true;
 	});
-	if (!fresh.includes(true)) return fresh;
+	if (!remembering) return fresh;
 	const kept = bounded(seen, nowSeconds);
 	known.clear();
 	for (const [key, seconds] of kept) known.set(key, seconds);

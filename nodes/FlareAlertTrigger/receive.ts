@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { alertsOf } from './alert';
+import { MAX_REMEMBERED } from './deliveries';
 
 /**
  * The checks of a request before its signature: size, media type, and, once it is trusted, its JSON
@@ -47,7 +48,16 @@ export function acceptedBody(
 	return rawBody;
 }
 
-/** The alerts of a JSON body (one object, or an array of them), or a 400 saying what is wrong. */
+/**
+ * The most alerts one body may carry: the window remembers as many (docs/alerts.md, "Once per
+ * alert"), so that a retried body is recognised whole.
+ */
+export const MAX_ALERTS_PER_BODY = MAX_REMEMBERED;
+
+/**
+ * The alerts of a JSON body (one object, or an array of them), or a 400 saying what is wrong, or a
+ * 413 when it holds more than {@link MAX_ALERTS_PER_BODY}.
+ */
 export function parseAlerts(rawBody: Buffer): IDataObject[] | Refusal {
 	let body: unknown;
 	try {
@@ -55,10 +65,18 @@ export function parseAlerts(rawBody: Buffer): IDataObject[] | Refusal {
 	} catch {
 		return { status: 400, message: `The body is not valid JSON (${rawBody.length} bytes)` };
 	}
-	return (
-		alertsOf(body) ?? {
+	const alerts = alertsOf(body);
+	if (!alerts) {
+		return {
 			status: 400,
 			message: 'The body is JSON but not an alert: an object, or an array of objects, was expected',
-		}
-	);
+		};
+	}
+	if (alerts.length > MAX_ALERTS_PER_BODY) {
+		return {
+			status: 413,
+			message: `The body holds ${alerts.length} alerts, more than the ${MAX_ALERTS_PER_BODY} one request may carry: send them in several requests`,
+		};
+	}
+	return alerts;
 }

@@ -531,13 +531,23 @@ describe('Flare Alert Trigger', () => {
 			).toBe(404);
 		});
 
-		it('checks the signature in test mode too', async () => {
+		it('checks the signature in test mode too: the refusal is an execution in error the editor shows', async () => {
 			await start();
 			workflow.listen();
 			const result = await pushAlert(workflow.testUrl, testAlert(Date.now()), {
 				secrets: [OTHER_SECRET],
 			});
-			expect(result.status).toBe(401);
+			expect(result.status).toBe(500);
+			expect(workflow.executions.map(({ mode, items, error }) => ({ mode, items, error }))).toEqual([
+				{
+					mode: 'manual',
+					items: [],
+					error: {
+						message: expect.stringContaining(`checked 1 value(s) against the ${CHECKED}`),
+						description: expect.stringContaining('In production, this request is answered 401'),
+					},
+				},
+			]);
 		});
 	});
 

@@ -137,10 +137,22 @@ describe('Flare Alert Trigger: the window of received alerts', () => {
 		expect(Object.keys(state.received!)).toHaveLength(1);
 	});
 
-	it('keys: the uid when there is one, else the alert itself; 16 hex digits', () => {
-		expect(deliveryKey('a/b/c', { x: 1 })).toBe(deliveryKey('a/b/c', { x: 2 }));
+	it('keys: the uid and the alert as sent; 16 hex digits', () => {
+		expect(deliveryKey('a/b/c', { x: 1 })).toBe(deliveryKey('a/b/c', { x: 1 }));
+		// Another alert about the same event (another identifier, a raised risk) is another key.
+		expect(deliveryKey('a/b/c', { x: 1 })).not.toBe(deliveryKey('a/b/c', { x: 2 }));
+		expect(deliveryKey('a/b/c', { x: 1 })).not.toBe(deliveryKey('a/b/d', { x: 1 }));
 		expect(deliveryKey(null, { x: 1 })).not.toBe(deliveryKey(null, { x: 2 }));
 		expect(deliveryKey(null, { x: 1 })).toMatch(/^[0-9a-f]{16}$/);
+	});
+
+	it('a null key (the channel test) is new every time and never remembered', () => {
+		const name = trigger();
+		const state: DeliveryState = {};
+		expect(admit(name, state, [null, null], NOW)).toEqual([true, true]);
+		expect(state).toEqual({});
+		expect(admit(name, state, [null, 'aaaaaaaaaaaaaaaa', null], NOW)).toEqual([true, true, true]);
+		expect(Object.keys(state.received!)).toEqual(['aaaaaaaaaaaaaaaa']);
 	});
 
 	it('nothing new: the static data is left as it was (n8n then saves nothing)', () => {
