@@ -257,7 +257,9 @@ export class FlareAlertTrigger implements INodeType {
 		const production = this.getMode() !== 'manual';
 		const keys = production
 			? items.map((item, index) =>
-					isChannelTest(alerts[index]) ? null : deliveryKey(item.uid as string | null, alerts[index]),
+					isChannelTest(alerts[index])
+						? null
+						: deliveryKey(item.uid as string | null, alerts[index]),
 				)
 			: [];
 		const mode = (options.leakedValueOutput ?? 'masked') as LeakedValueOutput;

@@ -115,7 +115,9 @@ describe('Flare Alert Trigger: the hostile review of 2026-11-25, reproduced', ()
 					mode: 'manual',
 					items: [],
 					error: {
-						message: expect.stringMatching(/^No v1 signature of the X-Flare-Signature header matches: checked 1 value/),
+						message: expect.stringMatching(
+							/^No v1 signature of the X-Flare-Signature header matches: checked 1 value/,
+						),
 						description:
 							"Enter the request signature secret of the Flare alert channel in the node's credential, and check that the clocks of Flare and n8n agree (Options → Timestamp Tolerance). In production, this request is answered 401 and starts no execution; n8n's log keeps a warning.",
 					},
@@ -138,9 +140,15 @@ describe('Flare Alert Trigger: the hostile review of 2026-11-25, reproduced', ()
 			await start();
 			const cases: Array<[PushOptions, RegExp]> = [
 				[{ contentType: 'text/plain', rawBody: 'hello' }, /^Flare alerts are JSON/],
-				[{ contentType: 'application/vnd.flare+json', rawBody: '{' }, /^The body is not valid JSON/],
+				[
+					{ contentType: 'application/vnd.flare+json', rawBody: '{' },
+					/^The body is not valid JSON/,
+				],
 				[{ rawBody: '[1]' }, /^The body is JSON but not an alert/],
-				[{ rawBody: JSON.stringify(Array.from({ length: 1001 }, () => ({}))) }, /holds 1001 alerts/],
+				[
+					{ rawBody: JSON.stringify(Array.from({ length: 1001 }, () => ({}))) },
+					/holds 1001 alerts/,
+				],
 			];
 			for (const [options] of cases) {
 				workflow.listen();
@@ -177,7 +185,9 @@ describe('Flare Alert Trigger: the hostile review of 2026-11-25, reproduced', ()
 			expect(answered(await push(first, { secrets: [SECRET], t: now() + 1 }))).toEqual(ALREADY);
 			expect(answered(await push(other, { secrets: [SECRET], t: now() + 1 }))).toEqual(ALREADY);
 			expect(
-				workflow.executions.map((execution) => (execution.items[0].json.alert as IDataObject).keyword),
+				workflow.executions.map(
+					(execution) => (execution.items[0].json.alert as IDataObject).keyword,
+				),
 			).toEqual(['acme.com', 'globex.io']);
 		});
 

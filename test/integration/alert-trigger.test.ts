@@ -538,16 +538,18 @@ describe('Flare Alert Trigger', () => {
 				secrets: [OTHER_SECRET],
 			});
 			expect(result.status).toBe(500);
-			expect(workflow.executions.map(({ mode, items, error }) => ({ mode, items, error }))).toEqual([
-				{
-					mode: 'manual',
-					items: [],
-					error: {
-						message: expect.stringContaining(`checked 1 value(s) against the ${CHECKED}`),
-						description: expect.stringContaining('In production, this request is answered 401'),
+			expect(workflow.executions.map(({ mode, items, error }) => ({ mode, items, error }))).toEqual(
+				[
+					{
+						mode: 'manual',
+						items: [],
+						error: {
+							message: expect.stringContaining(`checked 1 value(s) against the ${CHECKED}`),
+							description: expect.stringContaining('In production, this request is answered 401'),
+						},
 					},
-				},
-			]);
+				],
+			);
 		});
 	});
 
