@@ -117,8 +117,9 @@ export function resumeAt(state: TriggerState, fallback: number): number {
 /**
  * Keeps `seen` bounded: keys of records that arrived before {@link resumeAt} are dropped (no sweep
  * reads them again, no restarted search either, and the long-lived search only meets again the keys
- * kept in `lastPage`); beyond {@link MAX_SEEN} keys, the oldest go, and `floor` (and the next sweep)
- * moves after them, so that nothing reads them again: the rest of their second is skipped.
+ * kept in `lastPage`); beyond {@link MAX_SEEN} keys, the oldest go, and `floor` moves after them;
+ * `since` (where every sweep starts) is never before `floor`, so that nothing reads them again: the
+ * rest of their second is skipped.
  */
 export function prune(state: TriggerState): void {
 	const sinceS = Math.floor(resumeAt(state, instantOf(state.since)) / 1000);
@@ -129,7 +130,8 @@ export function prune(state: TriggerState): void {
 	if (recent.length > kept.length) {
 		const afterOldest = (kept[kept.length - 1][1] + 1) * 1000;
 		if (!(afterOldest <= instantOf(state.floor))) state.floor = new Date(afterOldest).toISOString();
-		if (!(afterOldest <= instantOf(state.since))) state.since = new Date(afterOldest).toISOString();
 	}
+	// A sweep, too, starts at the floor at the earliest (one that completes sets `since` earlier).
+	if (state.floor && instantOf(state.since) < instantOf(state.floor)) state.since = state.floor;
 	state.seen = Object.fromEntries(kept);
 }
