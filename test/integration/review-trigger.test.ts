@@ -9,7 +9,7 @@ import { FakeFlare } from '../fake-flare';
 import { Harness } from '../harness/engine';
 import { TriggerWorkflow } from '../harness/poll';
 import { moveClock, useVirtualTime } from '../support/clock';
-import { diagnosticsChannel } from '../support/node';
+import { diagnosticsChannel, nextTurn } from '../support/node';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
@@ -79,7 +79,7 @@ describe('Review of the Flare Trigger (issue 24): what it now promises', () => {
 			fake.faults.add({ path: FEED, fault: { delayMs: 20_000 } });
 			moveClock(MINUTE);
 			const inFlight = workflow.poll();
-			await new Promise((resolve) => setImmediate(resolve));
+			await nextTurn();
 			workflow.reactivate({ event: 'newEvent' });
 			const dropped = await inFlight;
 			const next = [...keysOf((await workflow.activate()).items), ...(await polls(workflow, 5)).flatMap((poll) => poll.keys)];
@@ -94,7 +94,7 @@ describe('Review of the Flare Trigger (issue 24): what it now promises', () => {
 			fake.faults.add({ path: FEED, fault: { delayMs: 20_000 } });
 			moveClock(MINUTE);
 			const inFlight = workflow.poll();
-			await new Promise((resolve) => setImmediate(resolve));
+			await nextTurn();
 			workflow.restart();
 			const next = (await polls(workflow, 5)).flatMap((poll) => poll.keys);
 
@@ -110,7 +110,7 @@ describe('Review of the Flare Trigger (issue 24): what it now promises', () => {
 			fake.faults.add({ path: FEED, fault: { delayMs: 20_000 } });
 			moveClock(MINUTE);
 			const inFlight = workflow.poll();
-			await new Promise((resolve) => setImmediate(resolve));
+			await nextTurn();
 			workflow.reactivate({ event: 'newEvent' });
 			const activation = await workflow.activate();
 			const superseded = keysOf((await inFlight).items);
@@ -299,7 +299,7 @@ describe('Review of the Flare Trigger (issue 24): what it now promises', () => {
 			moveClock(MINUTE);
 			const started = clock.time.now;
 			const result = await workflow.poll();
-			await new Promise((resolve) => setImmediate(resolve));
+			await nextTurn();
 
 			expect(result.items).toBeNull();
 			expect(clock.time.now - started).toBe(45 * SECOND);
