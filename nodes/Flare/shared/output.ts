@@ -5,7 +5,12 @@ import type { IDataObject } from 'n8n-workflow';
 export type LeakedValueOutput = 'masked' | 'full' | 'sha256' | 'omit';
 
 /** The choices of Leaked Value Output, as the form offers them. */
-export const LEAKED_VALUE_OUTPUTS: readonly LeakedValueOutput[] = ['masked', 'sha256', 'omit', 'full'];
+export const LEAKED_VALUE_OUTPUTS: readonly LeakedValueOutput[] = [
+	'masked',
+	'sha256',
+	'omit',
+	'full',
+];
 
 /** The mask: the same width whatever the value, so that it says nothing of the length. */
 const MASK = '********';
@@ -261,7 +266,8 @@ const SECRET_QUERY_NAME = /^(?:key|sig|signature|auth|session|session_?id|sid|jw
  */
 const ASSIGNED_NAME = /(?<![\w.-])([\w.-]{1,64})(?:\\?["'])?[ \t]{0,16}[:=]/g;
 /** What follows a secret's name: quotes, an authorization scheme, and the value, up to a space, a quote, `,` or `;`. */
-const ASSIGNED_VALUE = /[ \t]{0,16}(?:\\?["'])?(?:(?:bearer|basic|token|digest)[ \t]+)?([^\s"'\\,;<]+)/iy;
+const ASSIGNED_VALUE =
+	/[ \t]{0,16}(?:\\?["'])?(?:(?:bearer|basic|token|digest)[ \t]+)?([^\s"'\\,;<]+)/iy;
 /**
  * A maximal run of non-space characters with a colon: a candidate credential line, or a part of one.
  * It starts only where a run starts, so that each run is read once (a long run costs its length).
@@ -380,7 +386,8 @@ function findSecretParameters(url: string, ranges: Ranges): void {
  */
 function applyRanges(text: string, plain: string, ranges: Ranges): string {
 	const pairs: Array<[number, number]> = [];
-	for (let index = 0; index < ranges.length; index += 2) pairs.push([ranges[index], ranges[index + 1]]);
+	for (let index = 0; index < ranges.length; index += 2)
+		pairs.push([ranges[index], ranges[index + 1]]);
 	pairs.sort((a, b) => a[0] - b[0]);
 	// Where each character of `plain` is in `text` (only when `text` has tags).
 	const tagged = plain.length !== text.length;
@@ -408,7 +415,11 @@ function applyRanges(text: string, plain: string, ranges: Ranges): string {
 		if (tagged) {
 			tags = unbalancedTags(text.slice(from, to));
 			// A mark around part of the range and the characters next to it: the range takes it whole.
-			while (tags[0] === MARK_CLOSE && from > done && text.startsWith(MARK_OPEN, from - MARK_OPEN.length)) {
+			while (
+				tags[0] === MARK_CLOSE &&
+				from > done &&
+				text.startsWith(MARK_OPEN, from - MARK_OPEN.length)
+			) {
 				from -= MARK_OPEN.length;
 				tags.shift();
 			}
