@@ -12,8 +12,7 @@ import {
 import { requestOptions } from '../Flare/shared/descriptions';
 import { FlareItem } from '../Flare/shared/item';
 import type { FlareResponse } from '../Flare/shared/operation';
-import { protectLeakedValues } from '../Flare/shared/output';
-import { callFlare, leakedValueOutputOf } from '../Flare/shared/runner';
+import { callFlare, outputProtectionOf } from '../Flare/shared/runner';
 import { listSearch } from '../Flare/methods/listSearch';
 import { loadOptions } from '../Flare/methods/loadOptions';
 import { newEventFields, newEventWatch } from './newEvent';
@@ -157,12 +156,12 @@ export class FlareTrigger implements INodeType {
 		}
 		const form = formOf(kind);
 		const item = FlareItem.ofNode(this, form);
-		const leakedValues = leakedValueOutputOf(item, form);
+		const protect = outputProtectionOf(item, form);
 		const emitted =
 			this.getMode() === 'manual'
 				? await newestMatches(this, item, form, kind)
 				: await pollWatch(this, form, kind.watch, startedAt);
-		for (const { json } of emitted?.[0] ?? []) protectLeakedValues(json, leakedValues);
+		for (const { json } of emitted?.[0] ?? []) protect(json);
 		return emitted;
 	}
 }

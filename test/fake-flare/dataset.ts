@@ -973,7 +973,8 @@ export class Dataset {
 			const { data } = this.identifier(id, 0);
 			return data.type === 'secret' ? [data.secret] : [];
 		});
-		return [...this.passwords(), ...this.eventPasswords, ...secrets];
+		const samples = words.SOURCES.map(([id]) => sourceSample(id));
+		return [...this.passwords(), ...this.eventPasswords, ...secrets, ...samples];
 	}
 
 	/** All usernames (the part before `@`). */
@@ -1085,6 +1086,11 @@ function dateOrNull(next: () => number, fromYear: number): string | null {
 	return isoWithOffset(ms);
 }
 
+/** The planted password that the description of source `id` (Source → Get) quotes. */
+function sourceSample(id: string): string {
+	return plantedSecret('', `source-${id}`);
+}
+
 function buildSources(next: () => number): [GlobalSource[], LegacySource[]] {
 	const globals: GlobalSource[] = [];
 	const legacies: LegacySource[] = [];
@@ -1105,7 +1111,8 @@ function buildSources(next: () => number): [GlobalSource[], LegacySource[]] {
 		legacies.push({
 			id,
 			name,
-			description: `Credentials leaked in ${name}.`,
+			// Flare's description of a leak may quote its sample (planted.ts).
+			description: `Credentials leaked in ${name}. Sample published with it: admin@${id.replace(/[^a-z0-9]+/g, '')}.example:${sourceSample(id)}`,
 			description_fr: `Identifiants divulgués dans ${name}.`,
 			hash_description: `Passwords stored as ${hashType}.`,
 			hash_type: hashType,
@@ -1164,11 +1171,17 @@ function buildEvents(next: () => number, quoted: string[]): BlogPostEvent[] {
 			next() % 60,
 		);
 		const slug = `${source.replace(/[^a-z]+/g, '-')}-post-${k + 1}`;
-		// Every third post quotes a leaked credential line, its password planted (planted.ts).
+		// Every third post quotes a leaked credential line, and every third a mirror with its login:
+		// the password planted (planted.ts).
 		const password = planted(words.COMMON_PASSWORDS[k % words.COMMON_PASSWORDS.length]);
-		if (k % 3 === 1) quoted.push(password);
+		if (k % 3 !== 0) quoted.push(password);
+		const host = `${source.replace(/[^a-z]+/g, '')}.example`;
 		const sample =
-			k % 3 === 1 ? ` Sample: admin@${source.replace(/[^a-z]+/g, '')}.example:${password}` : '';
+			k % 3 === 1
+				? ` Sample: admin@${host}:${password}`
+				: k % 3 === 2
+					? ` Mirror: ftp://backup:${password}@files.${host}/dump.sql`
+					: '';
 		events.push({
 			event_type: 'blog_post',
 			metadata: {

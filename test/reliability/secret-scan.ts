@@ -11,7 +11,7 @@
  * A hit never repeats the secret it found: it carries the pattern's name, a fingerprint (first
  * characters and length) and the surrounding text with the secret replaced.
  */
-import { PLANTED_MARKER } from '../fake-flare/planted';
+import { PLANTED_FORMS_PATTERN } from '../fake-flare/planted';
 import { fsp } from '../support/node';
 
 /** The API keys the fake API accepts unless told otherwise (test/fake-flare DEFAULT_API_KEYS). */
@@ -191,10 +191,13 @@ export function describeHits(hits: SecretHit[], max = 20): string {
 
 // ---- planted leaked values (test/fake-flare/planted.ts) ----
 
-/** Every planted leaked value holds the marker; nothing else the fake serves does. */
+/**
+ * Every planted leaked value holds the marker at both ends; nothing else the fake serves does. The
+ * marker is also found in base64 and hex (an authorization header, a value encoded on the way).
+ */
 export const PLANTED_PATTERN: SecretPattern = {
 	name: 'planted leaked value',
-	pattern: new RegExp(PLANTED_MARKER, 'g'),
+	pattern: PLANTED_FORMS_PATTERN,
 };
 
 /** Node types of this package: their outputs and errors are what the leaked-value scan reads. */

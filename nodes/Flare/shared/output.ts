@@ -453,7 +453,7 @@ function unbalancedTags(part: string): string[] {
 export function maskFreeText(text: string, values: readonly string[] = []): string {
 	const plain =
 		text.includes(MARK_OPEN) || text.includes(MARK_CLOSE) ? text.replace(MARK_TAG, '') : text;
-	if (values.includes(plain)) return maskValue(plain) as string;
+	if (values.includes(text)) return maskValue(text) as string;
 	const ranges: Ranges = [];
 	findValues(plain, values, ranges);
 	// Every other rule needs a colon or an equals sign.
