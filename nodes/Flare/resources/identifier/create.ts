@@ -69,7 +69,7 @@ export const identifierApiFields: Record<string, string> = {
  * "Masking").
  */
 function secretIdentifierName(secret: string): string {
-	return `Secret ${maskValue(secret) as string}`;
+	return `Secret ${maskValue(secret.trim()) as string}`;
 }
 
 export const createOperation: FlareOperation = {
