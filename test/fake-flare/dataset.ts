@@ -41,7 +41,7 @@ import {
 	shuffled,
 } from './random';
 import { type Quirks, shapeAfterPage } from './paging';
-import { planted, plantedSecret } from './planted';
+import { PLANTED_MARKER, planted, plantedSecret } from './planted';
 import { lowerBound, type Matcher, NOTHING, scan } from './scan';
 import {
 	type EndCursor,
@@ -550,9 +550,14 @@ export class Dataset {
 		}
 	}
 
-	/** Candidates for the leaked-identity lookup by password (exact). */
+	/**
+	 * Candidates for the leaked-identity lookup by password (exact). Every leaked password is stored
+	 * planted; a lookup of a bare password (`hunter2`, as a user types it in the example workflow)
+	 * finds the records of its planted form, which the leaked-value scan still recognises.
+	 */
 	passwordMatcher(password: string): Matcher {
-		return this.searchMatcher({ type: 'secret', secret: password });
+		const secret = password.includes(PLANTED_MARKER) ? password : planted(password);
+		return this.searchMatcher({ type: 'secret', secret });
 	}
 
 	/**
