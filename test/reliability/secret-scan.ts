@@ -257,12 +257,16 @@ export function emptyLeakedValueScan(): LeakedValueScan {
 	return { outputs: 0, items: 0, found: 0, hits: [], fullOutputs: 0, fullItems: 0, fullFound: 0, operations: {} };
 }
 
-/** The operation a node runs, as the scan names it: `flare.<resource>.<operation>`, `flareTrigger.<event>`. */
+/**
+ * The operation a node runs, as the scan names it: `flare.<resource>.<operation>`, `flareTrigger.<event>`.
+ * A value that is no name (the bad-input tests send any) is named `invalid`.
+ */
 export function operationOf(node: ScannedNode): string {
+	const part = (value: unknown) => (typeof value === 'string' && /^[A-Za-z]{1,64}$/.test(value) ? value : 'invalid');
 	const type = node.type.slice(PACKAGE_NODE_PREFIX.length);
-	if (type === 'flareTrigger') return `${type}.${String(node.parameters.event ?? 'newLeakedCredential')}`;
+	if (type === 'flareTrigger') return `${type}.${part(node.parameters.event ?? 'newLeakedCredential')}`;
 	const { resource, operation } = node.parameters;
-	return resource === undefined && operation === undefined ? type : `${type}.${String(resource)}.${String(operation)}`;
+	return resource === undefined && operation === undefined ? type : `${type}.${part(resource)}.${part(operation)}`;
 }
 
 /**
