@@ -7,6 +7,7 @@ import type {
 
 import { FlareItem } from '../shared/item';
 import { nextCursor, type FlareOperation } from '../shared/operation';
+import { protectLeakedValues } from '../shared/output';
 import { callFlare } from '../shared/runner';
 
 /** One of Flare's list endpoints as a picker: the list, and the entry each record becomes. */
@@ -53,7 +54,9 @@ function picker(list: FlareList) {
 			from: paginationToken || undefined,
 			onPage(records) {
 				for (const record of records) {
-					const entry = list.entry(record);
+					// A list shows what an output would: its leaked values masked (a secret identifier's
+					// name may be its secret: docs/api-contract.md, "Masking").
+					const entry = list.entry(protectLeakedValues(record, 'masked'));
 					if (entry) entries.push(entry);
 				}
 				return false;

@@ -19,6 +19,7 @@ import {
 	batchItemError,
 	flareApiError,
 	FlareRequestFailed,
+	maskFailure,
 	namesPageSize,
 	parameterError,
 	settingsError,
@@ -36,7 +37,7 @@ import {
 } from './operation';
 import {
 	LEAKED_VALUE_OUTPUTS,
-	protectLeakedValues,
+	protectLeakedValuesWith,
 	type LeakedValueOutput,
 } from './output';
 import { walkPages, type WalkEnd } from './paging';
@@ -148,10 +149,14 @@ function failureContextOf(item: FlareItem, operation: FlareOperation): FailureCo
 	return { ...operation, fields, target: operation.target?.(item) };
 }
 
-/** Any failure of an operation as the error n8n shows: what happened and how to fix it. */
+/**
+ * Any failure of an operation as the error n8n shows: what happened and how to fix it, Flare's text
+ * masked (errors.ts `maskFailure`).
+ */
 export function asNodeError(item: FlareItem, operation: FlareOperation, error: unknown) {
 	if (error instanceof FlareRequestFailed) {
-		return flareApiError(item.node(), error.failure, failureContextOf(item, operation), item.index);
+		const failure = maskFailure(error.failure, item.secretValues());
+		return flareApiError(item.node(), failure, failureContextOf(item, operation), item.index);
 	}
 	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
 	return new NodeOperationError(item.node(), error as Error, { itemIndex: item.index });
@@ -344,6 +349,19 @@ export function leakedValueOutputOf(
 }
 
 /**
+ * How the item's outputs are protected, checked before anything is sent: as its Leaked Value Output
+ * says, the secrets it was given (its password fields) masked where Flare quotes them too.
+ */
+export function outputProtectionOf(
+	item: FlareItem,
+	properties: INodeProperties[],
+): (json: IDataObject) => IDataObject {
+	const mode = leakedValueOutputOf(item, properties);
+	const given = mode === 'full' ? [] : item.secretValues();
+	return (json) => protectLeakedValuesWith(json, mode, given);
+}
+
+/**
  * Runs an operation of the Flare node for each input item, in turn: an exact Limit with the fewest
  * pages (the page size is chosen once, for the whole walk: the fewest pages, filled evenly), Return
  * All with the largest pages (after a small first page where the quota counts results), one output
@@ -359,12 +377,14 @@ export async function runFlareOperation(
 	const properties = [...operation.properties, requestOptions];
 	if (operation.batch) {
 		// Each item's choice, read before anything is sent.
-		const modes = context
+		const protections = context
 			.getInputData()
-			.map((_, index) => leakedValueOutputOf(FlareItem.ofInput(context, index, properties), properties));
+			.map((_, index) =>
+				outputProtectionOf(FlareItem.ofInput(context, index, properties), properties),
+			);
 		const [items] = await runBatched(context, operation, operation.batch);
 		for (const { json, error, pairedItem } of items) {
-			if (!error) protectLeakedValues(json, modes[(pairedItem as { item: number }).item]);
+			if (!error) protections[(pairedItem as { item: number }).item](json);
 		}
 		return [items];
 	}
@@ -374,7 +394,7 @@ export async function runFlareOperation(
 		const pairedItem = { item: index };
 		const start = results.length;
 		try {
-			const mode = leakedValueOutputOf(item, properties);
+			const protect = outputProtectionOf(item, properties);
 			const wanted = operation.paging ? wantedItems(item) : Infinity;
 			const end = start + wanted;
 			await callFlare(item, operation, {
@@ -384,7 +404,7 @@ export async function runFlareOperation(
 					// One at a time: spreading a large array into push() overflows the call stack.
 					for (const json of operation.output(item, records, response)) {
 						if (results.length >= end) break;
-						results.push({ json: protectLeakedValues(json, mode), pairedItem });
+						results.push({ json: protect(json), pairedItem });
 					}
 					return results.length < end;
 				},
@@ -537,7 +557,10 @@ async function runBatched(
 				}
 				continue;
 			}
-			const { failure } = error;
+			const failure = maskFailure(
+				error.failure,
+				request.flatMap(({ item }) => item.secretValues()),
+			);
 			const items = request.map(({ item }) => item.index);
 			const named = namedIn(failure, request);
 			const progress = context.continueOnFail()
