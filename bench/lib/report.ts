@@ -1,5 +1,6 @@
 /** The benchmark's markdown report and its goal checks. */
 import type { LimitsRow } from '../sections/limits';
+import type { PushRow } from '../sections/push';
 import type { QuotaRow } from '../sections/quota';
 import type { ThroughputRow } from '../sections/throughput';
 import type { TokensRow } from '../sections/tokens';
@@ -29,6 +30,7 @@ export interface Results {
 	trigger?: TriggerRow[];
 	throughput?: ThroughputRow[];
 	tokens?: TokensRow[];
+	push?: PushRow[];
 	goals?: Goal[];
 	errors: Array<{ section: string; message: string }>;
 }
@@ -114,6 +116,15 @@ export function goals(results: Results): Goal[] {
 			measured: `${row.exchangesPerLifetime.toFixed(2)} and ${row.rejectedPerLifetime.toFixed(2)}`,
 			met:
 				row.exchangesPerLifetime <= 1 && row.rejectedPerLifetime <= 1 && row.failedExecutions === 0,
+		});
+	}
+	for (const row of results.push ?? []) {
+		if (!row.push) continue;
+		list.push({
+			goal: `5. ${row.path}: from the POST to the execution's start, p95`,
+			target: '≤ 1 s',
+			measured: seconds(row.p95),
+			met: row.p95 <= 1000,
 		});
 	}
 	return list;
@@ -232,6 +243,26 @@ export function markdown(results: Results): string {
 			);
 		}
 		out.push('', 'Per lifetime: the worst run.', '');
+	}
+
+	if (results.push?.length) {
+		out.push(
+			'### 5. From a Flare alert to the execution: push and poll',
+			'',
+			'| Path | Alerts | Executions | To the execution: p50 | p95 | Max | To the answer: p50 | p95 |',
+			'|---|---:|---:|---:|---:|---:|---:|---:|',
+		);
+		const answered = (ms?: number) => (ms === undefined ? '–' : seconds(ms));
+		for (const row of results.push) {
+			out.push(
+				`| ${row.path} | ${row.samples} | ${row.executions} | ${seconds(row.p50)} | ${seconds(row.p95)} | ${seconds(row.max)} | ${answered(row.answeredP50)} | ${answered(row.answeredP95)} |`,
+			);
+		}
+		out.push(
+			'',
+			"A real n8n (`n8n start`, SQLite, regular mode, n8n's default settings) with the workflows published. Push: alerts POSTed by the fake's alert channel to the Flare Alert Trigger's production URL (signed), then the same to n8n's own Webhook node (Respond Immediately) for reference, one at a time (each once the one before was answered), then all at once; the rows marked `N8N_EXPRESSION_ENGINE=legacy` again after a restart of n8n with its in-process expression engine: n8n 2.x's default engine holds an expression isolate (a pool of one, `N8N_EXPRESSION_ENGINE_POOL_SIZE`) through each request of a webhook trigger other than its own Webhook node, so requests at once wait for each other. Poll: new events entering the fake's tenant feed evenly over a few minutes while the Flare Trigger (New Event) polls every minute, n8n's shortest interval. To the execution: from the POST, or the event's arrival in the feed, to the start of the execution that carries it, as n8n records it (`startedAt`); to the answer: from the POST to n8n's answer. Percentiles by nearest rank.",
+			'',
+		);
 	}
 
 	if (results.goals?.length) {

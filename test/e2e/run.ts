@@ -11,6 +11,7 @@ import type { INodeType } from 'n8n-workflow';
 
 import { FakeFlare } from '../fake-flare';
 import { fs, path, processRef } from '../support/node';
+import { ALERT_CASES, type AlertCase, runAlertCases } from './alerts';
 import { CASES, type E2eCase, FAKE_MODEL_SCRIPT, SUITE_DATASET } from './cases';
 import { FakeModel } from './fake-model';
 import { ensureN8n, type InstalledN8n, LINES, type LineKey, parseLines } from './install';
@@ -46,6 +47,8 @@ interface Failure {
 interface Suite extends CaseContext {
 	root: string;
 	cases: E2eCase[];
+	/** Cases whose alerts are pushed to an active workflow (alerts.ts). */
+	alertCases: AlertCase[];
 	failures: Failure[];
 }
 
@@ -61,7 +64,10 @@ async function runLine(
 	say(`== ${LINES[line].label}`);
 	fake.reset(); // fresh dataset state, tokens and request log for each line
 	const workflows = new Map(
-		cases.map((testCase) => [testCase.file, readWorkflow(root, testCase.file)]),
+		[...cases, ...suite.alertCases].map((testCase) => [
+			testCase.file,
+			readWorkflow(root, testCase.file),
+		]),
 	);
 	let n8n: N8nInstance;
 	try {
@@ -132,9 +138,36 @@ async function runLine(
 			await server?.stop();
 		}
 	}
+	// Alerts pushed to the active workflows of the Flare Alert Trigger, through a started n8n.
+	if (suite.alertCases.length > 0) {
+		const alertWorkflows = new Map(
+			suite.alertCases.map((testCase) => [testCase.file, readWorkflow(root, testCase.file)]),
+		);
+		const alertFailures = await runAlertCases({
+			n8n,
+			fake,
+			secrets,
+			cases: suite.alertCases,
+			workflows: alertWorkflows,
+			line,
+		}).catch((error: Error) => [
+			{
+				workflow: undefined,
+				message: `alert cases could not run: ${error.stack ?? error.message}`,
+			},
+		]);
+		for (const failure of alertFailures) {
+			failures.push({
+				line: LINES[line].label,
+				workflow: failure.workflow,
+				step: 1,
+				message: failure.message,
+			});
+		}
+	}
 	await secrets.addInstanceFiles(n8n.userFolder);
 	say(
-		`${LINES[line].label}: ${cases.length} workflows, ${executions} executions in ${seconds(started)}.`,
+		`${LINES[line].label}: ${cases.length + suite.alertCases.length} workflows, ${executions} executions (and those of the pushed alerts) in ${seconds(started)}.`,
 	);
 }
 
@@ -172,10 +205,13 @@ async function main(): Promise<void> {
 	const lines = parseLines(processRef.env.FLARE_E2E_LINES, ['2', '1']);
 	const only = processRef.env.FLARE_E2E_ONLY;
 	const cases = only ? CASES.filter((testCase) => testCase.file.includes(only)) : CASES;
+	const alertCases = only
+		? ALERT_CASES.filter((testCase) => testCase.file.includes(only))
+		: ALERT_CASES;
 
 	// Every workflow kept in the repository is exercised, and every operation has its workflow.
 	const files = allWorkflowFiles(root);
-	const untested = workflowsWithoutTest(files, CASES);
+	const untested = workflowsWithoutTest(files, [...CASES, ...ALERT_CASES]);
 	if (untested.length)
 		throw new Error(`Workflows without an end-to-end case: ${untested.join(', ')}`);
 
@@ -193,7 +229,7 @@ async function main(): Promise<void> {
 	const model = await FakeModel.start(FAKE_MODEL_SCRIPT);
 	const failures: Failure[] = [];
 	const secrets = new E2eSecretScan(fake.apiKeys.full);
-	const suite: Suite = { root, cases, fake, model, secrets, failures };
+	const suite: Suite = { root, cases, alertCases, fake, model, secrets, failures };
 	try {
 		// Missing n8n installs all start now, side by side, while the first line runs its workflows.
 		const installs = new Map(lines.map((line) => [line, ensureN8n(line, say)]));
@@ -230,7 +266,7 @@ async function main(): Promise<void> {
 		processRef.exitCode = 1;
 	} else {
 		say(
-			`End-to-end: all ${cases.length} workflows passed on ${lines.map((line) => LINES[line].label).join(' and ')} in ${seconds(started)}.`,
+			`End-to-end: all ${cases.length + alertCases.length} workflows passed on ${lines.map((line) => LINES[line].label).join(' and ')} in ${seconds(started)}.`,
 		);
 	}
 }

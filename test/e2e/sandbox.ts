@@ -3,8 +3,10 @@
  *
  * Builds and packs the package, starts the fake Flare API with demo data (SANDBOX_DATA below) and the
  * fake chat model of the AI Agent example, and a real n8n 2.41.1 (`n8n start`) on 127.0.0.1 with the
- * package installed as a community package, a "Flare API" credential pointing at the fake, every
- * workflow of workflows/ and an owner account. Prints the editor's URL and the login, and runs until
+ * package installed as a community package, a "Flare API" credential pointing at the fake, a "Flare
+ * Alert Webhook API" credential with the fake alert channel's signing secret, every workflow of
+ * workflows/ and an owner account. Activates the "Flare alert to ticket" playbook: a key press pushes
+ * a signed alert to its Flare Alert Trigger. Prints the editor's URL and the login, and runs until
  * Ctrl-C, then stops n8n and the fakes. n8n runs under guard.mjs: it never outlives this process.
  *
  * The n8n user folder (.n8n-e2e/sandbox/, git-ignored) is kept: the next start reuses its database
@@ -17,7 +19,7 @@
  */
 import { createHash } from 'crypto';
 
-import { type FakeFlareOptions, FakeFlare } from '../fake-flare';
+import { type FakeFlareOptions, FakeFlare, pushAlert, testAlert } from '../fake-flare';
 import { fs, path, processRef } from '../support/node';
 import { FAKE_MODEL_SCRIPT, SUITE_DATASET } from './cases';
 import { FakeModel } from './fake-model';
@@ -26,6 +28,7 @@ import { EditorSession, OWNER } from './manual';
 import { freePort, N8nInstance } from './n8n';
 import { type N8nServer, startServer } from './server';
 import {
+	ALERT_SECRET,
 	allWorkflowFiles,
 	buildAndPack,
 	CREDENTIAL_NAME,
@@ -246,14 +249,80 @@ function printWelcome(sandbox: Sandbox): void {
 	say(lines.join('\n'));
 }
 
+/** The playbook whose Flare Alert Trigger the sandbox activates, and its trigger's webhook. */
+const ALERT_PLAYBOOK = 'playbooks/alert-to-ticket.json';
+
+/**
+ * Activates the alert playbook and returns what a key press sends to it: a signed alert of a new
+ * event of the fake (random severity, or critical), or the fake's Test alert to the Test URL.
+ */
+async function alertChannel(sandbox: Sandbox) {
+	const workflow = sandbox.workflows.find((candidate) => candidate.file === ALERT_PLAYBOOK)!;
+	const { nodes } = JSON.parse(fs.readFileSync(workflow.absolute, 'utf8')) as {
+		nodes: Array<{ type: string; webhookId?: string }>;
+	};
+	const webhookId = nodes.find(
+		(node) => node.type === 'n8n-nodes-flareio.flareAlertTrigger',
+	)!.webhookId!;
+	const session = await EditorSession.logIn(sandbox.server, sandbox.n8n.userFolder);
+	await session.activate(workflow.id).catch(() => undefined); // already active from the last run
+	const productionUrl = `${sandbox.url}/webhook/${webhookId}/flare-alert`;
+	const testUrl = `${sandbox.url}/webhook-test/${webhookId}/flare-alert`;
+	const send = async (key: string) => {
+		const test = key === 't';
+		const [alert] = test
+			? [testAlert(Date.now())]
+			: sandbox.fake.newAlerts(1, key === 'c' ? { severity: 'critical' } : {});
+		const result = await pushAlert(test ? testUrl : productionUrl, alert, {
+			secrets: [ALERT_SECRET],
+		});
+		say(
+			`  ${test ? 'Test alert' : `Alert ${String(alert.uid)} (risk ${(alert.risk as { score: number }).score})`} → ${result.status} ${JSON.stringify(result.body)}`,
+		);
+	};
+	return { workflow, productionUrl, send };
+}
+
+/** Resolves when Ctrl-C is typed; meanwhile each of `keys` typed runs `onKey` (a terminal only). */
+function keyPresses(keys: string, onKey: (key: string) => Promise<void>): Promise<string> {
+	const stdin = processRef.stdin;
+	if (!stdin.isTTY) return new Promise(() => undefined);
+	stdin.setRawMode(true);
+	stdin.resume();
+	stdin.setEncoding('utf8');
+	return new Promise((resolve) => {
+		stdin.on('data', (key: string) => {
+			if (key === '\u0003') {
+				stdin.setRawMode(false);
+				stdin.pause();
+				resolve('SIGINT');
+			} else if (keys.includes(key)) {
+				onKey(key).catch((error: Error) => say(`  The alert could not be sent: ${error.message}`));
+			}
+		});
+	});
+}
+
 async function main(): Promise<void> {
 	const fresh = processRef.argv.slice(2).includes('--fresh');
 	say('Flare for n8n: sandbox');
 	const sandbox = await startSandbox({ fresh });
 	const stopping = interrupted();
 	printWelcome(sandbox);
+	const alerts = await alertChannel(sandbox);
+	say(
+		[
+			`  Flare alerts "${alerts.workflow.name}" is active: its Flare Alert Trigger takes signed alerts on`,
+			`               ${alerts.productionUrl}`,
+			'               Press a to push an alert of a new event, c a critical one (it becomes a ticket),',
+			'               t the Test alert to the Test URL (click "Listen for test event" on the trigger first).',
+			`               From another terminal: npm run fake-flare -- --push ${alerts.productionUrl} --secret ${ALERT_SECRET}`,
+			'',
+		].join('\n'),
+	);
 	const reason = await Promise.race([
 		stopping,
+		keyPresses('act', alerts.send),
 		sandbox.server.exited.then((code) => `n8n exited by itself (${code})`),
 	]);
 	const started = Date.now();

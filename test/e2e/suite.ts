@@ -4,6 +4,7 @@
  * for the fake, run a case and check it.
  */
 import type { FakeFlare } from '../fake-flare';
+import { CANARY_SIGNING_SECRET } from '../reliability/secret-scan';
 import { fs, path, processRef } from '../support/node';
 import type { E2eCase } from './cases';
 import { FAKE_MODEL_API_KEY, type FakeModel } from './fake-model';
@@ -14,6 +15,10 @@ import type { ScannedNode } from '../reliability/secret-scan';
 import type { E2eSecretScan } from './secrets';
 
 export const CREDENTIAL_ID = 'flareApiExample1';
+/** The Flare Alert Webhook API credential of the alert workflows, and its signing secret. */
+export const ALERT_CREDENTIAL_ID = 'flareAlertWebhookExample1';
+export const ALERT_CREDENTIAL_NAME = 'Flare Alert Webhook API';
+export const ALERT_SECRET = CANARY_SIGNING_SECRET;
 export const CREDENTIAL_NAME = 'Flare API';
 /** The OpenAI credential of the AI Agent workflow, pointed at the fake chat model (fake-model.ts). */
 export const OPENAI_CREDENTIAL_ID = 'openAiApiExample1';
@@ -105,7 +110,7 @@ export const TRIGGER_LIVE_WORKFLOW = 'behaviours/trigger-active.json';
 /** The same test's New Event workflow. */
 export const TRIGGER_LIVE_EVENTS_WORKFLOW = 'behaviours/trigger-active-events.json';
 
-/** Workflow files that neither an end-to-end case nor the activated-trigger test runs. */
+/** Workflow files that neither an end-to-end case (of either kind) nor the activated-trigger test runs. */
 export function workflowsWithoutTest(files: string[], cases: Array<{ file: string }>): string[] {
 	return files.filter(
 		(file) =>
@@ -134,10 +139,22 @@ export function flareCredential(
 	};
 }
 
-/** The credentials an instance needs: Flare for the fake, OpenAI for the fake chat model if given. */
+/** The signing secret of the Flare alert channel, for the Flare Alert Trigger (alerts.ts). */
+export function alertCredential(
+	id = ALERT_CREDENTIAL_ID,
+	name = ALERT_CREDENTIAL_NAME,
+): CredentialToImport {
+	return { id, name, type: 'flareAlertWebhookApi', data: { signingSecret: ALERT_SECRET } };
+}
+
+/**
+ * The credentials an instance needs: Flare for the fake, the alert channel's signing secret, and
+ * OpenAI for the fake chat model if given.
+ */
 export function credentialsFor(fake: FakeFlare, model?: FakeModel): CredentialToImport[] {
 	return [
 		flareCredential(fake),
+		alertCredential(),
 		...(model
 			? [
 					{

@@ -54,3 +54,14 @@ export {
 	filterSeverities,
 	filterSourceTypes,
 } from './feed';
+export {
+	alertFor,
+	type FlareAlert,
+	pushAlert,
+	type PushOptions,
+	type PushResult,
+	signature,
+	signatureHeader,
+	TEST_ALERT_UID,
+	testAlert,
+} from './push';

@@ -47,6 +47,7 @@ import {
 	tryJson,
 } from './incoming';
 import { OtherOrigin } from './other-origin';
+import { alertFor, type FlareAlert } from './push';
 import { plantedSecret } from './planted';
 import type { AddEventsOptions, EventStore, FeedSortKey } from './events';
 import { FeedApi, type FeedRouteName, feedRoutes } from './feed';
@@ -743,6 +744,17 @@ export class FakeFlare {
 	/** Appends events to a tenant's feed (default: the first tenant, now); returns their feed items. */
 	addEvents(count: number, options?: AddEventsOptions) {
 		return this.feedApi.addEvents(count, options);
+	}
+
+	/**
+	 * Appends `count` events to a tenant's feed (as {@link addEvents}) and returns the alerts Flare's
+	 * alert channel pushes for them (push.ts).
+	 */
+	newAlerts(count: number, options: AddEventsOptions = {}): FlareAlert[] {
+		const tenantId = options.tenantId ?? this.currentOptions.tenants[0];
+		return this.addEvents(count, options).map((item) =>
+			alertFor(this.events, item.metadata.uid, tenantId),
+		);
 	}
 
 	// ---- request pipeline ----

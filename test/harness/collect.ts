@@ -1,9 +1,10 @@
 /**
- * The run collector: every workflow run, trigger poll and credential test of the harness is scanned
- * for secrets as it ends, so that secret hygiene is checked over the whole jest run, not only over
- * the tests written for it. The outputs and errors of this package's nodes are also scanned for the
- * leaked values the fake plants (test/fake-flare/planted.ts): none may show unless the node runs
- * with Leaked Value Output Full, so that every operation, also one added later, is checked.
+ * The run collector: every workflow run, trigger poll, webhook answer and credential test of the
+ * harness is scanned for secrets as it ends, so that secret hygiene is checked over the whole jest
+ * run, not only over the tests written for it. The outputs and errors of this package's nodes are
+ * also scanned for the leaked values the fake plants (test/fake-flare/planted.ts): none may show
+ * unless the node runs with Leaked Value Output Full, so that every operation, also one added later,
+ * is checked.
  *
  * The jest global setup (test/reliability/global-setup.js) sets FLARE_SECRET_SCAN_DIR; each worker
  * appends one JSON line per run to `runs-<pid>.jsonl` there (sizes, item and error counts, and any
@@ -29,7 +30,7 @@ import {
 	type SecretHit,
 } from '../reliability/secret-scan';
 
-export type CollectedKind = 'run' | 'poll' | 'list' | 'credentialTest';
+export type CollectedKind = 'run' | 'poll' | 'list' | 'credentialTest' | 'webhook';
 
 export interface CollectedRun {
 	kind: CollectedKind;

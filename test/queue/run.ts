@@ -11,6 +11,8 @@
  *   workers and on one (429s and wall time are measured);
  * - the Flare Trigger polls on the main and each new credential starts exactly one execution, run by
  *   a worker;
+ * - Flare's alerts pushed to the Flare Alert Trigger are received by the main, each starts exactly one
+ *   execution on a worker, and retried or forged deliveries start none;
  * - a worker killed while Flare applies a write leaves a visible failed execution and no second write.
  * The figures are printed as a table and written to test-results/queue.json; the table of executions
  * replaces the one in docs/queue-mode.md.
@@ -21,11 +23,14 @@
  *   FLARE_E2E_CACHE=<folder>     where n8n and PostgreSQL are installed (default: ~/.cache/n8n-nodes-flareio)
  */
 import { FakeFlare, type FakeFlareOptions } from '../fake-flare';
+import { ALERT_CASES } from '../e2e/alerts';
 import { CASES, FAKE_MODEL_SCRIPT, SUITE_DATASET } from '../e2e/cases';
 import { FAKE_MODEL_API_KEY, FakeModel } from '../e2e/fake-model';
 import { ensureN8n, LINES } from '../e2e/install';
 import { E2eSecretScan } from '../e2e/secrets';
 import {
+	ALERT_SECRET,
+	alertCredential,
 	allWorkflowFiles,
 	buildAndPack,
 	flareCredential,
@@ -52,6 +57,7 @@ import {
 	type Context,
 	type ExampleCase,
 	exampleWorkflows,
+	pushedAlerts,
 	trigger,
 	workerDeath,
 } from './scenarios';
@@ -118,7 +124,7 @@ async function main(): Promise<void> {
 	fs.mkdirSync(folder, { recursive: true });
 
 	const files = allWorkflowFiles(root);
-	const untested = workflowsWithoutTest(files, CASES);
+	const untested = workflowsWithoutTest(files, [...CASES, ...ALERT_CASES]);
 	if (untested.length) throw new Error(`Workflows without an e2e case: ${untested.join(', ')}`);
 
 	// Whatever is missing installs while the package builds.
@@ -293,6 +299,19 @@ async function main(): Promise<void> {
 					credential,
 				}),
 		);
+		// The Flare Alert Trigger's workflow, with its signing secret's credential.
+		const alertFake = await startFake(SCENARIO_DATASET);
+		const alertWorkflowFile = readWorkflow(root, 'behaviours/alert-trigger-signed.json');
+		const alertSecret = await createCredential(
+			context.session,
+			alertCredential('', 'Flare alerts'),
+		);
+		const alertWorkflow = withCredentials(alertWorkflowFile.absolute, {
+			flareAlertWebhookApi: alertSecret,
+		});
+		await createWorkflow(context.session, alertWorkflow);
+		created.credentials++;
+		created.workflows++;
 		say(
 			`${created.credentials} credentials and ${created.workflows} workflows created through the REST API in ${seconds(step)}.`,
 		);
@@ -345,6 +364,24 @@ async function main(): Promise<void> {
 				.searchAll({ query: { type: 'domain', fqdn: DOMAIN } })
 				.slice(0, limit)
 				.map((credential) => credential.id);
+		say('');
+		say(`== Flare alerts: ${BURST} signed alerts pushed to the main, each retried, one forged`);
+		const alertTrigger = alertWorkflow.nodes.find(
+			(node) => node.type === 'n8n-nodes-flareio.flareAlertTrigger',
+		)!;
+		bothWorkers(
+			record(
+				await pushedAlerts(context, {
+					fake: alertFake,
+					workflowId: alertWorkflow.id,
+					url: `${context.url}/webhook/${alertTrigger.webhookId}/flare-alert`,
+					node: alertTrigger.name,
+					secret: ALERT_SECRET,
+					count: BURST,
+				}),
+			),
+		);
+
 		say('');
 		say(`== Tokens: ${BURST} executions at once through a webhook`);
 		const burstOf = async (scenarioName: string, target: Scenario, limit: number) =>

@@ -5,7 +5,7 @@
  */
 import { sleep } from 'n8n-workflow';
 
-import type { FakeFlare, LoggedRequest } from '../fake-flare';
+import { type FakeFlare, type LoggedRequest, pushAlert, type PushResult } from '../fake-flare';
 import type { E2eCase } from '../e2e/cases';
 import type { FakeModel } from '../e2e/fake-model';
 import type { EditorSession } from '../e2e/manual';
@@ -559,4 +559,127 @@ export async function workerDeath(
 		);
 	}
 	return { figures, failures };
+}
+
+// ---- Flare's alerts pushed to the main, their executions on the workers ----
+
+/**
+ * The Flare Alert Trigger's workflow activated: `count` signed alerts pushed to the main's production
+ * URL (half one at a time, half at once), then each pushed again (a retry, signed anew) and a forged
+ * one. Each alert must start exactly one execution, run by one worker, with that alert as its one
+ * item; the retries and the forgery none.
+ */
+export async function pushedAlerts(
+	context: Context,
+	options: {
+		fake: FakeFlare;
+		workflowId: string;
+		url: string;
+		node: string;
+		secret: string;
+		count: number;
+	},
+): Promise<Outcome<BatchFigures>> {
+	const { fake, workflowId, url, node, secret, count } = options;
+	const failures: string[] = [];
+	await context.session.activate(workflowId);
+	await waitFor(
+		'the alert webhook served by the main',
+		async () =>
+			(await pushAlert(url, {}, { contentType: 'text/plain', rawBody: 'probe' })).status !== 404
+				? true
+				: undefined,
+		60,
+	);
+	const after = await lastExecutionId(context.db);
+	const workers = context.cluster.live().length;
+	const alerts = fake.newAlerts(count);
+	const half = Math.floor(count / 2);
+	const started = Date.now();
+	const answers: PushResult[] = [];
+	for (const alert of alerts.slice(0, half))
+		answers.push(await pushAlert(url, alert, { secrets: [secret] }));
+	answers.push(
+		...(await Promise.all(
+			alerts.slice(half).map(async (alert) => await pushAlert(url, alert, { secrets: [secret] })),
+		)),
+	);
+	const wallSeconds = (Date.now() - started) / 1000;
+	const message = (answer: PushResult) =>
+		`${answer.status} ${(answer.body as { message?: string }).message}`;
+	const unexpected = answers.filter((answer) => message(answer) !== '200 Workflow was started');
+	if (unexpected.length)
+		failures.push(
+			`alerts: ${unexpected.length} answered ${[...new Set(unexpected.map(message))].join('; ')}`,
+		);
+	const retries = await Promise.all(
+		alerts.map(
+			async (alert) =>
+				await pushAlert(url, alert, { secrets: [secret], t: Math.floor(Date.now() / 1000) + 1 }),
+		),
+	);
+	const retried = retries.filter(
+		(answer) => message(answer) !== '200 Alert already received: no execution started',
+	);
+	if (retried.length)
+		failures.push(
+			`alerts retried: ${retried.length} answered ${[...new Set(retried.map(message))].join('; ')}`,
+		);
+	const forged = await pushAlert(url, alerts[0], { secrets: ['whsec_forged_by_someone'] });
+	if (forged.status !== 401)
+		failures.push(`a forged alert: answered ${message(forged)}, expected 401`);
+
+	const records = await waitFor(
+		`${count} executions of the alert workflow, ended`,
+		async () => {
+			const found = await executionsOf(context.db, workflowId, after);
+			return found.length >= count && found.every((record) => record.stoppedAt) ? found : undefined;
+		},
+		180,
+	).catch(async (error: Error) => {
+		failures.push(`alerts: ${error.message}`);
+		return await executionsOf(context.db, workflowId, after);
+	});
+	await sleep(3_000);
+	const all = await executionsOf(context.db, workflowId, after);
+	if (all.length !== count)
+		failures.push(
+			`alerts: ${all.length} executions for ${count} alerts (retries and a forgery refused)`,
+		);
+	const uids: unknown[] = [];
+	let failed = 0;
+	for (const record of all) {
+		const { status, run } = await context.session.execution(record.id);
+		const items = run ? new RunView(run).json(node) : [];
+		uids.push(...items.map((item) => item.uid));
+		if (status !== 'success' || items.length !== 1) {
+			failed++;
+			failures.push(`alert execution ${record.id}: "${status}" with ${items.length} item(s)`);
+		}
+	}
+	const expected = alerts.map((alert) => alert.uid).sort();
+	if (JSON.stringify([...uids].sort()) !== JSON.stringify(expected)) {
+		failures.push(
+			`alerts: the executions carried ${JSON.stringify(uids)}, expected each of ${JSON.stringify(expected)} once`,
+		);
+	}
+	return {
+		figures: {
+			scenario: `Flare alerts pushed to the main: ${count} signed (${half} one at a time, ${count - half} at once), each retried, one forged`,
+			workers,
+			executions: all.length,
+			perWorker: perWorker(
+				context.cluster,
+				all.map((record) => record.id),
+				failures,
+			),
+			failed,
+			flareRequests: 0,
+			rateLimited: 0,
+			tokenExchanges: 0,
+			wallSeconds: round(wallSeconds),
+			executionSeconds: durations(records),
+		},
+		failures,
+	};
 }

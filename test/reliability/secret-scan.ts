@@ -1,8 +1,8 @@
 /**
- * The secret scanner: finds API keys and access tokens in whatever a run leaves behind (output items,
- * error messages and descriptions, log files). Used by the harness's run collector, by the jest
- * global teardown (test/reliability/global-teardown.js) over the whole jest run, and by any other
- * suite (e.g. the real-n8n e2e suite) over its collected outputs and n8n's log:
+ * The secret scanner: finds API keys, access tokens and signing secrets in whatever a run leaves
+ * behind (output items, error messages and descriptions, log files). Used by the harness's run
+ * collector, by the jest global teardown (test/reliability/global-teardown.js) over the whole jest
+ * run, and by any other suite (e.g. the real-n8n e2e suite) over its collected outputs and n8n's log:
  *
  *   const patterns = secretPatterns([myApiKey]);
  *   const hits = [...scanText(JSON.stringify(runJson), patterns), ...(await scanFiles([n8nLog], patterns)).hits];
@@ -23,6 +23,11 @@ export const DEMO_API_KEYS = ['fk_full_demo_0001', 'fk_noastp_demo_0002', 'fk_no
 export const CANARY_API_KEY = ['fk', 'SECRETCANARY', '4f9c2a7e1b8d'].join('_');
 /** A recognisable prefix for the access tokens the fake issues in the reliability suites. */
 export const CANARY_TOKEN_PREFIX = 'ftok_CANARY_';
+/**
+ * A recognisable request signature secret, for the Flare Alert Trigger's credential in every suite
+ * (the alert channel signs with it); any appearance of its marker is a leak.
+ */
+export const CANARY_SIGNING_SECRET = ['whsec', 'SIGNINGCANARY', '7c1e9b04d2a6'].join('_');
 
 export interface SecretPattern {
 	name: string;
@@ -43,13 +48,15 @@ export interface SecretHit {
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * What must never appear: the canary key and token markers, the fake's demo keys, any token the
- * fake issues (`ftok_` + optional prefix + hex), and the given literal secrets (API keys, tokens).
+ * What must never appear: the canary key, token and signing-secret markers, the fake's demo keys, any
+ * token the fake issues (`ftok_` + optional prefix + hex), and the given literal secrets (API keys,
+ * tokens, signing secrets).
  */
 export function secretPatterns(literals: Iterable<string> = []): SecretPattern[] {
 	const patterns: SecretPattern[] = [
 		{ name: 'canary API key', pattern: /SECRETCANARY/g },
 		{ name: 'canary access token', pattern: /ftok_CANARY_/g },
+		{ name: 'canary signing secret', pattern: /SIGNINGCANARY/g },
 		{ name: 'demo API key', pattern: /fk_(?:full|noastp|noti)_demo_\d{4}/g },
 		{ name: 'access token', pattern: /ftok_[A-Za-z0-9_]*?[0-9a-f]{16,}/g },
 	];

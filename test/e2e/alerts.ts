@@ -1,0 +1,522 @@
+/**
+ * Flare's alerts pushed to a real n8n (`n8n start`): the workflows with the Flare Alert Trigger are
+ * activated (published) as a user does, and the fake's alert channel POSTs signed alerts to their
+ * production URL (test/fake-flare/push.ts). Each case checks what n8n answered, which executions
+ * started (n8n's REST API) and what they hold; n8n is restarted once to show that a delivery seen
+ * before the restart still starts nothing after it.
+ */
+import { sleep } from 'n8n-workflow';
+
+import {
+	type FakeFlare,
+	type FlareAlert,
+	PLANTED_MARKER,
+	pushAlert,
+	type PushOptions,
+	type PushResult,
+	signature,
+} from '../fake-flare';
+import { maskedView } from '../integration/support';
+import { fs } from '../support/node';
+import type { LineKey } from './install';
+import { EditorSession } from './manual';
+import type { N8nInstance } from './n8n';
+import { check, checkEqual, E2eFailure, RunView } from './report';
+import type { RunJson } from './report';
+import type { E2eSecretScan } from './secrets';
+import { type N8nServer, startServer } from './server';
+import { ALERT_SECRET, say, seconds, type WorkflowFile, workflowNodes } from './suite';
+
+const STARTED = 'Workflow was started';
+const DUPLICATE = 'Alert already received: no execution started';
+/** How long to wait for an execution that should not come. */
+const QUIET_MS = 3_000;
+
+interface ExecutionSummary {
+	id: string;
+	status: string;
+	mode: string;
+	startedAt?: string;
+	stoppedAt?: string;
+}
+
+/** One workflow with the Flare Alert Trigger, active in a running n8n. */
+export class ActiveAlertWorkflow {
+	/** Executions of the workflow seen so far (ids), oldest first. */
+	private known = 0;
+
+	constructor(
+		private readonly server: AlertServer,
+		readonly workflow: WorkflowFile,
+		readonly trigger: string,
+		private readonly webhookId: string,
+	) {}
+
+	get url(): string {
+		return `${this.server.url}/webhook/${this.webhookId}/flare-alert`;
+	}
+
+	/** Activates the workflow and waits until n8n serves its webhook (a request is no longer a 404). */
+	async activate(): Promise<void> {
+		await this.server.session.activate(this.workflow.id);
+		await this.served();
+	}
+
+	/** Waits until n8n serves the webhook, e.g. after a restart. */
+	async served(timeoutSeconds = 60): Promise<void> {
+		const started = Date.now();
+		for (;;) {
+			const probe = await pushAlert(this.url, {}, { contentType: 'text/plain', rawBody: 'probe' });
+			if (probe.status !== 404) return;
+			if (Date.now() - started > timeoutSeconds * 1000) {
+				throw new E2eFailure(
+					this.trigger,
+					`n8n did not serve ${this.url} within ${timeoutSeconds} s`,
+				);
+			}
+			await sleep(250);
+		}
+	}
+
+	async push(
+		alert: FlareAlert | FlareAlert[],
+		options: PushOptions = { secrets: [ALERT_SECRET] },
+	): Promise<PushResult> {
+		return await pushAlert(this.url, alert, options);
+	}
+
+	/** Every execution of the workflow, oldest first. */
+	async executions(): Promise<ExecutionSummary[]> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId: this.workflow.id }));
+		const { results } = await this.server.session.request<{ results: ExecutionSummary[] }>(
+			'GET',
+			`/executions?filter=${filter}&limit=100`,
+		);
+		return [...results].sort((a, b) => Number(a.id) - Number(b.id));
+	}
+
+	/** The next `count` executions (since the last call), once ended, with their runs. */
+	async next(
+		count: number,
+		timeoutSeconds = 90,
+	): Promise<Array<ExecutionSummary & { run: RunJson }>> {
+		const started = Date.now();
+		for (;;) {
+			const all = await this.executions();
+			if (all.length >= this.known + count) {
+				const fresh = all.slice(this.known, this.known + count);
+				this.known += count;
+				const runs = [];
+				for (const execution of fresh) {
+					const run = await this.server.session.finishedExecution(execution.id);
+					this.server.secrets.addRun(
+						run,
+						`execution ${execution.id} of ${this.workflow.file}`,
+						workflowNodes(this.workflow),
+					);
+					const [summary] = (await this.executions()).filter(
+						(candidate) => candidate.id === execution.id,
+					);
+					runs.push({ ...summary, run });
+				}
+				return runs;
+			}
+			if (Date.now() - started > timeoutSeconds * 1000) {
+				throw new E2eFailure(
+					this.trigger,
+					`${all.length - this.known} new execution(s) after ${timeoutSeconds} s, expected ${count}`,
+				);
+			}
+			await sleep(250);
+		}
+	}
+
+	/** No execution started since the last call, after a quiet moment. */
+	async nothingStarted(what: string): Promise<void> {
+		await sleep(QUIET_MS);
+		const all = await this.executions();
+		check(
+			all.length === this.known,
+			this.trigger,
+			`${what} started no execution (${all.length - this.known} started)`,
+		);
+	}
+}
+
+/** A running n8n with its signed-in owner, restartable. */
+export class AlertServer {
+	private current?: N8nServer;
+	private signedIn?: EditorSession;
+
+	constructor(
+		readonly n8n: N8nInstance,
+		readonly secrets: E2eSecretScan,
+	) {}
+
+	async start(): Promise<void> {
+		this.current = await startServer(this.n8n);
+		await EditorSession.ensureOwner(this.current);
+		this.signedIn = await EditorSession.logIn(this.current, this.n8n.userFolder);
+	}
+
+	get url(): string {
+		return this.current!.url;
+	}
+
+	get session(): EditorSession {
+		if (!this.signedIn) throw new Error('n8n is not running');
+		return this.signedIn;
+	}
+
+	/** Stops n8n (SIGTERM) and starts it again on the same database; its active workflows come back. */
+	async restart(): Promise<void> {
+		await this.stop();
+		await this.start();
+	}
+
+	async stop(): Promise<void> {
+		if (this.current) await this.secrets.addLogFiles([this.current.logFile]);
+		await this.current?.stop();
+		this.current = undefined;
+		this.signedIn = undefined;
+	}
+}
+
+export interface AlertCaseContext {
+	fake: FakeFlare;
+	server: AlertServer;
+	/** The workflow of the case, activated. */
+	active: ActiveAlertWorkflow;
+	/** Prints one line of the case. */
+	note: (line: string) => void;
+	/** The n8n line the case runs on. */
+	line: LineKey;
+}
+
+export interface AlertCase {
+	/** Workflow file, relative to workflows/. */
+	file: string;
+	about: string;
+	/** The name of the Flare Alert Trigger node. */
+	trigger: string;
+	run: (context: AlertCaseContext) => Promise<void>;
+}
+
+/** What the trigger outputs for an alert of the fake's channel, its leaked values masked. */
+function expectedItem(alert: FlareAlert, fake: FakeFlare): Record<string, unknown> {
+	const severities = ['info', 'low', 'medium', 'high', 'critical'];
+	const score = (alert.user_risk_score as number | null) ?? (alert.risk as { score: number }).score;
+	return {
+		uid: alert.uid,
+		event_type: alert.event_type,
+		severity: severities[score - 1],
+		risk_score: score,
+		flare_url: alert.url,
+		occurred_at: alert.timestamp,
+		alert: maskedView(alert, fake.events.plantedValues()),
+	};
+}
+
+const withoutReceivedAt = (json: Record<string, unknown>) => {
+	const copy = { ...json };
+	delete copy.received_at;
+	return copy;
+};
+
+/** A status and message, as a line shows them. */
+const answerOf = (result: PushResult) =>
+	`${result.status} ${JSON.stringify((result.body as { message?: string }).message ?? result.body)}`;
+
+export const ALERT_CASES: AlertCase[] = [
+	{
+		file: 'behaviours/alert-trigger-signed.json',
+		about:
+			'signed alerts start one execution each; forged, stale, replayed, oversized and non-JSON ones none',
+		trigger: 'Flare alert',
+		async run({ fake, server, active, note, line }) {
+			const node = 'Flare alert';
+			// Signed alerts, one at a time: one execution each, answered before the workflow ends.
+			const alerts = fake.newAlerts(5, { type: 'leaked_credential' });
+			const answers: PushResult[] = [];
+			for (const alert of alerts) answers.push(await active.push(alert));
+			checkEqual(
+				answers.map(answerOf),
+				alerts.map(() => `200 "${STARTED}"`),
+				node,
+				'answers to 5 signed alerts',
+			);
+			const runs = await active.next(alerts.length);
+			checkEqual(
+				runs.map((execution) => new RunView(execution.run).json(node).map(withoutReceivedAt)),
+				alerts.map((alert) => [expectedItem(alert, fake)]),
+				node,
+				'one execution per alert, its item the normalised fields and the alert, the leaked password masked',
+			);
+			check(
+				alerts.every((alert) => JSON.stringify(alert).includes(PLANTED_MARKER)) &&
+					runs.every((execution) => !JSON.stringify(execution.run).includes(PLANTED_MARKER)),
+				node,
+				'each alert carried a planted leaked value; no execution holds one in clear',
+			);
+			checkEqual(
+				runs.map((execution) => execution.mode),
+				alerts.map(() => 'webhook'),
+				node,
+				'execution modes',
+			);
+			checkEqual(
+				runs.map((execution) => new RunView(execution.run).json('Handle the alert').length),
+				alerts.map(() => 1),
+				'Handle the alert',
+				'each item reaches the next node',
+			);
+			for (const [k, execution] of runs.entries()) {
+				const answeredBeforeEnd = Date.parse(execution.stoppedAt!) - answers[k].answeredAt;
+				check(
+					answeredBeforeEnd > 1_000,
+					node,
+					`Flare got its answer before the workflow ended (execution ${execution.id} ended ${answeredBeforeEnd} ms after the answer; the workflow takes 2 s)`,
+				);
+			}
+			note(
+				`5 signed alerts → 200, 5 executions (answered ${Math.max(...answers.map((a) => a.answeredAt - a.sentAt))} ms at most after sending)`,
+			);
+
+			// Several alerts in one body: one execution, one item each.
+			const batch = fake.newAlerts(3);
+			checkEqual(
+				answerOf(await active.push(batch)),
+				`200 "${STARTED}"`,
+				node,
+				'answer to a body of 3 alerts',
+			);
+			const [batchRun] = await active.next(1);
+			checkEqual(
+				new RunView(batchRun.run).json(node).map((item) => item.uid),
+				batch.map((alert) => alert.uid),
+				node,
+				'items of the batch',
+			);
+
+			// What is refused, and what n8n answers.
+			const [fresh] = fake.newAlerts(1);
+			const body = JSON.stringify(fresh);
+			const now = Math.floor(Date.now() / 1000);
+			const refusals: Array<[string, () => Promise<PushResult>, number, string]> = [
+				[
+					'no signature',
+					() => active.push(fresh, {}),
+					401,
+					'The request has no X-Flare-Signature header',
+				],
+				[
+					'another secret',
+					() => active.push(fresh, { secrets: ['whsec_forged_by_someone'] }),
+					401,
+					'No v1 signature of the X-Flare-Signature header matches',
+				],
+				[
+					'a body changed after signing',
+					() =>
+						active.push(fresh, {
+							rawBody: body.replace('"uid"', '"uid_"'),
+							header: `t=${now},v1=${signature(ALERT_SECRET, now, body)}`,
+						}),
+					401,
+					'No v1 signature',
+				],
+				[
+					'a signature 10 minutes old',
+					() => active.push(fresh, { secrets: [ALERT_SECRET], t: now - 600 }),
+					401,
+					'outside the tolerance of 300 s',
+				],
+				[
+					'the same alert again (a retry)',
+					() => active.push(alerts[0], { secrets: [ALERT_SECRET], t: now + 1 }),
+					200,
+					DUPLICATE,
+				],
+				[
+					'a body of 5 MiB',
+					() => active.push({ ...fresh, content: 'x'.repeat(5 * 1024 * 1024) }),
+					413,
+					'more than the 4194304 an alert may have',
+				],
+				[
+					'text/plain',
+					() => active.push(fresh, { secrets: [ALERT_SECRET], contentType: 'text/plain' }),
+					415,
+					'Flare alerts are JSON',
+				],
+				['JSON that is not an alert', () => active.push([1, 2] as never), 400, 'not an alert'],
+			];
+			for (const [what, answer, status, message] of refusals) {
+				const result = await answer();
+				check(
+					result.status === status &&
+						String((result.body as { message?: string }).message).includes(message),
+					node,
+					`${what}: expected ${status} "${message}…", n8n answered ${answerOf(result)}`,
+				);
+				note(`${what} → ${answerOf(result)}`);
+				check(
+					!JSON.stringify(result.body).includes(ALERT_SECRET),
+					node,
+					`${what}: the answer does not hold the secret`,
+				);
+			}
+			// n8n's own answers, before the trigger runs.
+			const malformed = await active.push(fresh, { secrets: [ALERT_SECRET], rawBody: '{"uid": ' });
+			check(
+				malformed.status === 422,
+				node,
+				`malformed JSON: n8n answers 422, answered ${answerOf(malformed)}`,
+			);
+			note(`malformed JSON (application/json) → ${answerOf(malformed)} (n8n's own parser)`);
+			const huge = await active.push(fresh, {
+				secrets: [ALERT_SECRET],
+				rawBody: `{"content":"${'x'.repeat(17 * 1024 * 1024)}"}`,
+			});
+			check(
+				huge.status >= 400,
+				node,
+				`a body of 17 MiB (over n8n's N8N_PAYLOAD_SIZE_MAX): refused, answered ${answerOf(huge)}`,
+			);
+			note(`a body of 17 MiB → ${huge.status} (n8n's own bound, N8N_PAYLOAD_SIZE_MAX 16 MiB)`);
+			await active.nothingStarted('the refused and repeated deliveries');
+
+			// A restart: what the trigger remembers is in the static data n8n saved (1.x); n8n 2.41.1
+			// saves only the first change of a webhook trigger's static data (docs/alerts.md, "What
+			// n8n saves, and when"), so there a delivery seen before the restart starts again.
+			const restartedAt = Date.now();
+			await server.restart();
+			await active.served();
+			const again = await active.push(alerts[1], { secrets: [ALERT_SECRET] });
+			const remembered = line === '1';
+			checkEqual(
+				answerOf(again),
+				`200 "${remembered ? DUPLICATE : STARTED}"`,
+				node,
+				`a delivery seen before the restart, after it (${remembered ? 'remembered' : "n8n 2.41.1's known limit"})`,
+			);
+			const accepted = await active.push(fresh);
+			checkEqual(answerOf(accepted), `200 "${STARTED}"`, node, 'a new alert after the restart');
+			const afterRestart = await active.next(remembered ? 1 : 2);
+			checkEqual(
+				afterRestart.map((execution) =>
+					new RunView(execution.run).json(node).map((item) => item.uid),
+				),
+				[...(remembered ? [] : [[alerts[1].uid]]), [fresh.uid]],
+				node,
+				'the executions after the restart',
+			);
+			await active.nothingStarted('the deliveries after the restart');
+			note(
+				`n8n restarted in ${seconds(restartedAt)}: a delivery seen before → ${answerOf(again)}${remembered ? ', no execution (the saved static data)' : ", an execution again (n8n 2.41.1 does not save the trigger's static data after its first change)"}; a new one → 1 execution`,
+			);
+		},
+	},
+	{
+		file: 'playbooks/alert-to-ticket.json',
+		about: 'a critical alert becomes a ticket with its full event; a low one goes to Review later',
+		trigger: 'Flare alert',
+		async run({ fake, active, note }) {
+			const [critical] = fake.newAlerts(1, { type: 'ransomleak', severity: 'critical' });
+			const [low] = fake.newAlerts(1, { type: 'paste', severity: 'low' });
+			const mark = fake.requests.length;
+			for (const alert of [critical, low])
+				checkEqual(answerOf(await active.push(alert)), `200 "${STARTED}"`, 'Flare alert', 'answer');
+			const [ticketRun, laterRun] = await active.next(2);
+			const full = fake.events.fullEvent(String(critical.uid), 101)!.activity;
+			const ticket = new RunView(ticketRun.run).json('Ticket');
+			const received = new RunView(ticketRun.run).json('Flare alert')[0].received_at;
+			checkEqual(
+				ticket,
+				[
+					{
+						uid: critical.uid,
+						title: `[CRITICAL] ${full.header.title}`,
+						severity: 'critical',
+						event_type: 'ransomleak',
+						source: full.header.source_name,
+						actor: full.header.actor ?? '',
+						occurred_at: critical.timestamp,
+						link: critical.url,
+						received_at: received,
+					},
+				],
+				'Ticket',
+				'the ticket of the critical alert',
+			);
+			checkEqual(
+				new RunView(laterRun.run).json('Review later').map((item) => item.uid),
+				[low.uid],
+				'Review later',
+				'the low alert',
+			);
+			check(
+				!new RunView(laterRun.run).nodesRun().includes('Ticket'),
+				'Ticket',
+				'the low alert opens no ticket',
+			);
+			const fullEventRequests = fake.requests
+				.slice(mark)
+				.filter((request) => request.path === '/firework/v2/activities/');
+			checkEqual(
+				fullEventRequests.map((request) => request.query.uid),
+				[critical.uid],
+				'Get the full event',
+				'full events requested',
+			);
+			note('critical → Get the full event → Ticket; low → Review later');
+		},
+	},
+];
+
+/**
+ * Runs the alert cases on a started n8n: each workflow activated, its case run; returns the failures.
+ * `say` prints each case's lines.
+ */
+export async function runAlertCases(options: {
+	n8n: N8nInstance;
+	fake: FakeFlare;
+	secrets: E2eSecretScan;
+	cases: AlertCase[];
+	workflows: Map<string, WorkflowFile>;
+	line: LineKey;
+}): Promise<Array<{ workflow: WorkflowFile; message: string }>> {
+	const { n8n, fake, secrets, cases, workflows, line } = options;
+	const failures: Array<{ workflow: WorkflowFile; message: string }> = [];
+	const server = new AlertServer(n8n, secrets);
+	try {
+		await server.start();
+		for (const testCase of cases) {
+			const workflow = workflows.get(testCase.file)!;
+			const json = JSON.parse(fs.readFileSync(workflow.absolute, 'utf8')) as {
+				nodes: Array<{ name: string; webhookId?: string }>;
+			};
+			const webhookId = json.nodes.find((node) => node.name === testCase.trigger)?.webhookId;
+			const started = Date.now();
+			const lines: string[] = [];
+			try {
+				if (!webhookId) throw new E2eFailure(testCase.trigger, 'the trigger has no webhookId');
+				const active = new ActiveAlertWorkflow(server, workflow, testCase.trigger, webhookId);
+				await active.activate();
+				await testCase.run({ fake, server, active, line, note: (text) => lines.push(text) });
+				say(`  ✓ ${workflow.file}  ${seconds(started)}  (pushed alerts)`);
+				for (const line of lines) say(`      ${line}`);
+			} catch (error) {
+				const message =
+					error instanceof E2eFailure ? error.message : ((error as Error).stack ?? String(error));
+				say(`  ✗ ${workflow.file}  ${seconds(started)}`);
+				for (const line of lines) say(`      ${line}`);
+				say(`      workflow "${workflow.name}": ${message.split('\n').join('\n      ')}`);
+				failures.push({ workflow, message });
+			}
+		}
+	} finally {
+		await server.stop();
+	}
+	return failures;
+}

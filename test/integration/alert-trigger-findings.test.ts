@@ -1,0 +1,242 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { FakeFlare, pushAlert, type FlareAlert, type PushOptions, testAlert } from '../fake-flare';
+import { Harness } from '../harness/engine';
+import { addAlertCredential, AlertWebhookWorkflow } from '../harness/webhook';
+import { CANARY_SIGNING_SECRET } from '../reliability/secret-scan';
+
+const SECRET = CANARY_SIGNING_SECRET;
+const OTHER_SECRET = ['whsec', 'rotated', 'b51f0c'].join('_');
+const SIGNED = { authentication: 'requestSignature' };
+const ALREADY = { status: 200, message: 'Alert already received: no execution started' };
+const STARTED = { status: 200, message: 'Workflow was started' };
+/** n8n's answer when the node threw (webhook-helpers' `executeWebhook`). */
+const N8N_500 = { status: 500, message: 'Workflow Webhook Error: Workflow could not be started!' };
+
+const now = () => Math.floor(Date.now() / 1000);
+const answered = (result: { status: number; body: unknown }) => ({
+	status: result.status,
+	message: (result.body as { message?: string }).message,
+});
+const uids = (workflow: AlertWebhookWorkflow) =>
+	workflow.executions.flatMap((execution) => execution.items.map((item) => item.json.uid));
+const failures = (workflow: AlertWebhookWorkflow) =>
+	workflow.executions.map(({ mode, items, error }) => ({ mode, items, error }));
+/** Another n8n process serving the same webhook (queue mode's webhook processors, multi-main). */
+const onProcess = (workflow: AlertWebhookWorkflow, process: number) => {
+	(workflow as unknown as { nodeId: string }).nodeId = `flare-alert-trigger-${process}`;
+};
+
+/**
+ * The reproductions of the hostile review of the Flare Alert Trigger (2026-11-25, findings F1–F7),
+ * each asserting what the trigger now promises (README "Receive Flare's alerts", docs/alerts.md).
+ */
+describe('Flare Alert Trigger: the hostile review of 2026-11-25, reproduced', () => {
+	let fake: FakeFlare;
+	let harness: Harness;
+	let workflow: AlertWebhookWorkflow;
+	let credentialId: string;
+
+	const start = async (parameters: IDataObject = SIGNED, withCredential = true) => {
+		workflow = await AlertWebhookWorkflow.start(harness, {
+			parameters,
+			credentialId: withCredential ? credentialId : undefined,
+		});
+		return workflow;
+	};
+	const push = async (
+		alert: FlareAlert | FlareAlert[],
+		options: PushOptions = { secrets: [SECRET] },
+	) => {
+		const result = await pushAlert(workflow.productionUrl, alert, options);
+		await workflow.settled();
+		return result;
+	};
+
+	beforeAll(async () => {
+		fake = await FakeFlare.start({ credentials: 10 });
+		harness = await Harness.create();
+		credentialId = addAlertCredential(harness, SECRET);
+	});
+	afterAll(async () => await fake.stop());
+	afterEach(async () => await workflow?.stop());
+
+	describe('F1: an alert is remembered only once its items are built', () => {
+		it('an alert the node fails on is answered 500 each time Flare sends it, never "already received"', async () => {
+			await start();
+			const depth = 200_000;
+			const rawBody = `{"uid":"paste/pastebin/deep-1","risk":{"score":4},"data":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+			const first = await push({}, { secrets: [SECRET], rawBody });
+			const retry = await push({}, { secrets: [SECRET], rawBody, t: now() + 1 });
+			expect([answered(first), answered(retry)]).toEqual([N8N_500, N8N_500]);
+			// Each delivery is an execution in error in the executions list; nothing was remembered.
+			const inError = {
+				mode: 'webhook',
+				items: [],
+				error: { message: 'Maximum call stack size exceeded', description: undefined },
+			};
+			expect(failures(workflow)).toEqual([inError, inError]);
+			expect(workflow.saved).toEqual({});
+		});
+	});
+
+	describe('F2: several webhook processes on n8n 2.41 (the documented limit)', () => {
+		it('a retry on another process, n8n 2.41 saving only the first change, starts a second execution', async () => {
+			await start();
+			const [x, y] = fake.newAlerts(2);
+			onProcess(workflow, 0);
+			await push(x); // first change: saved by n8n 2.41
+			const savedByN8n241 = structuredClone(workflow.saved);
+			await push(y); // second change: n8n 2.41 does not save it
+			workflow.saved = savedByN8n241;
+			onProcess(workflow, 1); // Flare's retry of y, load-balanced to the other process
+			const retry = await push(y, { secrets: [SECRET], t: now() + 30 });
+			// README "Known limits", docs/alerts.md "What n8n saves, and when": webhooks on the main
+			// alone, or the webhook path routed to one process, keep it once.
+			expect(answered(retry)).toEqual(STARTED);
+			expect(uids(workflow)).toEqual([x.uid, y.uid, y.uid]);
+			// The same retry on the first process is recognised.
+			onProcess(workflow, 0);
+			expect(answered(await push(y, { secrets: [SECRET], t: now() + 60 }))).toEqual(ALREADY);
+		});
+	});
+
+	describe('F3: a refused test event shows in the editor', () => {
+		it('an execution in error naming the reason and the fix; listening again, the fixed Test starts', async () => {
+			await start();
+			workflow.listen();
+			const refused = await pushAlert(workflow.testUrl, testAlert(Date.now()), {
+				secrets: [OTHER_SECRET],
+			});
+			await workflow.settled();
+			expect(answered(refused)).toEqual(N8N_500);
+			expect(failures(workflow)).toEqual([
+				{
+					mode: 'manual',
+					items: [],
+					error: {
+						message: expect.stringMatching(
+							/^No v1 signature of the X-Flare-Signature header matches: checked 1 value/,
+						),
+						description:
+							"Enter the request signature secret of the Flare alert channel in the node's credential, and check that the clocks of Flare and n8n agree (Options → Timestamp Tolerance). In production, this request is answered 401 and starts no execution; n8n's log keeps a warning.",
+					},
+				},
+			]);
+			// n8n stops listening once an execution started (this one, in error), as after a success.
+			expect(
+				(await pushAlert(workflow.testUrl, testAlert(Date.now()), { secrets: [SECRET] })).status,
+			).toBe(404);
+			workflow.listen();
+			const fixed = await pushAlert(workflow.testUrl, testAlert(Date.now()), { secrets: [SECRET] });
+			await workflow.settled();
+			expect(answered(fixed)).toEqual(STARTED);
+			expect(workflow.executions[1].items.map((item) => item.json.uid)).toEqual([
+				'test/flare/alert-channel-test',
+			]);
+		});
+
+		it('every refusal of a test event names its reason: 415, 400, 413', async () => {
+			await start();
+			const cases: Array<[PushOptions, RegExp]> = [
+				[{ contentType: 'text/plain', rawBody: 'hello' }, /^Flare alerts are JSON/],
+				[
+					{ contentType: 'application/vnd.flare+json', rawBody: '{' },
+					/^The body is not valid JSON/,
+				],
+				[{ rawBody: '[1]' }, /^The body is JSON but not an alert/],
+				[
+					{ rawBody: JSON.stringify(Array.from({ length: 1001 }, () => ({}))) },
+					/holds 1001 alerts/,
+				],
+			];
+			for (const [options] of cases) {
+				workflow.listen();
+				const result = await pushAlert(workflow.testUrl, {}, { secrets: [SECRET], ...options });
+				expect(answered(result)).toEqual(N8N_500);
+			}
+			expect(workflow.executions.map((execution) => execution.error?.message)).toEqual(
+				cases.map(([, reason]) => expect.stringMatching(reason)),
+			);
+		});
+
+		it('in production a refusal stays a 401 that starts nothing', async () => {
+			await start();
+			const [alert] = fake.newAlerts(1);
+			const refused = await push(alert, { secrets: [OTHER_SECRET] });
+			expect(refused.status).toBe(401);
+			expect(workflow.executions).toEqual([]);
+		});
+	});
+
+	describe('F4, F5: a delivery is its uid and its content', () => {
+		it('two different alerts about one event both start the workflow; each retried starts nothing', async () => {
+			await start();
+			const [alert] = fake.newAlerts(1);
+			const first = { ...alert, keyword: 'acme.com', identifiers: ['acme.com'] };
+			const other = {
+				...alert,
+				keyword: 'globex.io',
+				identifiers: ['globex.io'],
+				risk: { score: 5 },
+			};
+			expect(answered(await push(first))).toEqual(STARTED);
+			expect(answered(await push(other))).toEqual(STARTED);
+			expect(answered(await push(first, { secrets: [SECRET], t: now() + 1 }))).toEqual(ALREADY);
+			expect(answered(await push(other, { secrets: [SECRET], t: now() + 1 }))).toEqual(ALREADY);
+			expect(
+				workflow.executions.map(
+					(execution) => (execution.items[0].json.alert as IDataObject).keyword,
+				),
+			).toEqual(['acme.com', 'globex.io']);
+		});
+
+		it('unsigned: a forged body with a genuine uid does not silence the genuine alert', async () => {
+			await start({}, false);
+			const [genuine] = fake.newAlerts(1);
+			expect(answered(await push({ uid: genuine.uid, event_type: 'noise' }, {}))).toEqual(STARTED);
+			expect(answered(await push(genuine, {}))).toEqual(STARTED);
+			expect(uids(workflow)).toEqual([genuine.uid, genuine.uid]);
+		});
+	});
+
+	describe('F6: at most 1,000 alerts per body', () => {
+		it('1,001 alerts: 413 naming the bound, nothing started nor remembered; 1,000 start one execution', async () => {
+			await start();
+			const many = Array.from({ length: 1001 }, (_, k) => ({ uid: `test/bulk/${k}` }));
+			const refused = await push(many);
+			expect(answered(refused)).toEqual({
+				status: 413,
+				message:
+					'The body holds 1001 alerts, more than the 1000 one request may carry: send them in several requests',
+			});
+			expect(workflow.executions).toEqual([]);
+			expect(workflow.saved).toEqual({});
+			const bulk = many.slice(0, 1000).map((alert) => ({ ...alert, event_type: 'bulk' }));
+			expect(answered(await push(bulk))).toEqual(STARTED);
+			expect(answered(await push(bulk, { secrets: [SECRET], t: now() + 1 }))).toEqual(ALREADY);
+			expect(workflow.executions.map((execution) => execution.items.length)).toEqual([1000]);
+		});
+	});
+
+	describe("F7: the channel's Test alert on the Production URL", () => {
+		it('starts the workflow each time it is pressed, and is never remembered', async () => {
+			await start();
+			const sample = testAlert(Date.now());
+			expect(answered(await push(sample))).toEqual(STARTED);
+			expect(answered(await push(sample, { secrets: [SECRET], t: now() + 60 }))).toEqual(STARTED);
+			expect(uids(workflow)).toEqual([
+				'test/flare/alert-channel-test',
+				'test/flare/alert-channel-test',
+			]);
+			expect(workflow.saved).toEqual({});
+			// Beside a real alert in one body, the real one is remembered, the test is not.
+			const [alert] = fake.newAlerts(1);
+			await push([sample, alert]);
+			expect(answered(await push([sample, alert], { secrets: [SECRET], t: now() + 1 }))).toEqual(
+				STARTED,
+			);
+			expect(workflow.executions.map((execution) => execution.items.length)).toEqual([1, 1, 2, 1]);
+		});
+	});
+});

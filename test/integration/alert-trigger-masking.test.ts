@@ -1,0 +1,58 @@
+import { FakeFlare, pushAlert, type FlareAlert, type PushOptions } from '../fake-flare';
+import { Harness } from '../harness/engine';
+import { AlertWebhookWorkflow } from '../harness/webhook';
+
+/**
+ * The hostile review of the Flare Alert Trigger (2026-11-25), findings F0 and F8, in the shared
+ * masking (nodes/Flare/shared/output.ts) as the trigger's webhook meets it: masking runs before n8n
+ * answers Flare, on n8n's main process, and an unsigned URL takes anyone's body.
+ */
+describe('Flare Alert Trigger: masking what threat actors write (review F0, F8)', () => {
+	let fake: FakeFlare;
+	let harness: Harness;
+	let workflow: AlertWebhookWorkflow;
+
+	const push = async (alert: FlareAlert, options: PushOptions = {}) => {
+		const result = await pushAlert(workflow.productionUrl, alert, options);
+		await workflow.settled();
+		return result;
+	};
+
+	beforeAll(async () => {
+		fake = await FakeFlare.start({ credentials: 10 });
+		harness = await Harness.create();
+	});
+	beforeEach(async () => {
+		workflow = await AlertWebhookWorkflow.start(harness, { parameters: {} });
+	});
+	afterAll(async () => await fake.stop());
+	afterEach(async () => await workflow.stop());
+
+	// F0: three shapes that made masking quadratic (seconds for 40–240 kB, hours for 4 MiB).
+	it.each([
+		['a paste with a 40 kB base64 blob after a colon', `Subject: dump\n${'QUJD'.repeat(10_000)}\n`],
+		['a 144 kB run of "_password"', `x${'_password'.repeat(16_000)}`],
+		['one line of 40,000 "ab:cd" tokens', 'ab:cd '.repeat(40_000)],
+	])('F0 %s is answered within a second', async (_, content) => {
+		const [alert] = fake.newAlerts(1, { type: 'paste' });
+		const result = await push({ ...alert, content });
+		expect(result.status).toBe(200);
+		expect(result.answeredAt - result.sentAt).toBeLessThan(1000);
+		expect(workflow.executions).toHaveLength(1);
+	});
+
+	// F8: free text of the Sentinel shape the trigger bets on (docs/api-contract.md, "Alert webhook").
+	it('F8 a credential line in event_title, external_url or tags is masked by default', async () => {
+		await push({
+			uid: 'paste/pastebin/f8',
+			event_type: 'paste',
+			event_title: 'acme combo jane@acme.com:Hunter2Pass!',
+			external_url: 'https://jane:Hunter2Pass!@ftp.acme.com/dump.txt',
+			tags: ['password:Hunter2Pass!'],
+		});
+		const output = JSON.stringify(workflow.executions[0].items[0].json);
+		expect(output).not.toContain('Hunter2Pass!');
+		expect(output).toContain('jane@acme.com');
+		expect(output).toContain('ftp.acme.com/dump.txt');
+	});
+});
