@@ -11,8 +11,13 @@ import { callFlare } from '../shared/runner';
 
 /** One of Flare's list endpoints as a picker: the list, and the entry each record becomes. */
 interface FlareList extends Pick<FlareOperation, 'action' | 'entitlement' | 'path'> {
-	/** Records per request: the endpoint's largest page, or as many as a dropdown shows at once. */
-	pageSize: number;
+	/**
+	 * Records per request: the endpoint's largest page, or as many as a dropdown shows at once. Without
+	 * it, the endpoint does not page: one request lists everything.
+	 */
+	pageSize?: number;
+	/** Where the answer holds the records when it is not a page of `items` (e.g. `assets_groups`). */
+	listKey?: string;
 	/** Query parameters sent with every page (the cursor requires them unchanged between pages). */
 	qs?: IDataObject;
 	/** The entry a record becomes, or undefined for a record that cannot be picked. */
@@ -36,13 +41,21 @@ function picker(list: FlareList) {
 		...list,
 		method: 'GET',
 		tier: 'basic',
-		paging: { maxPageSize: list.pageSize, next: nextCursor },
+		paging: list.pageSize ? { maxPageSize: list.pageSize, next: nextCursor } : undefined,
 		properties: [],
 		prepare: (_item, request) => {
 			request.qs = { ...list.qs };
 		},
 		output: (_item, records) => records,
 	};
+	const { listKey } = list;
+	const recordsOf = (records: IDataObject[]): IDataObject[] =>
+		listKey
+			? records.flatMap((record) => {
+					const listed = record[listKey];
+					return Array.isArray(listed) ? (listed as IDataObject[]) : [];
+				})
+			: records;
 	return async function (
 		this: ILoadOptionsFunctions,
 		filter?: string,
@@ -52,7 +65,8 @@ function picker(list: FlareList) {
 		const end = await callFlare(FlareItem.ofNode(this, []), operation, {
 			from: paginationToken || undefined,
 			onPage(records) {
-				for (const record of records) {
+				for (const record of recordsOf(records)) {
+					if (!record || typeof record !== 'object') continue;
 					const entry = list.entry(record);
 					if (entry) entries.push(entry);
 				}
@@ -81,6 +95,17 @@ export const listSearch = {
 			if (typeof record.id !== 'number' && typeof record.id !== 'string') return undefined;
 			const id = String(record.id);
 			return { name: `${text(record.name) ?? 'Identifier'} (${id})`, value: id };
+		},
+	}),
+	/** Identifier groups of the tenant, by name: "<name> (<id>)". Flare lists them in one answer. */
+	searchIdentifierGroups: picker({
+		action: 'list identifier groups',
+		path: '/{segment}/v2/assets/groups/',
+		listKey: 'assets_groups',
+		entry: (record) => {
+			if (typeof record.id !== 'number' && typeof record.id !== 'string') return undefined;
+			const id = String(record.id);
+			return { name: `${text(record.name) ?? 'Group'} (${id})`, value: id };
 		},
 	}),
 	/** Matching policies of the tenant, by name. */

@@ -43,9 +43,9 @@ export function nextCursor(body: unknown): string | undefined {
 }
 
 /**
- * A write that Flare takes for several targets at once (e.g. event actions, at most 10 a request):
- * each input item gives one target, and items whose `shared` part is the same go in one request as
- * `{ ...shared, targets: [...] }`.
+ * A request that Flare takes for several targets at once (e.g. event actions, at most 10 a request;
+ * accounts to check, at most 100): each input item gives one target, and items whose `shared` part is
+ * the same go in one request as `{ ...shared, targets: [...] }`, or as `body` builds it.
  */
 export interface Batch {
 	/** Most targets a request may carry. */
@@ -54,6 +54,8 @@ export interface Batch {
 	target(item: FlareItem): IDataObject;
 	/** The rest of the body, from the item's parameters (e.g. `{ action: { type: 'remediate' } }`). */
 	shared(item: FlareItem): IDataObject;
+	/** The body of one request, when Flare does not name the list `targets` (e.g. `{ accounts }`). */
+	body?(shared: IDataObject, targets: IDataObject[]): IDataObject;
 }
 
 /** The parts of a request an operation fills in from its parameters. */

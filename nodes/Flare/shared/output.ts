@@ -33,18 +33,26 @@ function digestOf(value: unknown): unknown {
 	return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
-/** Applies the chosen output to the `hash` field of a record, in place. */
-function protectHash(record: IDataObject, mode: LeakedValueOutput): void {
-	if (!('hash' in record) || mode === 'full') return;
-	if (mode === 'omit') delete record.hash;
-	else record.hash = (mode === 'sha256' ? digestOf(record.hash) : maskValue(record.hash)) as string;
+/** Applies the chosen output to the field `key` of a record, in place. */
+function protectField(record: IDataObject, key: string, mode: LeakedValueOutput): void {
+	if (!(key in record) || mode === 'full') return;
+	if (mode === 'omit') delete record[key];
+	else record[key] = (mode === 'sha256' ? digestOf(record[key]) : maskValue(record[key])) as string;
 }
 
-/** Applies the chosen output to every `hash` field of a credential or an identity (its passwords). */
+/** A leaked cookie (ASTP search, or a stealer log's cookies): its `value` is the session. */
+const isCookie = (record: IDataObject) => 'value' in record && 'name' in record && 'path' in record;
+
+/**
+ * Applies the chosen output to the leaked values of a record: the `hash` of a credential or of an
+ * identity's passwords, the `password` of a stealer log's credential, the `value` of a cookie.
+ */
 export function protectLeakedValues(record: IDataObject, mode: LeakedValueOutput): IDataObject {
-	protectHash(record, mode);
+	protectField(record, 'hash', mode);
+	protectField(record, 'password', mode);
+	if (isCookie(record)) protectField(record, 'value', mode);
 	if (Array.isArray(record.passwords)) {
-		for (const password of record.passwords as IDataObject[]) protectHash(password, mode);
+		for (const password of record.passwords as IDataObject[]) protectField(password, 'hash', mode);
 	}
 	return record;
 }

@@ -301,10 +301,11 @@ export async function runFlareOperation(
 }
 
 /**
- * Runs a write that Flare takes for several targets at once (operation.batch): each input item gives
- * one target, checked first; items that share the rest of the request go together, at most
+ * Runs a request that Flare takes for several targets at once (operation.batch): each input item
+ * gives one target, checked first; items that share the rest of the request go together, at most
  * `batch.size` to a request, in input order. Each output item is paired with its input item; when a
- * request fails, every item it carried fails with its error (a write is never sent twice).
+ * request fails, every item it carried fails with its error (a write is never sent twice; a read is
+ * retried as any read).
  */
 async function runBatched(
 	context: IExecuteFunctions,
@@ -339,7 +340,8 @@ async function runBatched(
 	for (const entries of groups.values()) {
 		for (let first = 0; first < entries.length; first += batch.size) {
 			const chunk = entries.slice(first, first + batch.size);
-			const body = { ...chunk[0].shared, targets: chunk.map((entry) => entry.target) };
+			const targets = chunk.map((entry) => entry.target);
+			const body = batch.body?.(chunk[0].shared, targets) ?? { ...chunk[0].shared, targets };
 			try {
 				let answer: FlareResponse | undefined;
 				await callFlare(

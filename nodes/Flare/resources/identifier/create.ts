@@ -2,12 +2,13 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/operation';
-import { positiveInteger, requiredText } from '../../shared/validation';
+import { requiredText } from '../../shared/validation';
 import {
 	categories,
 	categoriesField,
 	dataFields,
 	groupIdField,
+	groupOf,
 	identifierData,
 	isGiven,
 	severities,
@@ -84,9 +85,7 @@ export const createOperation: FlareOperation = {
 			// Not offered in the form: Flare documents no values for them.
 			emerging_categories: [],
 			severities: severities(item, 'severities'),
-			...(isGiven(item, 'additionalFields.groupId')
-				? { group_id: positiveInteger(item, 'additionalFields.groupId') }
-				: {}),
+			...groupOf(item, 'additionalFields.groupId'),
 		};
 	},
 	output: (_item, records) => records,

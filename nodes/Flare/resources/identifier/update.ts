@@ -5,18 +5,14 @@ import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import type { FlareOperation } from '../../shared/operation';
 import { callFlare } from '../../shared/runner';
-import {
-	locatorInteger,
-	locatorLabel,
-	positiveInteger,
-	requiredText,
-} from '../../shared/validation';
+import { locatorInteger, locatorLabel, requiredText } from '../../shared/validation';
 import { identifierApiFields } from './create';
 import {
 	categories,
 	categoriesField,
 	dataFields,
 	groupIdField,
+	groupOf,
 	identifierData,
 	isGiven,
 	severities,
@@ -81,9 +77,7 @@ function changesOf(item: FlareItem): IDataObject {
 	if (isGiven(item, 'updateFields.severities')) {
 		changes.severities = severities(item, 'updateFields.severities');
 	}
-	if (isGiven(item, 'updateFields.groupId')) {
-		changes.group_id = positiveInteger(item, 'updateFields.groupId');
-	}
+	Object.assign(changes, groupOf(item, 'updateFields.groupId'));
 	if (isGiven(item, 'updateFields.isDisabled')) {
 		const disabled = item.parameter<unknown>('updateFields.isDisabled');
 		if (typeof disabled !== 'boolean') {

@@ -2,7 +2,14 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { FlareOperation } from '../../shared/operation';
 import { assignDescription, assignOperation } from './assign';
+import { createDescription, createOperation } from './create';
+import { deleteDescription, deleteOperation } from './delete';
+import { getDescription, getOperation } from './get';
+import { getAllDescription, getAllOperation } from './getAll';
+import { getAssignmentsDescription, getAssignmentsOperation } from './getAssignments';
 import { getByIdentifierDescription, getByIdentifierOperation } from './getByIdentifier';
+import { unassignDescription, unassignOperation } from './unassign';
+import { updateDescription, updateOperation } from './update';
 
 export const matchingPolicyDescription: INodeProperties[] = [
 	{
@@ -20,19 +27,77 @@ export const matchingPolicyDescription: INodeProperties[] = [
 				description: 'Assign a matching policy to one or more identifiers (beta)',
 			},
 			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create a matching policy',
+				description:
+					'Create a policy: keywords to include or exclude, a Lucene query, or ASTP cookie and domain rules (beta)',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				action: 'Delete a matching policy',
+				description: 'Delete a matching policy (beta)',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get a matching policy',
+				description: 'Get a matching policy: its type and value (beta)',
+			},
+			{
+				name: 'Get Assignments',
+				value: 'getAssignments',
+				action: 'Get the identifiers a matching policy is assigned to',
+				description: 'List the identifiers a matching policy is assigned to (beta)',
+			},
+			{
 				name: 'Get by Identifier',
 				value: 'getByIdentifier',
 				action: 'Get the matching policies of an identifier',
 				description: 'List the matching policies assigned to an identifier (beta)',
 			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many matching policies',
+				description: 'List the matching policies of the tenant (beta)',
+			},
+			{
+				name: 'Unassign',
+				value: 'unassign',
+				action: 'Unassign a matching policy from identifiers',
+				description: 'Remove a matching policy from one or more identifiers (beta)',
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				action: 'Update a matching policy',
+				description:
+					'Change the name or the value of a matching policy; the rest is kept (read from Flare first) (beta)',
+			},
 		],
 		default: 'getByIdentifier',
 	},
 	...assignDescription,
+	...createDescription,
+	...deleteDescription,
+	...getDescription,
+	...getAssignmentsDescription,
 	...getByIdentifierDescription,
+	...getAllDescription,
+	...unassignDescription,
+	...updateDescription,
 ];
 
 export const matchingPolicyOperations: Record<string, FlareOperation> = {
 	assign: assignOperation,
+	create: createOperation,
+	delete: deleteOperation,
+	get: getOperation,
+	getAll: getAllOperation,
+	getAssignments: getAssignmentsOperation,
 	getByIdentifier: getByIdentifierOperation,
+	unassign: unassignOperation,
+	update: updateOperation,
 };
