@@ -21,10 +21,16 @@ import {
 	type FeedQuery,
 	type FeedRequestBody,
 	type FullEvent,
+	type GlobalFeedItem,
 	type IdentifierData,
+	type LeakedCookie,
 	type PublicIdentifier,
 	SEVERITY_ORDER,
 	type Severity,
+	type StealerLogCookie,
+	type StealerLogCredential,
+	type TenantMetadataBody,
+	type TenantMetadataResponse,
 } from '../contract';
 import { hash32, seededStream } from './random';
 import * as words from './words';
@@ -193,6 +199,12 @@ export interface IdentifierSource {
 	identifier(id: number, tenantId: number): PublicIdentifier;
 }
 
+/**
+ * Which events of the tenant's feed a walk reads: all (undefined), one identifier's, or those of any
+ * of several identifiers (an identifier group's).
+ */
+export type FeedScope = number | number[] | undefined;
+
 /** What the feeds are sorted by (then by arrival). */
 export type FeedSortKey = 'materialized_at' | 'estimated_created_at';
 
@@ -271,7 +283,7 @@ export class EventStore {
 	page(
 		tenantId: number,
 		body: FeedRequestBody,
-		identifierId: number | undefined,
+		identifierId: FeedScope,
 		start: number,
 	): { found: number[]; resume: number | null } {
 		const feed = this.feeds.get(tenantId) ?? [];
@@ -306,7 +318,7 @@ export class EventStore {
 	}
 
 	/** The oracle: every item a walk of the feed returns, in order. */
-	all(tenantId: number, body: FeedRequestBody, identifierId?: number): FeedItem[] {
+	all(tenantId: number, body: FeedRequestBody, identifierId?: FeedScope): FeedItem[] {
 		const { selects, keeps } = this.matcher(body, identifierId);
 		const states = this.states.get(tenantId)!;
 		const feed = this.feed(tenantId).filter(
@@ -343,7 +355,8 @@ export class EventStore {
 		};
 	}
 
-	private matcher(body: FeedRequestBody, identifierId: number | undefined): FeedMatch {
+	private matcher(body: FeedRequestBody, identifierId: FeedScope): FeedMatch {
+		const scope = identifierId === undefined ? undefined : new Set([identifierId].flat());
 		const filters = body.filters;
 		const types = filters?.type?.length ? new Set(filters.type.flatMap(expandType)) : undefined;
 		const query = body.query ? queryTest(body.query) : undefined;
@@ -355,7 +368,7 @@ export class EventStore {
 		const remediated = filters?.is_remediated ?? false;
 		return {
 			selects: (event) =>
-				(identifierId === undefined || event.identifierIds.includes(identifierId)) &&
+				(!scope || event.identifierIds.some((id) => scope.has(id))) &&
 				(!types || types.has(event.type)) &&
 				(!query || query(event)) &&
 				created(event.estimatedCreatedMs) &&
@@ -366,6 +379,128 @@ export class EventStore {
 				severity(state.override ?? event.severity) &&
 				(!tags || tags.some((tag) => state.tags.includes(tag))),
 		};
+	}
+
+	// ---- the global search: every event of every tenant ----
+
+	/**
+	 * The oracle of a global event search by `tenantId`: every event of the fake (all tenants' feeds)
+	 * that the query and filters select, by `estimated_created_at` then uid, in the order asked; the
+	 * tenant's own view where it has one (its filters too: ignored and remediated events are left out
+	 * unless asked for), without `identifiers`.
+	 */
+	globalAll(tenantId: number, body: FeedRequestBody): GlobalFeedItem[] {
+		const { selects, keeps } = this.matcher(body, undefined);
+		const states = this.states.get(tenantId);
+		const events = [...this.byUid.values()]
+			.filter((event) => selects(event) && keeps(event, states?.get(event.uid) ?? emptyState()))
+			.sort(
+				(a, b) =>
+					a.estimatedCreatedMs - b.estimatedCreatedMs ||
+					(a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0),
+			);
+		if (body.order !== 'asc') events.reverse();
+		return events.map((event) => {
+			const item: FeedItem = this.item(tenantId, event, body.query);
+			delete item.identifiers;
+			return item;
+		});
+	}
+
+	// ---- the tenant's metadata ----
+
+	/**
+	 * Applies PATCH …/events/tenant/metadata to an event of the tenant's feed: each field given
+	 * replaces the current value (null clears it). Returns `TenantMetadataResponse`, with the
+	 * severity override.
+	 */
+	setMetadata(tenantId: number, uid: string, body: TenantMetadataBody): TenantMetadataResponse {
+		const state = this.state(tenantId, uid)!;
+		if (body.tags !== undefined) state.tags = unique(body.tags ?? []);
+		if (body.severity !== undefined) state.override = body.severity;
+		if (body.notes !== undefined) state.notes = body.notes;
+		return { uid, notes: state.notes, tags: state.tags.slice(), severity: state.override };
+	}
+
+	// ---- stealer logs: their cookies and credentials ----
+
+	/**
+	 * The cookies or credentials of a stealer log (GET …/events/_expand), or undefined when the event
+	 * is not a stealer log. The first credential is the one of the full event; every other cookie value
+	 * and password is planted: recognisable, so that a scan of the outputs finds it if unmasked.
+	 */
+	expand(
+		uid: string,
+		field: 'cookies' | 'credentials',
+	): Array<StealerLogCookie | StealerLogCredential> | undefined {
+		const event = this.byUid.get(uid);
+		if (!event || event.type !== 'stealer_log') return undefined;
+		const next = seededStream(
+			hash32(this.options.seed, 0xc00c, ...[...event.uid].map((c) => c.charCodeAt(0))),
+		);
+		const hosts = [
+			...event.features.domains.flatMap((domain) => [domain, `app.${domain}`]),
+			'mail.example.org',
+		];
+		if (field === 'credentials') {
+			const count = 1 + (next() % 30);
+			return Array.from({ length: count }, (_, k) =>
+				k === 0
+					? { ...event.credentials[0], application: 'Browser/Logins/Chrome_Default.txt' }
+					: {
+							url: `https://${hosts[k % hosts.length]}/login`,
+							username: event.credentials[0].username,
+							password: `${PLANTED_PASSWORD}${digest(`${uid}#${k}`).slice(0, 10)}`,
+							application:
+								k % 2 ? 'Browser/Logins/Edge_Default.txt' : 'Browser/Logins/Chrome_Default.txt',
+						},
+			);
+		}
+		const count = 1 + (next() % 45);
+		return Array.from({ length: count }, (_, k) => ({
+			host_key: hosts[k % hosts.length],
+			path: COOKIE_PATHS[k % COOKIE_PATHS.length],
+			expires_utc:
+				k % 5 === 4
+					? null
+					: isoMicrosZ(
+							event.materializedMs + (k % 3 === 0 ? -1 : 1) * ((k + 1) * 7 * DAY_MS),
+						).slice(0, 19),
+			name: COOKIE_NAMES[k % COOKIE_NAMES.length],
+			value: `${PLANTED_COOKIE}${digest(`${uid}#${k}`).slice(0, 16)}`,
+		}));
+	}
+
+	/**
+	 * Every leaked cookie of the fake (POST /astp/v2/cookies/_search): those of every stealer log of
+	 * every tenant, imported when their event entered its feed, by import time then uuid.
+	 */
+	leakedCookies(): LeakedCookie[] {
+		const cookies: LeakedCookie[] = [];
+		for (const event of this.byUid.values()) {
+			const list = (this.expand(event.uid, 'cookies') ?? []) as StealerLogCookie[];
+			list.forEach((cookie, k) => {
+				cookies.push({
+					uuid: uuidOf(`${event.uid}#${k}`),
+					domain: cookie.host_key,
+					expires_at: cookie.expires_utc === null ? null : `${cookie.expires_utc}+00:00`,
+					imported_at: isoMicrosOffset(event.materializedMs + k * 1000),
+					name: cookie.name,
+					path: cookie.path,
+					event_uid: event.uid,
+					value: cookie.value,
+				});
+			});
+		}
+		return cookies.sort((a, b) =>
+			a.imported_at < b.imported_at
+				? -1
+				: a.imported_at > b.imported_at
+					? 1
+					: a.uuid < b.uuid
+						? -1
+						: 1,
+		);
 	}
 
 	// ---- the full event ----
@@ -604,6 +739,18 @@ export class EventStore {
 }
 
 // ---- generation helpers ----
+
+/** Prefixes of the planted leaked values of stealer logs: recognisable in any output. */
+export const PLANTED_PASSWORD = 'planted-stealer-password-';
+export const PLANTED_COOKIE = 'planted-session-cookie-';
+const COOKIE_NAMES = ['session', 'PHPSESSID', 'auth_token', 'remember_me', 'XSRF-TOKEN'];
+const COOKIE_PATHS = ['/', '/login', '/app'];
+
+/** A UUID (version 4 layout) derived from a text. */
+function uuidOf(text: string): string {
+	const hex = digest(text);
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
 
 /** Event ids: digits, with some that need encoding, one with a slash (uids may have several). */
 function eventId(tenantId: number, k: number): string {
