@@ -436,7 +436,7 @@ export class EventStore {
 		const event = this.byUid.get(uid);
 		if (!event || event.type !== 'stealer_log') return undefined;
 		const next = seededStream(
-			hash32(this.options.seed, 0xc00c, ...[...event.uid].map((c) => c.charCodeAt(0))),
+			hash32(this.options.seed, 0xc00c, parseInt(digest(event.uid).slice(0, 8), 16)),
 		);
 		const hosts = [
 			...event.features.domains.flatMap((domain) => [domain, `app.${domain}`]),

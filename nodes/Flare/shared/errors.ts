@@ -262,7 +262,7 @@ function explain(
 	if (isQuotaExceeded(failure)) {
 		return {
 			message: 'The global search quota of your Flare organization is used up',
-			description: `Global credential searches count toward a monthly quota, which resets each month; waiting does not help. Ask an administrator to check usage on the Tenants page or contact Flare to raise it.${flareSays}`,
+			description: `Global searches (of leaked credentials and of all of Flare's events) count toward a monthly quota, which resets each month; waiting does not help. Ask an administrator to check usage on the Tenants page or contact Flare to raise it.${flareSays}`,
 		};
 	}
 	if (status === 403) {
