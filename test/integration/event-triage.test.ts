@@ -94,6 +94,27 @@ describe('Event triage: search all of Flare, tenant metadata, stealer logs', () 
 			expect(result.output.map((item) => item.json.globalSearchBatchReached ?? false)).toEqual([...Array(90).fill(false), ...Array(10).fill(true)]);
 		});
 
+		describe.each(['requested', 'returned'] as const)('quota units, counting results %s', (quotaReading) => {
+			it.each([
+				[3, 1],
+				[55, 1],
+				[143, 2],
+			])('%i events cost the minimum, %i unit(s), in one session', async (wanted, units) => {
+				flare.fake.reset({ credentials: 100, eventsPerTenant: 120, quotaReading, quirks: { emptyPageEvery: 0, shortPageEvery: 0 } });
+				flare.harness.addFlareCredential({ apiKey: flare.fake.apiKeys.full, baseUrl: flare.fake.url });
+				const all = oracle({ query: { type: 'keyword', keyword: 'com' } });
+				expect(all).toHaveLength(143);
+
+				const result = await flare.harness.runNode({
+					parameters: searchAll({ searchBy: 'keyword', keyword: 'com', ...(wanted === all.length ? { returnAll: true } : { limit: wanted }) }),
+				});
+
+				expect(result.output).toHaveLength(wanted);
+				expect(flare.fake.quotaUsed()).toBe(units);
+				expect(apiRequests(flare.fake)).toHaveLength(Math.ceil(wanted / 10));
+			}, 60_000);
+		});
+
 		it('stops at once when the quota is used up, and names it', async () => {
 			flare.fake.reset({ credentials: 100, eventsPerTenant: 120, quota: 0 });
 			flare.harness.addFlareCredential({ apiKey: flare.fake.apiKeys.full, baseUrl: flare.fake.url });

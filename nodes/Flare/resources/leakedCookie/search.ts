@@ -79,6 +79,7 @@ const fields: INodeProperties[] = [
 				type: 'string',
 				typeOptions: { password: true },
 				default: '',
+				placeholder: 'e.g. 5f0c2a9e4b7d1c83',
 				description:
 					'Only cookies with exactly this value, e.g. to check whether a session of your app leaked. It is sent to Flare as typed.',
 			},

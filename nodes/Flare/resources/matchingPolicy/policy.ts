@@ -115,14 +115,14 @@ const matchModeField: INodeProperties = {
 	description: 'Which domain of a leaked credential must be the identifier’s domain',
 	options: [
 		{
-			name: 'Auth Domain Only',
-			value: 'auth_domain_only',
-			description: 'The domain where the credential was used to log in',
-		},
-		{
 			name: 'Auth Domain and Email Domain',
 			value: 'auth_domain_and_email_domain',
 			description: 'Either the login domain or the domain of the e-mail address',
+		},
+		{
+			name: 'Auth Domain Only',
+			value: 'auth_domain_only',
+			description: 'The domain where the credential was used to log in',
 		},
 		{
 			name: 'Email Domain Only',
