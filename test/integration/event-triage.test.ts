@@ -264,6 +264,19 @@ describe('Event triage: search all of Flare, tenant metadata, stealer logs', () 
 			expect(unknown.error?.message).toBe("Event 'stealer_log/nowhere/1' was not found in Flare");
 		});
 
+		it('stops a walk whose cursors cycle, with nothing output for the item', async () => {
+			const uid = logWith('cookies', 20);
+			flare.fake.faults.add({ path: EXPAND, times: Infinity, fault: { cursorCycle: ['c1', 'c2'] } });
+
+			const result = await flare.harness.runNode({
+				parameters: expand({ uid, expandField: 'cookies', returnAll: true }),
+				onError: 'continueRegularOutput',
+			});
+
+			expect(apiRequests(flare.fake).map((request) => request.query.from)).toEqual([undefined, 'c1', 'c2']);
+			expect(jsonOf(result.output)).toEqual([{ error: 'Flare returned the same page cursor twice while trying to expand the stealer log' }]);
+		});
+
 		it('rejects an unknown list before anything is sent', async () => {
 			const result = await flare.harness.runNode({ parameters: expand({ uid: 'stealer_log/x/1', expandField: '={{ "files" }}' }) });
 

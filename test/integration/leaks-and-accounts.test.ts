@@ -143,6 +143,16 @@ describe('Leaked Cookie → Search', () => {
 		expect(flare.fake.requests).toEqual([]);
 	});
 
+	it('survives the faults of a busy Flare: a 429 is waited out, a dropped connection tried again', async () => {
+		flare.fake.faults.add({ path: COOKIES, fault: { status: 429, body: { error: { code: 'RATELIMIT_REACHED', message: 'ratelimit reached' } }, headers: { 'Retry-After': '0' } } });
+		flare.fake.faults.add({ path: COOKIES, fault: { reset: true } });
+
+		const result = await flare.harness.runNode(search({ limit: 3 }));
+
+		expect(apiRequests(flare.fake).map((request) => request.status)).toEqual([429, 0, 200]);
+		expect(jsonOf(result.output)).toEqual(oracle({ domain: 'globex.io' }).slice(0, 3).map((cookie) => ({ ...cookie, value: masked(cookie.value) })));
+	});
+
 	it('says the account lacks ASTP', async () => {
 		flare.harness.addFlareCredential({ apiKey: flare.fake.apiKeys.noAstp, baseUrl: flare.fake.url }, 'cred-no-astp');
 
