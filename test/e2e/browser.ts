@@ -1,11 +1,11 @@
 /**
  * What the editor tests share: Chromium's flags, n8n's test ids, checks that say what the editor
- * showed, and screenshots (optionally copied into docs/images/).
+ * showed, and screenshots (the README's also written into docs/images/).
  */
 import { sleep } from 'n8n-workflow';
 import type { Locator, Page } from 'playwright-core';
 
-import { fs, path, processRef } from '../support/node';
+import { fs, path } from '../support/node';
 import { repositoryRoot, say } from './suite';
 
 /** Playwright's per-action timeout: n8n's editor on a busy 2-core machine is slow to load. */
@@ -38,8 +38,9 @@ export function check(ok: boolean, what: string, detail = ''): void {
 
 /**
  * Saves a screenshot into `folder`: the page, or the part of it `around` the given elements (with a
- * margin, default 16 px), which stays readable in the README. With FLARE_EDITOR_UPDATE_DOCS=1 and a
- * `docsImage` name, also into docs/images/ (the README's pictures).
+ * margin, default 16 px), which stays readable in the README. With a `docsImage` name, also into
+ * docs/images/ (the README's pictures), so that they always show the package of this run; the checks
+ * before each such screenshot say what it must show.
  */
 export async function screenshot(
 	page: Page,
@@ -52,7 +53,7 @@ export async function screenshot(
 	const clip = await around(page, options.around, options.margin);
 	await page.screenshot({ path: file, animations: 'disabled', clip });
 	say(`  screenshot ${path.relative(root, file)}`);
-	if (options.docsImage && processRef.env.FLARE_EDITOR_UPDATE_DOCS === '1') {
+	if (options.docsImage) {
 		const docs = path.join(root, 'docs', 'images', options.docsImage);
 		fs.mkdirSync(path.dirname(docs), { recursive: true });
 		fs.copyFileSync(file, docs);

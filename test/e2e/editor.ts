@@ -12,8 +12,8 @@
  * What the editor shows is compared with the node's own description, read from the built package as
  * installed into n8n (dist/nodes/Flare/Flare.node.js, dist/credentials/FlareApi.credentials.js), and
  * with the fake's dataset, so a change of the description needs no change here. Screenshots go to
- * .n8n-e2e/editor/ (git-ignored); FLARE_EDITOR_UPDATE_DOCS=1 also copies the README's pictures to
- * docs/images/.
+ * .n8n-e2e/editor/ (git-ignored), and the README's pictures also to docs/images/ at every run: commit
+ * them when they change.
  *
  *   CHROMIUM_PATH=<binary>      the browser (default /usr/bin/chromium: apt-get install -y chromium)
  *   FLARE_E2E_SKIP_BUILD=1      pack the existing dist/ instead of building first
@@ -328,6 +328,21 @@ async function nodePanel(page: Page, described: Described, artefacts: string): P
 		(await settle(field(bounds[0].name), true)) && !(await settle(field(bounds[1].name), false)),
 		`choosing ${bounds[0].displayName} shows that bound only`,
 	);
+	// The README's picture of the form shows its notices as this package words them, the first in full.
+	const notices = node.properties.filter(
+		(candidate) =>
+			candidate.type === 'notice' &&
+			(candidate.displayOptions?.show?.resource as string[] | undefined)?.includes('leakedCredential') &&
+			(candidate.displayOptions?.show?.operation as string[] | undefined)?.includes('search'),
+	);
+	check(notices.length > 0, 'the description has a notice on the Search form');
+	for (const notice of notices) {
+		check(
+			await settle(ndv.getByText(notice.displayName), true),
+			`the Search form shows the notice "${notice.displayName.slice(0, 60)}…"`,
+		);
+	}
+	await ndv.getByText(notices[0].displayName).first().scrollIntoViewIfNeeded();
 	await screenshot(page, artefacts, '05-node-search.png', { docsImage: 'flare-node-editor.png' });
 
 	// The custom time range of a threat report: From and To only for "Custom Range".

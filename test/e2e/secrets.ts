@@ -1,7 +1,7 @@
 /**
  * The end-to-end suite's secret scan: the fake issues a recognisable API key and tokens, and every run
  * n8n printed (output items, error messages and descriptions), every file n8n wrote as its log, and its
- * database are searched for them. The summary goes where the README's reliability table finds it.
+ * database are searched for them. The summary goes where the reliability tables (docs/reliability.md) find it.
  */
 import {
 	describeHits,

@@ -1,7 +1,8 @@
 /**
- * The figures of a queue-mode run: printed as tables, and written to test-results/queue.json for the
- * README's "Queue mode" section.
+ * The figures of a queue-mode run: printed as tables, written to test-results/queue.json, and the table
+ * of executions written into docs/queue-mode.md.
  */
+import { writeBlock } from '../docs/blocks';
 import { fs, os, path } from '../support/node';
 import type { BatchFigures, TriggerFigures, WorkerDeathFigures } from './scenarios';
 
@@ -39,10 +40,10 @@ function table(header: string[], rows: string[][]): string {
 	return [header, rule, ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
 
-/** The tables and notes, in Markdown. */
-export function render(figures: QueueFigures): string {
+/** The table of executions, one row per batch, in Markdown. */
+function batchesTable(figures: QueueFigures): string {
 	const workerNames = Object.keys(figures.batches[0]?.perWorker ?? {});
-	const batches = table(
+	return table(
 		[
 			'Executions of',
 			'Workers',
@@ -68,7 +69,11 @@ export function render(figures: QueueFigures): string {
 			`${batch.executionSeconds.median} s / ${batch.executionSeconds.max} s`,
 		]),
 	);
-	const lines = [batches, ''];
+}
+
+/** The tables and notes, in Markdown. */
+export function render(figures: QueueFigures): string {
+	const lines = [batchesTable(figures), ''];
 	const { tokens, trigger, workerDeath } = figures;
 	lines.push(
 		`Tokens: ${tokens.exchangesAfterExpiry} exchange(s) after the token expired, for ${tokens.goal} workers (goal: at most one per worker, ${tokens.exchangesAfterExpiry <= tokens.goal ? 'met' : 'not met'}). n8n allows ${tokens.n8nAllows}.`,
@@ -102,6 +107,19 @@ export function machine(): QueueFigures['machine'] {
 		memoryGiB: Math.round(os.totalmem() / 1_073_741_824),
 		loadAverage: os.loadavg(),
 	};
+}
+
+/** Writes the run's table of executions into docs/queue-mode.md; returns the file. */
+export function writeDocs(root: string, figures: QueueFigures): string {
+	const file = path.join(root, 'docs', 'queue-mode.md');
+	const date = figures.generatedAt.replace('T', ' ').replace(/:\d\d\.\d+Z$/, ' UTC');
+	const load = figures.machine.loadAverage.map((value) => value.toFixed(1)).join(' ');
+	writeBlock(
+		file,
+		'queue',
+		`Figures of the run of ${date} (${figures.machine.cpus} cores, load average ${load}), from \`test-results/queue.json\`:\n\n${batchesTable(figures)}`,
+	);
+	return file;
 }
 
 /** Writes test-results/queue.json; returns the file. */

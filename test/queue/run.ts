@@ -12,7 +12,8 @@
  * - the Flare Trigger polls on the main and each new credential starts exactly one execution, run by
  *   a worker;
  * - a worker killed while Flare applies a write leaves a visible failed execution and no second write.
- * The figures are printed as a table and written to test-results/queue.json.
+ * The figures are printed as a table and written to test-results/queue.json; the table of executions
+ * replaces the one in docs/queue-mode.md.
  *
  *   FLARE_QUEUE_PARALLEL=<n>     example workflows run at a time (default 8)
  *   FLARE_QUEUE_CONCURRENCY=<n>  each worker's --concurrency (default 10, n8n's default)
@@ -38,7 +39,14 @@ import {
 } from '../e2e/suite';
 import { fs, path, processRef } from '../support/node';
 import { createCredential, createWorkflow, LOCK, QueueCluster } from './cluster';
-import { machine, N8N_TOKEN_PERSISTENCE, type QueueFigures, render, writeFigures } from './figures';
+import {
+	machine,
+	N8N_TOKEN_PERSISTENCE,
+	type QueueFigures,
+	render,
+	writeDocs,
+	writeFigures,
+} from './figures';
 import {
 	burst,
 	type Context,
@@ -435,7 +443,9 @@ async function main(): Promise<void> {
 	figures.machine = machine();
 	say('');
 	say(render(figures));
-	say(`(${path.relative(root, writeFigures(root, figures))})`);
+	say(
+		`(${path.relative(root, writeFigures(root, figures))}, ${path.relative(root, writeDocs(root, figures))})`,
+	);
 	say('');
 	if (failures.length) {
 		say(`Queue mode: ${failures.length} failure(s) in ${seconds(started)}:`);

@@ -4,7 +4,7 @@
 //    file of the run for API keys and access tokens (test/reliability/secret-scan.ts), writes
 //    test-results/secret-scan-harness.json, and fails the run if anything was found.
 // 2. Merges the result rows of the reliability tests into test-results/reliability.json, which
-//    test/reliability/table.ts prints as the README table.
+//    test/reliability/table.ts prints as the tables of docs/reliability.md.
 // Jest transforms this hook's TypeScript requires with the project's transform (ts-jest).
 const fs = require('node:fs');
 const path = require('node:path');

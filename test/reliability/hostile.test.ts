@@ -3,7 +3,7 @@
  * server asks for, answers that drip or never end, a silent token endpoint, walks that would never
  * end, one organization rate-limited beside another, edited and bad credential settings. Each
  * scenario runs the node in n8n's real engine against the fake API, asserts the exact outcome, and
- * records a row for the README table: requests to another origin, secrets leaked, records lost and
+ * records a row for docs/reliability.md: requests to another origin, secrets leaked, records lost and
  * duplicated, requests, time and memory, each against its bound.
  */
 import type { IDataObject } from 'n8n-workflow';

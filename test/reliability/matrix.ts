@@ -39,7 +39,7 @@ export interface Walk {
 }
 
 export interface Subject {
-	/** As the README names it, e.g. "Leaked Credential → Search". */
+	/** As the documentation names it, e.g. "Leaked Credential → Search". */
 	operation: string;
 	/** The n8n action, as error messages name it. */
 	action: string;
@@ -264,7 +264,7 @@ const RETRIES: Record<RetryClass, number> = {
 };
 
 export interface FaultCase {
-	/** As the README table names it. */
+	/** As the table of docs/reliability.md names it. */
 	name: string;
 	/** The rules for a fault at page index `page` (0-based) of a walk of `pages` pages. */
 	rules(subject: Subject, page: number, fake: FakeFlare): FaultRule[];

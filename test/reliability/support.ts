@@ -1,6 +1,6 @@
 /**
- * Shared pieces of the reliability suites: the canary credentials, the result rows that the README
- * table is printed from, and the comparison of delivered records with the oracle.
+ * Shared pieces of the reliability suites: the canary credentials, the result rows that the tables of
+ * docs/reliability.md are printed from, and the comparison of delivered records with the oracle.
  */
 import type { FakeFlareOptions } from '../fake-flare';
 import { fs, path, processRef } from '../support/node';
@@ -89,7 +89,7 @@ export interface MaskingRow {
 /** One scenario of a hostile answer or setting (hostile.test.ts), measured against its bounds. */
 export interface HostileRow {
 	kind: 'hostile';
-	/** The class of fault, e.g. "redirect"; the README table has one line per class. */
+	/** The class of fault, e.g. "redirect"; docs/reliability.md has one line per class. */
 	fault: string;
 	/** The scenario within the class, e.g. "307 at the token exchange". */
 	scenario: string;

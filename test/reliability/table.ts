@@ -1,14 +1,16 @@
 /**
- * Prints the README's "Reliability" table from the figures of the last jest run
+ * Prints the tables of docs/reliability.md from the figures of the last jest run
  * (test-results/reliability.json, written by the jest global teardown) and from the secret scans of
  * other suites (test-results/secret-scan-<suite>.json, e.g. the e2e suite's).
  *
- *   npx tsx test/reliability/table.ts [test-results/reliability.json]
+ *   npx tsx test/reliability/table.ts [--write] [test-results/reliability.json]
  *
- * Exits with 1 when the figures are missing or show a lost or duplicated record, a write applied
- * twice, a changed path or a secret leak.
+ * With --write, also replaces the tables between the `reliability` markers of docs/reliability.md
+ * (CI does, after every suite has run). Exits with 1 when the figures are missing or show a lost or
+ * duplicated record, a write applied twice, a changed path or a secret leak.
  */
 import type { TriggerLiveFigures } from '../e2e/trigger-live';
+import { writeBlock } from '../docs/blocks';
 import { fs, path, processRef } from '../support/node';
 import type { ScanSummary } from './secret-scan';
 import type { BadInputRow, FaultRow, HostileRow, MaskingRow, ReliabilityRow, WriteRow } from './support';
@@ -219,15 +221,35 @@ function render(figures: Figures): { markdown: string; problems: string[] } {
 	return { markdown, problems };
 }
 
+/** Every kind of row a whole jest run records. */
+const RECORDED_KINDS: Array<ReliabilityRow['kind']> = ['fault', 'write', 'badInput', 'masking', 'hostile'];
+
+/** The page that shows the tables (run from the repository's root, as the figures' default). */
+const DOCS = path.resolve('docs', 'reliability.md');
+
 function main(): void {
-	const file = processRef.argv[2] ?? path.resolve('test-results', 'reliability.json');
+	const args = processRef.argv.slice(2);
+	const write = args.includes('--write');
+	const file = args.find((arg) => arg !== '--write') ?? path.resolve('test-results', 'reliability.json');
 	if (!fs.existsSync(file)) {
 		processRef.stderr.write(`No figures at ${file}: run the tests first (npm test).\n`);
 		processRef.exitCode = 1;
 		return;
 	}
-	const { markdown, problems } = render(load(file));
+	const figures = load(file);
+	const { markdown, problems } = render(figures);
 	processRef.stdout.write(`${markdown}\n`);
+	// A run of some suites only would replace the published tables with a part of them.
+	const missing = RECORDED_KINDS.filter((kind) => !figures.rows.some((row) => row.kind === kind));
+	if (write && missing.length > 0) {
+		processRef.stderr.write(
+			`Not written to ${path.relative(processRef.cwd(), DOCS)}: the figures have no ${missing.join(', ')} rows; run the whole suite (npm test) first.\n`,
+		);
+		processRef.exitCode = 1;
+	} else if (write) {
+		writeBlock(DOCS, 'reliability', markdown);
+		processRef.stdout.write(`(written to ${path.relative(processRef.cwd(), DOCS)})\n`);
+	}
 	if (problems.length > 0) {
 		processRef.stderr.write(`The figures show problems: ${problems.join(', ')}\n`);
 		processRef.exitCode = 1;

@@ -4,7 +4,7 @@ import { credentialKey } from '../../nodes/FlareTrigger/newLeakedCredential';
 import { sweepDue } from '../../nodes/FlareTrigger/poll';
 import { MAX_SEEN, prune, readState, writeState, type TriggerState } from '../../nodes/FlareTrigger/state';
 
-/** The bound the README states for the Flare Trigger's static data. */
+/** The bound docs/trigger.md states for the Flare Trigger's static data. */
 const STATIC_DATA_BOUND = 64 * 1024;
 const POLLS = 100;
 const PER_POLL = 1_000;
