@@ -1,6 +1,5 @@
 import type {
 	IExecuteFunctions,
-	IGetNodeParameterOptions,
 	ILoadOptionsFunctions,
 	INode,
 	INodeProperties,
@@ -35,11 +34,7 @@ export class FlareItem {
 		readonly context: FlareContext,
 		readonly index: number,
 		private readonly properties: INodeProperties[],
-		private readonly read: (
-			name: string,
-			fallback: unknown,
-			options?: IGetNodeParameterOptions,
-		) => unknown,
+		private readonly read: (name: string, fallback: unknown) => unknown,
 	) {}
 
 	/** Input item `index` of a node execution. */
@@ -48,15 +43,15 @@ export class FlareItem {
 		index: number,
 		properties: INodeProperties[],
 	): FlareItem {
-		return new FlareItem(context, index, properties, (name, fallback, options) =>
-			context.getNodeParameter(name, index, fallback, options),
+		return new FlareItem(context, index, properties, (name, fallback) =>
+			context.getNodeParameter(name, index, fallback),
 		);
 	}
 
 	/** The parameters of a poll, or of a picker's list: a node without input items. */
 	static ofNode(context: IPollFunctions | ILoadOptionsFunctions, properties: INodeProperties[]) {
-		return new FlareItem(context, 0, properties, (name, fallback, options) =>
-			context.getNodeParameter(name, fallback, options),
+		return new FlareItem(context, 0, properties, (name, fallback) =>
+			context.getNodeParameter(name, fallback),
 		);
 	}
 
