@@ -84,6 +84,8 @@ export function searchFor(
 ): FlareOperation {
 	return {
 		...watch.operation,
+		// The node's hints name fields of the node's form, not of the trigger's.
+		narrow: undefined,
 		properties,
 		prepare(_item, request) {
 			request.pathParameters = { ...watch.pathParameters };
@@ -173,8 +175,9 @@ class Poll {
 			const cursor = end.lastFrom === undefined ? undefined : String(end.lastFrom);
 			return { cursor, complete: true, lastPage };
 		}
-		// Stopped for time or room, or caught up (an empty page that handed back its cursor).
-		return { cursor: String(end.next), complete: !stopped, lastPage };
+		// Stopped for time or room, or at the walk's bound of pages without a new record (filters leave
+		// pages empty), or caught up (an empty page that handed back its cursor).
+		return { cursor: String(end.next), complete: !stopped && !end.atBound, lastPage };
 	}
 
 	/** Whether time is left for another walk. */

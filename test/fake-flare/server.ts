@@ -158,7 +158,10 @@ export interface LoggedRequest {
 	at: number;
 	/** Global search answered: the quota units it consumed. */
 	quotaCharged?: number;
-	/** Pages of the `from`/`next` routes: the items the page had (before any fault replaced it). */
+	/**
+	 * Pages of the `from`/`next` routes (the event feeds and tenant credentials included): the items
+	 * the page had (before any fault replaced it).
+	 */
 	results?: number;
 	/** Drip and endless bodies: the body bytes the socket accepted. */
 	bytesSent?: number;
@@ -951,8 +954,13 @@ export class FakeFlare {
 				return this.listSources(ctx);
 			case 'reportStatus':
 				return this.reportStatus(ctx);
-			default:
-				return this.feedApi.handle(name, this.handlerRequest(ctx));
+			default: {
+				const reply = this.feedApi.handle(name, this.handlerRequest(ctx));
+				// The feeds' pages: what each held once the tenant's filters had dropped their events.
+				const items = (reply.body as { items?: unknown } | undefined)?.items;
+				if (reply.status === 200 && Array.isArray(items)) ctx.entry.results ??= items.length;
+				return reply;
+			}
 		}
 	}
 

@@ -86,14 +86,17 @@ export async function loadPackage(): Promise<PackageDirectoryLoader> {
 /**
  * Lifts Flare's documented pace (Search 1 request/s, Basic 4/s) from the node's rate gates in this
  * test file, for suites of hundreds of runs that test something else (the pacing suites keep it).
- * Gates are made per organization on first use, so this applies to every fake started afterwards.
+ * Gates are made per organization on first use, so this applies to every fake started afterwards
+ * whose gates are made before the returned function restores the pace (fakes started later).
  */
-export async function withoutRatePacing(): Promise<void> {
+export async function withoutRatePacing(): Promise<() => void> {
 	const gate = (await import(path.resolve('dist/nodes/Flare/shared/rateGate.js'))) as {
 		DOCUMENTED_INTERVAL_MS: Record<string, number>;
 	};
+	const documented = { ...gate.DOCUMENTED_INTERVAL_MS };
 	gate.DOCUMENTED_INTERVAL_MS.search = 0;
 	gate.DOCUMENTED_INTERVAL_MS.basic = 0;
+	return () => Object.assign(gate.DOCUMENTED_INTERVAL_MS, documented);
 }
 
 class HarnessNodeTypes implements INodeTypes {

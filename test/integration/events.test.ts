@@ -341,7 +341,7 @@ describe('Events: the feeds, the full event, actions', () => {
 			expect(oracle({}).map((item) => item.metadata.uid)).not.toContain(uids[0]);
 		});
 
-		it('sends each action in requests of its own and keeps the outputs in input order', async () => {
+		it('starts a new request when the action changes, so that Flare applies the writes in input order', async () => {
 			const uids = feedUids().slice(0, 4);
 			flare.fake.events.act(TENANT, [uids[1]], 'ignore', Date.now());
 			const items = [
@@ -354,8 +354,9 @@ describe('Events: the feeds, the full event, actions', () => {
 			const result = await flare.harness.runNode({ parameters: takeAction({ actionType: '={{ $json.action }}' }) }, { items });
 
 			expect(actionRequests().map((request) => request.body)).toEqual([
-				{ action: { type: 'ignore' }, targets: [{ uid: uids[0] }, { uid: uids[2] }] },
+				{ action: { type: 'ignore' }, targets: [{ uid: uids[0] }] },
 				{ action: { type: 'unignore' }, targets: [{ uid: uids[1] }] },
+				{ action: { type: 'ignore' }, targets: [{ uid: uids[2] }] },
 				{ action: { type: 'remediate' }, targets: [{ uid: uids[3] }] },
 			]);
 			expect(result.output.map((item) => [item.json, item.pairedItem])).toEqual(
@@ -392,13 +393,17 @@ describe('Events: the feeds, the full event, actions', () => {
 				[10, 404],
 				[1, 200],
 			]);
-			const refused = "At least one event of the request was not found in Flare";
-			expect(result.output.map((item) => [item.json, item.pairedItem])).toEqual([
-				...items.slice(0, 10).map((_item, index) => [{ error: refused }, { item: index }]),
-				[{ uid: uids[10], action: 'remediate', done: true }, { item: 10 }],
-				[{ error: `'Event UID' is required [item 11]` }, { item: 11 }],
+			const flareSays = 'Flare says: "event leak/nowhere/1 not found".';
+			const wholeRequest = 'Flare refused the whole request of items 0–9: none of them was changed.';
+			expect(result.output.map((item) => [item.json, item.pairedItem, item.error?.context.itemIndex, item.error?.description])).toEqual([
+				...items.slice(0, 10).map((item, index) =>
+					index === 3
+						? [{ error: "Event 'leak/nowhere/1' was not found in Flare" }, { item: 3 }, 3, `Check the ID, and that it belongs to the tenant selected in the credential. ${flareSays} ${wholeRequest}`]
+						: [{ error: `Event '${item.uid}' was not changed: Flare refused its request because of item 3` }, { item: index }, index, `Correct or remove item 3, then run the others again. ${flareSays} ${wholeRequest}`],
+				),
+				[{ uid: uids[10], action: 'remediate', done: true }, { item: 10 }, undefined, undefined],
+				[{ error: `'Event UID' is required [item 11]` }, { item: 11 }, 11, "Enter a value for 'Event UID'."],
 			]);
-			expect(result.output[0].error?.description).toMatch(/Flare says: "event leak\/nowhere\/1 not found"\.$/);
 			// Flare changed nothing for the refused request (the default feed holds no remediated event).
 			const refusedUids = uids.slice(0, 10).filter((_uid, index) => index !== 3);
 			expect(refusedUids.map((uid) => flare.fake.events.state(TENANT, uid)!.remediatedMs)).toEqual(refusedUids.map(() => null));
@@ -419,8 +424,11 @@ describe('Events: the feeds, the full event, actions', () => {
 			expect(result.output.slice(0, 10).map((item) => item.json)).toEqual(
 				uids.slice(0, 10).map(() => ({ error: 'Flare did not confirm the request to take an action on events' })),
 			);
-			expect(result.output[0].error?.description).toBe(
-				'Flare answered HTTP 502. The request was not sent again because Flare may already have applied it. Check the result in Flare before running the workflow again.',
+			expect(result.output.slice(0, 10).map((item) => [item.error?.context.itemIndex, item.error?.description])).toEqual(
+				uids.slice(0, 10).map((_uid, index) => [
+					index,
+					'Flare answered HTTP 502. The request was not sent again because Flare may already have applied it. Check the result in Flare before running the workflow again. The same request carried items 0–9: Flare may have applied any of them.',
+				]),
 			);
 			expect(jsonOf(result.output.slice(10))).toEqual([{ uid: uids[10], action: 'remediate', done: true }]);
 			// Flare applied the first request before answering 502: the events are remediated, once.

@@ -240,7 +240,7 @@ describe('Identifier → Update', () => {
 	const flare = useFakeFlare({ credentials: 100 });
 	const update = (id: number, parameters: IDataObject) => identifier('update', { identifierId: byId(id), ...parameters });
 
-	it('reads the identifier, then sends it back with the one change: the other fields keep their values', async () => {
+	it('reads the identifier, reads it again just before the write, then sends it back with the one change: the other fields keep their values', async () => {
 		const before = flare.fake.dataset.identifier(7002, TENANT);
 
 		const result = await flare.harness.runNode(update(7002, { updateFields: { name: 'Acme mentions' } }));
@@ -248,6 +248,7 @@ describe('Identifier → Update', () => {
 		expect(result.status).toBe('success');
 		const requests = apiRequests(flare.fake);
 		expect(requests.map((request) => [request.method, request.path, request.status])).toEqual([
+			['GET', path(7002), 200],
 			['GET', path(7002), 200],
 			['PUT', path(7002), 200],
 		]);
@@ -260,8 +261,8 @@ describe('Identifier → Update', () => {
 			group_id: before.group_id,
 			is_disabled: before.is_disabled,
 		};
-		expect(requests[1].body).toEqual(body);
-		IdentifierUpdateBody.parse(requests[1].body);
+		expect(requests[2].body).toEqual(body);
+		IdentifierUpdateBody.parse(requests[2].body);
 		const after = flare.fake.dataset.identifier(7002, TENANT);
 		expect(after).toEqual({ ...before, name: 'Acme mentions', updated_at: after.updated_at });
 		expect(jsonOf(result.output)).toEqual([after]);
@@ -280,7 +281,7 @@ describe('Identifier → Update', () => {
 			}),
 		);
 
-		expect(apiRequests(flare.fake)[1].body).toEqual({
+		expect(apiRequests(flare.fake)[2].body).toEqual({
 			data: { type: 'keyword', keyword: 'acme' },
 			name: before.name,
 			categories: ['paste'],
@@ -323,6 +324,7 @@ describe('Identifier → Update', () => {
 		expect(apiRequests(flare.fake).map((request) => [request.method, request.status])).toEqual([
 			['GET', 503],
 			['GET', 200],
+			['GET', 200],
 			['PUT', 502],
 		]);
 		expect(flare.fake.state.writes).toHaveLength(1);
@@ -353,6 +355,90 @@ describe('Identifier → Update', () => {
 		]);
 		expect(flare.fake.state.writes.map((write) => write.path)).toEqual([path(7005), path(7006)]);
 	});
+	it.each([
+		['a list', [{ id: 7001 }], 'is a list, not an identifier'],
+		['without data', { categories: ['leak'], emerging_categories: [], severities: ['high'] }, "has no 'data'"],
+		['data without a type', { data: { fqdn: 'acme.com' }, categories: ['leak'], emerging_categories: [], severities: ['high'] }, "has no 'data.type'"],
+		['without categories', { data: { type: 'domain', fqdn: 'acme.com' }, emerging_categories: [], severities: ['high'] }, "has no 'categories'"],
+		['severities a text', { data: { type: 'domain', fqdn: 'acme.com' }, categories: ['leak'], emerging_categories: [], severities: 'high' }, "has a 'severities' that is not a list of texts"],
+		['without emerging_categories', { data: { type: 'domain', fqdn: 'acme.com' }, categories: ['leak'], severities: ['high'] }, "has no 'emerging_categories'"],
+		['a numeric name', { data: { type: 'domain', fqdn: 'acme.com' }, name: 5, categories: ['leak'], emerging_categories: [], severities: ['high'] }, "has a 'name' of the wrong type"],
+		['the v3 shape', { identifier: { id: 7001, name: 'example.com' } }, "has no 'data'"],
+	])('checks what it read: an answer %s fails, naming what is missing, and nothing is written', async (_shape, body, problem) => {
+		flare.fake.faults.add({ path: path(7001), method: 'GET', fault: { status: 200, body } });
+
+		const result = await flare.harness.runNode(update(7001, { updateFields: { name: 'X' } }));
+
+		expect([result.error?.name, result.error?.message, result.error?.description]).toEqual([
+			'NodeApiError',
+			"Flare's answer could not be used while trying to get the identifier",
+			`Flare's answer to the read of identifier 7001 ${problem}, so nothing was written. Nothing of it was used. Run the workflow again later; if it persists, report it to Flare.`,
+		]);
+		expect(apiRequests(flare.fake).map((request) => request.method)).toEqual(['GET']);
+		expect(flare.fake.state.writes).toEqual([]);
+	});
+
+	it('refuses to write when the identifier changed between its read and the write: run it again', async () => {
+		const before = flare.fake.dataset.identifier(7002, TENANT);
+		// The read just before the write sees a rename made meanwhile (by another execution).
+		flare.fake.faults.add({ path: path(7002), method: 'GET', skip: 1, fault: { status: 200, body: { ...before, name: 'Renamed meanwhile', updated_at: '2026-11-25T10:00:00+00:00' } } });
+
+		const result = await flare.harness.runNode(update(7002, { updateFields: { isDisabled: true } }));
+
+		expect([result.error?.name, result.error?.message, result.error?.description]).toEqual([
+			'NodeOperationError',
+			'Identifier 7002 changed in Flare while it was being updated [item 0]',
+			'Something else (e.g. another execution) changed it between the read and the write, so nothing was written. Run the node again: it reads the identifier anew.',
+		]);
+		expect(apiRequests(flare.fake).map((request) => [request.method, request.status])).toEqual([['GET', 200], ['GET', 200]]);
+		expect(flare.fake.state.writes).toEqual([]);
+	});
+
+	it('sees a change within the same second, whose updated_at is the same', async () => {
+		const before = flare.fake.dataset.identifier(7002, TENANT);
+		flare.fake.faults.add({ path: path(7002), method: 'GET', skip: 1, fault: { status: 200, body: { ...before, severities: ['critical'] } } });
+
+		const result = await flare.harness.runNode(update(7002, { updateFields: { name: 'Acme' } }));
+
+		expect(result.error?.message).toBe('Identifier 7002 changed in Flare while it was being updated [item 0]');
+		expect(flare.fake.state.writes).toEqual([]);
+	});
+
+	/** What two secret identifiers watch (made-up keys). */
+	const WATCHED = ['AKIA-PROD-KEY-0001', 'AKIA-PROD-KEY-0002'];
+
+	it('a secret identifier: never writes back the secret it read; with Replace What It Watches, sends the one entered', async () => {
+		const created = await flare.harness.runNode(
+			identifier('create', { identifierType: 'secret', secret: WATCHED[0], categories: ['leak'], severities: ['high'] }),
+		);
+		const id = Number(created.output[0].json.id);
+		flare.fake.clearLog();
+
+		const rename = await flare.harness.runNode(update(id, { updateFields: { name: 'Prod key' } }));
+
+		expect([rename.error?.name, rename.error?.message, rename.error?.description]).toEqual([
+			'NodeOperationError',
+			`'Replace What It Watches' must be on to update identifier ${id}, a secret [item 0]`,
+			"Flare's docs do not say whether a secret is read back in clear, so the node never writes back the secret it read. Turn on Replace What It Watches and enter the secret again.",
+		]);
+		expect(apiRequests(flare.fake).map((request) => request.method)).toEqual(['GET']);
+
+		flare.fake.clearLog();
+		const replaced = await flare.harness.runNode(
+			update(id, { replaceData: true, identifierType: 'secret', secret: WATCHED[1], updateFields: { name: 'Prod key' } }),
+		);
+
+		expect(replaced.status).toBe('success');
+		const put = apiRequests(flare.fake).find((request) => request.method === 'PUT');
+		expect(put?.body).toMatchObject({ data: { type: 'secret', secret: WATCHED[1] }, name: 'Prod key' });
+	});
+
+	it('bounds a new name before anything is sent', async () => {
+		const result = await flare.harness.runNode(update(7001, { updateFields: { name: '={{ "n".repeat(256) }}' } }));
+
+		expect(result.error?.message).toBe(`'Name' is too long: 256 characters, at most 255 [item 0]`);
+		expect(flare.fake.requests).toEqual([]);
+	});
 });
 
 describe('Tenant → Get Many', () => {
@@ -373,12 +459,38 @@ describe('Tenant → Get Many', () => {
 		expect(result.output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
 	});
 
-	it('an answer without tenants gives no items', async () => {
-		flare.fake.faults.add({ path: '/firework/v2/me/tenants', fault: { status: 200, body: {} } });
+	it.each([
+		['a bare list', [{ id: 101, name: 'Acme Corporation' }, { id: 202, name: 'Acme Europe' }]],
+		['{ tenants: [] }', { tenants: [] }],
+	])('reads %s as the tenants', async (_shape, body) => {
+		flare.fake.faults.add({ path: '/firework/v2/me/tenants', fault: { status: 200, body } });
 
 		const result = await flare.harness.runNode({ parameters: { resource: 'tenant', operation: 'getAll' } });
 
 		expect(result.status).toBe('success');
+		expect(jsonOf(result.output)).toEqual(Array.isArray(body) ? body : []);
+		expect(result.output.map((item) => item.pairedItem)).toEqual(result.output.map(() => ({ item: 0 })));
+	});
+
+	it.each([
+		['{}', {}, "Flare answered with an object without 'tenants', not a list of tenants"],
+		['{ items: [...] }', { items: [{ id: 101 }] }, "Flare answered with an object without 'tenants', not a list of tenants"],
+		['{ tenants: "101" }', { tenants: '101' }, "Flare answered with an object whose 'tenants' is a text, not a list of tenants"],
+		['{ tenants: [101, 202] }', { tenants: [101, 202] }, "Flare's answer holds tenants that are not objects"],
+		['null', null, 'Flare answered with null, not a record or a list of records'],
+		['a number', 42, 'Flare answered with a number, not a record or a list of records'],
+		['a list of numbers', [101, 202], "Flare's answer holds 2 of 2 entries that are not objects"],
+	])('fails clearly on an answer of another shape: %s', async (_shape, body, what) => {
+		flare.fake.faults.add({ path: '/firework/v2/me/tenants', fault: { status: 200, rawBody: JSON.stringify(body) } });
+
+		const result = await flare.harness.runNode({ parameters: { resource: 'tenant', operation: 'getAll' } });
+
+		expect(result.status).toBe('error');
+		expect([result.error?.name, result.error?.message, result.error?.description]).toEqual([
+			'NodeApiError',
+			"Flare's answer could not be used while trying to list tenants",
+			`${what}. Nothing of it was used. Run the workflow again later; if it persists, report it to Flare.`,
+		]);
 		expect(result.output).toEqual([]);
 	});
 });

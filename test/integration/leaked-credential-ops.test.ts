@@ -210,7 +210,7 @@ describe('Leaked Credential → Take Action', () => {
 		expect(flare.fake.feed.credentialState(TENANT, targets[100]).ignored_at).toEqual(expect.any(String));
 	});
 
-	it('items with different actions go in separate requests; outputs stay in input order', async () => {
+	it('a new action starts a new request, so that Flare applies the writes in input order; outputs stay in input order', async () => {
 		const targets = hashes(4);
 		const actions = ['ignore', 'remediate', 'ignore', 'unremediate'];
 
@@ -220,8 +220,9 @@ describe('Leaked Credential → Take Action', () => {
 		);
 
 		expect(apiRequests(flare.fake).map((request) => request.body)).toEqual([
-			{ action: { type: 'ignore' }, targets: [{ credential_hash: targets[0] }, { credential_hash: targets[2] }] },
+			{ action: { type: 'ignore' }, targets: [{ credential_hash: targets[0] }] },
 			{ action: { type: 'remediate' }, targets: [{ credential_hash: targets[1] }] },
+			{ action: { type: 'ignore' }, targets: [{ credential_hash: targets[2] }] },
 			{ action: { type: 'unremediate' }, targets: [{ credential_hash: targets[3] }] },
 		]);
 		expect(jsonOf(result.output)).toEqual(
@@ -237,6 +238,10 @@ describe('Leaked Credential → Take Action', () => {
 		const unknownAction = await flare.harness.runNode(act({ credentialHash: good, actionType: '={{ "delete" }}' }));
 
 		expect(bad.error?.message).toBe(`'Credential Hash' must be a hexadecimal digest [item 1]`);
+		const short = await flare.harness.runNode(act({ credentialHash: 'a' }));
+		const long = await flare.harness.runNode(act({ credentialHash: `={{ "${good}".repeat(3125) }}` }));
+		expect(short.error?.message).toBe(`'Credential Hash' must be 32 hexadecimal digits, not 1 [item 0]`);
+		expect(long.error?.message).toBe(`'Credential Hash' must be 32 hexadecimal digits, not 100000 [item 0]`);
 		expect(unknownAction.error?.message).toBe(`'Action' has an unknown value: "delete" [item 0]`);
 		expect(apiRequests(flare.fake)).toEqual([]);
 	});
@@ -257,7 +262,7 @@ describe('Leaked Credential → Take Action', () => {
 		expect(apiRequests(flare.fake)).toHaveLength(1);
 	});
 
-	it('an unknown hash fails every item of its request, and Flare changes nothing', async () => {
+	it('an unknown hash fails every item of its request, each with its own error, and Flare changes nothing', async () => {
 		const [known] = hashes(1);
 		const unknown = 'f'.repeat(32);
 
@@ -267,13 +272,12 @@ describe('Leaked Credential → Take Action', () => {
 		);
 
 		expect(result.output).toEqual([]);
-		expect(result.errorOutput.map((item) => [item.json, item.pairedItem])).toEqual([
-			[{ error: 'At least one credential of the request was not found in Flare' }, { item: 0 }],
-			[{ error: 'At least one credential of the request was not found in Flare' }, { item: 1 }],
+		const flareSays = `Flare says: "credential ${unknown} not found".`;
+		const wholeRequest = 'Flare refused the whole request of items 0–1: none of them was changed.';
+		expect(result.errorOutput.map((item) => [item.json, item.pairedItem, item.error?.context.itemIndex, item.error?.description])).toEqual([
+			[{ error: `Credential '${known}' was not changed: Flare refused its request because of item 1` }, { item: 0 }, 0, `Correct or remove item 1, then run the others again. ${flareSays} ${wholeRequest}`],
+			[{ error: `Credential '${unknown}' was not found in Flare` }, { item: 1 }, 1, `Check the ID, and that it belongs to the tenant selected in the credential. ${flareSays} ${wholeRequest}`],
 		]);
-		expect(result.errorOutput[0].error?.description).toBe(
-			`Check the ID, and that it belongs to the tenant selected in the credential. Flare says: "credential ${unknown} not found".`,
-		);
 		expect(flare.fake.state.writes).toEqual([]);
 		expect(flare.fake.feed.credentialState(TENANT, known)).toEqual({ remediated_at: null, ignored_at: null });
 	});
@@ -365,5 +369,54 @@ describe('Leaked Credential → Get Tenant Feed', () => {
 
 		expect(result.error?.message).toBe(`'Order' has an unknown value: "newest" [item 0]`);
 		expect(apiRequests(flare.fake)).toEqual([]);
+	});
+	/** A 422 that names the page size, as FastAPI words it. */
+	const sizeRefused = { status: 422, body: { detail: [{ loc: ['query', 'size'], msg: 'ensure this value is less than or equal to 50', type: 'value_error' }] } };
+
+	it('pages of 100 are a bet: refused for their size on the first page, the walk starts again with pages of 20', async () => {
+		flare.fake.reset({ credentials: 1_000, quirks: { emptyPageEvery: 0, shortPageEvery: 0 } });
+		flare.fake.faults.add({ path: FEED_PATH, fault: sizeRefused });
+
+		const result = await flare.harness.runNode(feed({ returnAll: true }));
+
+		expect([result.status, result.error?.message]).toEqual(['success', undefined]);
+		const expected = flare.fake.feed.tenantCredentialsAll(TENANT);
+		expect(result.output.map((item) => item.json.id)).toEqual(expected.map((record) => record.id));
+		const queries = apiRequests(flare.fake).map((request) => [request.query.size, request.query.from === undefined, request.status]);
+		expect(queries[0]).toEqual(['100', true, 422]);
+		expect(queries[1]).toEqual(['20', true, 200]);
+		expect(queries.slice(1).every(([size, , status]) => size === '20' && status === 200)).toBe(true);
+		expect(queries).toHaveLength(1 + Math.ceil(expected.length / 20));
+	});
+
+	it('a page size Flare refuses under Return All is named as the page size, not the Limit', async () => {
+		flare.fake.faults.add({ path: FEED_PATH, times: 2, fault: sizeRefused });
+
+		const result = await flare.harness.runNode(feed({ returnAll: true }));
+
+		expect([result.error?.name, result.error?.message, result.error?.description]).toEqual([
+			'NodeApiError',
+			'Flare rejected the page size of 20 results that the node asked for',
+			'ensure this value is less than or equal to 50. With Return All the node chooses the page size: turn off Return All and set a Limit instead.',
+		]);
+		expect(apiRequests(flare.fake).map((request) => [request.query.size, request.status])).toEqual([
+			['100', 422],
+			['20', 422],
+		]);
+	});
+
+	it('under a Limit, a refused page size is the Limit; a page already delivered is never walked again', async () => {
+		flare.fake.faults.add({ path: FEED_PATH, fault: { ...sizeRefused, body: { detail: [{ loc: ['query', 'size'], msg: 'too large', type: 'value_error' }] } } });
+		const limited = await flare.harness.runNode(feed({ limit: 10 }));
+		expect(limited.error?.message).toBe("Flare rejected the value of 'Limit'");
+
+		flare.fake.clearLog();
+		flare.fake.faults.add({ path: FEED_PATH, skip: 1, fault: sizeRefused });
+		const later = await flare.harness.runNode(feed({ returnAll: true }));
+		expect(later.error?.message).toBe('Flare rejected the page size of 100 results that the node asked for');
+		expect(apiRequests(flare.fake).map((request) => [request.query.size, request.status])).toEqual([
+			['100', 200],
+			['100', 422],
+		]);
 	});
 });

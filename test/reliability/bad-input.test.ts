@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import type { IDataObject, INode, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { Flare, flareOperations } from '../../nodes/Flare/Flare.node';
+import { flareOperations } from '../../nodes/Flare/Flare.node';
 import { displayNameIn } from '../../nodes/Flare/shared/item';
 import type { FlareOperation } from '../../nodes/Flare/shared/operation';
 import { FlareTrigger } from '../../nodes/FlareTrigger/FlareTrigger.node';
@@ -23,27 +23,14 @@ import {
 	type Mutation,
 	type RunSummary,
 } from './inputs';
+import { baseOf, nodeDescription, nodeProperties, operations, validValues } from './operations';
 import { CANARY_API_KEY } from './secret-scan';
 import { CANARY_OPTIONS, Recorder, type BadInputRow } from './support';
 
 /** Runs per parameter: each is a real engine run against the fake. */
 const RUNS = 40;
 
-const nodeDescription = new Flare().description;
-const nodeProperties = nodeDescription.properties;
 const triggerProperties = new FlareTrigger().description.properties;
-
-const optionsOf = (property: INodeProperties | undefined) => (property?.options ?? []) as INodePropertyOptions[];
-
-/** Every operation of the node, from its description: [resource, operation]. */
-function operations(): Array<[string, string]> {
-	const resources = optionsOf(nodeProperties.find((property) => property.name === 'resource')).map((option) => String(option.value));
-	return resources.flatMap((resource) =>
-		optionsOf(
-			nodeProperties.find((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource)),
-		).map((option): [string, string] => [resource, String(option.value)]),
-	);
-}
 
 /** Path placeholders of the operations, and the parameter that fills each. */
 const PATH_PARAMETERS: Record<string, string> = {
@@ -56,9 +43,6 @@ const PATH_PARAMETERS: Record<string, string> = {
 	identifier_group_id: 'groupId',
 	assets_group_id: 'groupId',
 };
-
-/** A `valid` entry for a collection option that the base leaves out (e.g. fields of another policy type). */
-const LEAVE_OUT = Symbol('leave out');
 
 /** The name the operation's messages give a path parameter: its display name in the operation's form. */
 function aliasesOf(operation: FlareOperation, parameter: string): string[] {
@@ -112,127 +96,12 @@ describe('Bad input: every parameter either works or is rejected before any requ
 		fake = await FakeFlare.start({ credentials: 1_000, ...CANARY_OPTIONS });
 		harness = await Harness.create();
 		harness.addFlareCredential({ apiKey: CANARY_API_KEY, baseUrl: fake.url });
-		const report = await harness.runNode({ parameters: { resource: 'threatReport', operation: 'createRequest', reportTitle: 'Base' } });
-		valid = {
-			queryType: 'domain',
-			fqdn: 'acme.com',
-			email: 'jane@acme.com',
-			keyword: 'jane*',
-			secret: 'Summer2024!',
-			password: fake.dataset.credential(11).hash,
-			returnAll: false,
-			limit: 5,
-			simplify: true,
-			leakedValueOutput: 'masked',
-			'options.importedFrom': '2023-01-01T00:00:00Z',
-			'options.importedTo': '2030-01-01T00:00:00Z',
-			'options.include': ['auth_domains'],
-			'options.leakedValueOutput': 'masked',
-			'options.order': 'desc',
-			'options.backfill': 'last24Hours',
-			'requestOptions.timeout': 30_000,
-			credentialHash: fake.dataset.credentialHash(49),
-			uid: fake.dataset.events()[0].metadata.uid,
-			identifierId: String(fake.dataset.identifierIds()[0]),
-			identifierIds: String(fake.dataset.identifierIds()[1]),
-			policyUuid: fake.dataset.policies()[0].uuid,
-			cleanPastEvents: false,
-			sourceId: fake.dataset.sources()[0].id,
-			reportTitle: 'Weekly report',
-			timeRangeType: 'all',
-			timeRangeFrom: '2024-01-01T00:00:00Z',
-			timeRangeTo: '2024-02-01T00:00:00Z',
-			'additionalFields.question': 'Which banks were targeted?',
-			'additionalFields.includedKeywords': 'xss, phishing',
-			'additionalFields.excludedKeywords': 'test',
-			requestId: String(report.output[0]?.json.request_id ?? '3fa85f64-5717-4562-b3fc-2c963f66afa6'),
-			actionType: 'remediate',
-			// Identifiers: what they watch, their lists and filters.
-			identifierType: 'domain',
-			ip: '203.0.113.7',
-			bin: '412345',
-			azureTenantId: '72f988bf-86f1-41af-91ab-2d7cd011db47',
-			searchQuery: '"acme corp" AND password',
-			repoOwner: 'acme',
-			repoName: 'website',
-			identityAttributes: { emails: [{ email: 'jane@acme.com' }], names: [{ firstName: 'Jane', lastName: 'Doe', strict: false }] },
-			categories: ['leaked_credential', 'stealer_log'],
-			severities: ['high', 'critical'],
-			name: 'Acme watch',
-			groupId: '101',
-			replaceData: false,
-			'identifier.getAll.filters.types': ['domain', 'ip'],
-			'filters.isDisabled': false,
-			'filters.authorizationStatus': 'authorized',
-			'options.orderBy': 'name',
-			'updateFields.isDisabled': false,
-			// The event feeds, the full event and event actions.
-			searchBy: 'all',
-			queryString: 'acme AND password',
-			username: 'jdoe',
-			brand: 'Acme',
-			firstName: 'Lucia',
-			lastName: 'Moore',
-			exactName: false,
-			severityFilter: 'any',
-			minimumSeverity: 'high',
-			'filters.createdFrom': '2023-01-01T00:00:00Z',
-			'filters.createdTo': '2030-01-01T00:00:00Z',
-			'filters.materializedFrom': '2023-01-01T00:00:00Z',
-			'filters.materializedTo': '2030-01-01T00:00:00Z',
-			'filters.types': ['leaks'],
-			'filters.ignored': false,
-			'filters.remediated': false,
-			'filters.tags': 'important',
-			// An event of the tenant's feed (Event → Get reads another store: `uid` above).
-			'event.getFullEvent.uid': fake.feed.feedAll(fake.options.tenants[0], {})[0].metadata.uid,
-			'event.takeAction.uid': fake.feed.feedAll(fake.options.tenants[0], {})[1].metadata.uid,
-			'event.updateTenantMetadata.uid': fake.feed.feedAll(fake.options.tenants[0], {})[2].metadata.uid,
-			// A stealer log of the tenant's feed, whose cookies and credentials Expand Stealer Log lists.
-			'event.expandStealerLog.uid': fake.feed.feedAll(fake.options.tenants[0], { filters: { type: ['stealer_log'] } })[0].metadata.uid,
-			// Search All of Flare needs a query.
-			'event.searchGlobal.searchBy': 'keyword',
-			'event.searchGlobal.keyword': 'acme',
-			// Leaked cookies, accounts, matching policies.
-			domain: 'globex.io',
-			'filters.names': 'session',
-			'filters.paths': '/',
-			'filters.importedAfter': '2020-01-01T00:00:00Z',
-			'filters.expiresAfter': '2020-01-01T00:00:00Z',
-			account: 'jane@acme.com',
-			keywords: 'acme, vpn',
-			query: 'acme AND vpn',
-			cookieNames: 'session',
-			// Update changes the name and the keywords of a keyword policy: the other types' fields stay out.
-			'matchingPolicy.update.updateFields.query': LEAVE_OUT,
-			'matchingPolicy.update.updateFields.cookieNames': LEAVE_OUT,
-			'matchingPolicy.update.updateFields.matchSubdomains': LEAVE_OUT,
-			'matchingPolicy.update.updateFields.matchMode': LEAVE_OUT,
-		};
+		valid = await validValues(fake, harness);
 	}, 60_000);
 	afterAll(async () => {
 		recorder.save();
 		await fake.stop();
 	});
-
-	/**
-	 * Valid values for every parameter of a form (locators in their "By ID" mode): the operation's own
-	 * (`resource.operation.path`), else the parameter's.
-	 */
-	function baseOf(form: FormParameter[], selectors: IDataObject): IDataObject {
-		let parameters: IDataObject = { ...selectors };
-		for (const parameter of form) {
-			const known = valid[`${String(selectors.resource)}.${String(selectors.operation)}.${parameter.path}`] ?? valid[parameter.path] ?? valid[parameter.property.name];
-			if (known === LEAVE_OUT) continue;
-			const value = known ?? parameter.property.default;
-			parameters = withValue(
-				parameters,
-				parameter.path,
-				parameter.property.type === 'resourceLocator' && known !== undefined ? { __rl: true, mode: 'id', value: known } : value,
-			);
-		}
-		return parameters;
-	}
 
 	/** Tries RUNS values on one parameter; throws on the first unacceptable run. */
 	async function property(
@@ -282,7 +151,7 @@ describe('Bad input: every parameter either works or is rejected before any requ
 		});
 
 		it.each(form.map((parameter) => [parameter.path, parameter] as const))('%s', async (_path, parameter) => {
-			const base = { ...baseOf(form, selectors), ...parameter.shownWith };
+			const base = { ...baseOf(valid, form, selectors), ...parameter.shownWith };
 			await property(`${resource} → ${operationName}`, parameter, async (mutation) => {
 				const parameters = withValue(base, parameter.path, mutation.value);
 				let result: Awaited<ReturnType<Harness['runNode']>>;
@@ -326,7 +195,7 @@ describe('Bad input: every parameter either works or is rejected before any requ
 		const form = formOf(triggerProperties, selectors);
 
 		it.each(form.map((parameter) => [parameter.path, parameter] as const))('%s', async (_path, parameter) => {
-			const base = { ...baseOf(form, selectors), ...parameter.shownWith };
+			const base = { ...baseOf(valid, form, selectors), ...parameter.shownWith };
 			await property('Flare Trigger', parameter, async (mutation) => {
 				// A poll reads no input items: values that an item would carry are stored as they are
 				// (a text starting with "=" would then be an expression, so those are left out).

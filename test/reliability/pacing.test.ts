@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { FakeFlare, type FakeFlareOptions } from '../fake-flare';
 import { Harness } from '../harness/engine';
@@ -87,6 +88,54 @@ describe('Pacing at Flare’s documented rates', () => {
 			for (const gap of gaps(sent.map((request) => request.at))) expect(gap).toBeGreaterThanOrEqual(240);
 		} finally {
 			harness.delayHandOver();
+			await fake.stop();
+		}
+	}, 60_000);
+
+	it('the event feed in the Basic tier (docs/api-contract.md, "Rate limits"): a Return All against Basic at 4 per second, no Retry-After, zero 429s', async () => {
+		const fake = await fakeWith({ rateLimits: { basic: 4 }, retryAfter: 'none', eventsPerTenant: 60 });
+		try {
+			const result = await harness.runNode({ parameters: { resource: 'event', operation: 'searchTenantFeed', returnAll: true } });
+
+			expect(result.status).toBe('success');
+			const pages = apiRequests(fake);
+			expect(pages.length).toBeGreaterThanOrEqual(5);
+			expect(pages.map((request) => [request.path, request.tier, request.status])).toEqual(pages.map(() => ['/firework/v4/events/tenant/_search', 'basic', 200]));
+			expect(result.output.map((item) => (item.json.metadata as IDataObject).uid)).toEqual(fake.feed.feedAll(101, {}).map((item) => item.metadata.uid));
+			for (const gap of gaps(pages.map((request) => request.at))) expect(gap).toBeGreaterThanOrEqual(240);
+		} finally {
+			await fake.stop();
+		}
+	}, 60_000);
+
+	it('a 429 on a feed page holds the whole Basic tier of the organization, then the documented pace returns', async () => {
+		const fake = await fakeWith({ eventsPerTenant: 60 });
+		try {
+			const FEED = '/firework/v4/events/tenant/_search';
+			fake.faults.add({ path: FEED, skip: 1, fault: { ...RATE_LIMITED, headers: { 'Retry-After': '2' } } });
+
+			const search = harness.runNode({ parameters: { resource: 'event', operation: 'searchTenantFeed', returnAll: true } });
+			// Another execution of the same organization asks for a source while the tier is held.
+			while (!fake.requests.some((request) => request.status === 429)) await sleep(20);
+			const source = await harness.runNode({ parameters: { resource: 'source', operation: 'get', sourceId: fake.dataset.sources()[0].id } });
+			const feed = await search;
+
+			expect([feed.status, source.status]).toEqual(['success', 'success']);
+			expect(feed.output.map((item) => (item.json.metadata as IDataObject).uid)).toEqual(fake.feed.feedAll(101, {}).map((item) => item.metadata.uid));
+			const requests = apiRequests(fake);
+			const refused = requests.find((request) => request.status === 429)!;
+			const sourceRequest = requests.find((request) => request.path.startsWith('/astp/sources/'))!;
+			// The other request of the tier waited out the 2 s (give or take the jitter of arrival times).
+			expect(sourceRequest.at - refused.at).toBeGreaterThanOrEqual(1_990);
+			const pages = requests.filter((request) => request.path === FEED);
+			expect(pages.map((request) => request.status)).toEqual([200, 429, ...pages.slice(2).map(() => 200)]);
+			expect(pages[2].at - refused.at).toBeGreaterThanOrEqual(1_990);
+			// Then the documented pace, 4 per second, not slower.
+			for (const gap of gaps(pages.slice(3).map((request) => request.at))) {
+				expect(gap).toBeGreaterThanOrEqual(240);
+				expect(gap).toBeLessThan(600);
+			}
+		} finally {
 			await fake.stop();
 		}
 	}, 60_000);

@@ -111,7 +111,59 @@ export interface HostileRow {
 	error?: string;
 }
 
-export type ReliabilityRow = FaultRow | WriteRow | BadInputRow | MaskingRow | HostileRow;
+/** Unexpected answers (answers.test.ts): the shapes one operation met, each worked or failed as decided. */
+export interface AnswerRow {
+	kind: 'answer';
+	operation: string;
+	shapes: number;
+	/** Runs that worked: every output item an object, paired with its input. */
+	worked: number;
+	/** Runs that stopped with the node's error saying what came. */
+	failed: number;
+}
+
+/** A walk of a feed that Flare's filters leave with long runs of empty pages (filtered-feeds.test.ts). */
+export interface FilteredWalkRow {
+	kind: 'filteredWalk';
+	scenario: string;
+	/** Pages the walk read, the empty ones among them, and the longest run of them. */
+	pages: number;
+	emptyPages: number;
+	longestEmptyRun: number;
+	expected: number;
+	delivered: number;
+	lost: number;
+	duplicated: number;
+	outcome: 'delivered all' | 'failed as decided' | 'stopped at the bound, went on next poll';
+	error?: string;
+}
+
+/** A batched write (batched-writes.test.ts): its requests, and what each item was told. */
+export interface BatchRow {
+	kind: 'batch';
+	operation: string;
+	scenario: string;
+	items: number;
+	requests: number;
+	/** Writes Flare received in input order (0 when it applied one out of order). */
+	inOrder: boolean;
+	/** Items with an output or an error of their own, paired with their input. */
+	paired: number;
+	/** Items whose error said whether Flare applied them (all failed items). */
+	toldApplied: number;
+	failed: number;
+	outcome: string;
+}
+
+export type ReliabilityRow =
+	| FaultRow
+	| WriteRow
+	| BadInputRow
+	| MaskingRow
+	| HostileRow
+	| AnswerRow
+	| FilteredWalkRow
+	| BatchRow;
 
 /**
  * Collects the rows of one test file and writes them where the jest global teardown merges them

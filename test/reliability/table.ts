@@ -13,7 +13,17 @@ import type { TriggerLiveFigures } from '../e2e/trigger-live';
 import { writeBlock } from '../docs/blocks';
 import { fs, path, processRef } from '../support/node';
 import type { ScanSummary } from './secret-scan';
-import type { BadInputRow, FaultRow, HostileRow, MaskingRow, ReliabilityRow, WriteRow } from './support';
+import type {
+	AnswerRow,
+	BadInputRow,
+	BatchRow,
+	FaultRow,
+	FilteredWalkRow,
+	HostileRow,
+	MaskingRow,
+	ReliabilityRow,
+	WriteRow,
+} from './support';
 
 interface Figures {
 	generatedAt: string;
@@ -75,10 +85,17 @@ function render(figures: Figures): { markdown: string; problems: string[] } {
 	const inputs = figures.rows.filter((row): row is BadInputRow => row.kind === 'badInput');
 	const masking = figures.rows.filter((row): row is MaskingRow => row.kind === 'masking');
 	const hostile = figures.rows.filter((row): row is HostileRow => row.kind === 'hostile');
+	const walks = figures.rows.filter((row): row is FilteredWalkRow => row.kind === 'filteredWalk');
+	const batches = figures.rows.filter((row): row is BatchRow => row.kind === 'batch');
+	const answers = figures.rows.filter((row): row is AnswerRow => row.kind === 'answer');
 	const problems: string[] = [];
 
-	const lost = sum(faults, (row) => row.lost);
-	const duplicated = sum(faults, (row) => row.duplicated);
+	const lost = sum(faults, (row) => row.lost) + sum(walks, (row) => row.lost);
+	const duplicated = sum(faults, (row) => row.duplicated) + sum(walks, (row) => row.duplicated);
+	const outOfOrder = batches.filter((row) => !row.inOrder).length;
+	if (outOfOrder) problems.push(`${outOfOrder} batched writes out of input order`);
+	const untold = sum(batches, (row) => row.failed - row.toldApplied);
+	if (untold) problems.push(`${untold} failed batch items not told whether Flare applied them`);
 	const overBound = faults.filter((row) => row.requests > row.bound).length;
 	// A write may be sent again only after a 429 (Flare did not process it).
 	const twice = sum(writes, (row) => row.duplicated) + writes.filter((row) => !row.fault.startsWith('429') && row.requests > 1).length;
@@ -125,6 +142,38 @@ function render(figures: Figures): { markdown: string; problems: string[] } {
 				'—',
 				number(twice),
 				`${number(writes.filter((row) => row.outcome === 'succeeded once').length)} succeeded once, ${number(writes.filter((row) => row.outcome !== 'succeeded once').length)} failed without resending; writes applied twice: ${number(twice)}`,
+			],
+			[
+				`Post-filtered event feeds: runs of up to ${number(Math.max(0, ...walks.map((row) => row.longestEmptyRun)))} empty pages before, between and after the matches (severity, ignored events, tags), and runs past the walk's bound (node and trigger)`,
+				number(walks.length),
+				number(sum(walks, (row) => row.expected)),
+				number(sum(walks, (row) => row.lost)),
+				number(sum(walks, (row) => row.duplicated)),
+				[
+					['delivered all', 'delivered every match once'],
+					['failed as decided', 'failed with the decided error, naming the feed\'s own fields'],
+					['stopped at the bound, went on next poll', 'stopped at the bound and went on at the next poll, every match once'],
+				]
+					.map(([outcome, words]) => [walks.filter((row) => row.outcome === outcome).length, words] as const)
+					.filter(([count]) => count > 0)
+					.map(([count, words]) => `${number(count)} ${words}`)
+					.join('; '),
+			],
+			[
+				'Batched writes (both Take Action operations): input order across action changes, repeated targets, a failure in the second of three requests (HTTP 404, 422, 502; with and without Continue On Fail)',
+				number(batches.length),
+				number(sum(batches, (row) => row.items)),
+				'—',
+				'—',
+				`${number(sum(batches, (row) => row.requests))} requests, ${number(batches.filter((row) => row.inOrder).length)} of ${number(batches.length)} scenarios applied in input order; ${number(sum(batches, (row) => row.paired))} output and error items, each paired with its own input; ${number(sum(batches, (row) => row.toldApplied))} of ${number(sum(batches, (row) => row.failed))} errors say whether Flare applied the item, and those that stop the node which items it applied before`,
+			],
+			[
+				`Unexpected answer shapes on ${plural(answers.length, 'operation')} (every operation of the node): null, numbers, texts, lists of odd entries, objects without what is read, and the real answer with every value of another JSON type`,
+				`${number(sum(answers, (row) => row.shapes))} runs`,
+				'—',
+				'—',
+				'—',
+				`${number(sum(answers, (row) => row.worked))} worked (each item an object, paired); ${number(sum(answers, (row) => row.failed))} failed with the node's error saying what came; none with a JavaScript error`,
 			],
 			[
 				`Bad inputs on ${plural(inputs.length, 'parameter')} of ${plural(operations.length - (operations.includes('Flare Trigger') ? 1 : 0), 'operation')} and the trigger (random and unicode strings, huge values, wrong types from expressions, empty values, path tricks)`,

@@ -1,4 +1,9 @@
-import { describeBody, failureFromError, retryAfterMs } from '../../nodes/Flare/shared/errors';
+import type { INode } from 'n8n-workflow';
+
+import { getAllOperation as astpUrlsOperation } from '../../nodes/Flare/resources/astpUrl/getAll';
+import { searchTenantFeedOperation } from '../../nodes/Flare/resources/event/searchTenantFeed';
+import { searchOperation } from '../../nodes/Flare/resources/leakedCredential/search';
+import { describeBody, failureFromError, flareApiError, itemsText, mayHaveApplied, retryAfterMs } from '../../nodes/Flare/shared/errors';
 import { buildPath } from '../../nodes/Flare/shared/operation';
 import { maskValue, protectLeakedValues } from '../../nodes/Flare/shared/output';
 
@@ -10,8 +15,49 @@ describe('error bodies are read in the decided order', () => {
 		['{"error":{"code":"X","message":"from text"}}', { code: 'X', message: 'from text' }],
 		['<html>502</html>', {}],
 		[undefined, {}],
+		// Values of any JSON type where texts are expected, each read as text.
+		[{ message: 'Activity not found', code: 404 }, { message: 'Activity not found', code: '404' }],
+		[{ message: 42, code: null }, { message: '42', code: undefined }],
+		[{ message: ['a', 'b'] }, { message: '["a","b"]', code: undefined }],
+		[{ message: { en: 'x' }, code: { n: 1 } }, { message: '{"en":"x"}', code: '{"n":1}' }],
+		[{ message: null, code: 'X' }, {}],
+		[{ error: { code: 7, message: false } }, { code: '7', message: 'false' }],
+		[{ error: 'denied', code: 403 }, { message: 'denied', code: '403' }],
+		[{ error: [], message: 'flat' }, { message: 'flat', code: undefined }],
+		[{ detail: 'Not Found' }, { message: 'Not Found', code: undefined }],
+		[{ detail: [{ loc: 'body', msg: 5 }, { loc: [{ a: 1 }, 2, null], msg: null }, 'text'] }, { details: [{ loc: [], msg: '5' }, { loc: ['{"a":1}', 2, ''], msg: '' }, { loc: [], msg: 'text' }], message: '5; text' }],
+		[{ detail: [] }, { details: [] }],
+		[{ message: 'x'.repeat(600) }, { message: 'x'.repeat(500), code: undefined }],
+		[[1, 2], {}],
+		[42, {}],
+		[null, {}],
 	])('%j → %j', (body, expected) => {
 		expect(describeBody(body)).toEqual(expected);
+	});
+
+	it('says items in words: one, a range, several runs', () => {
+		expect(itemsText([3])).toBe('item 3');
+		expect(itemsText([9, 8, 7, 6, 5, 4, 3, 2, 1, 0])).toBe('items 0–9');
+		expect(itemsText([0, 1, 2, 5, 7, 8, 9, 5])).toBe('items 0–2, 5 and 7–9');
+	});
+
+	it('tells a write Flare may have applied from one it refused or never got', () => {
+		expect([500, 502, 200].map((status) => mayHaveApplied({ status }))).toEqual([true, true, true]);
+		expect([301, 400, 404, 422, 429].map((status) => mayHaveApplied({ status }))).toEqual([false, false, false, false, false]);
+		expect(['TIMEOUT', 'ECONNRESET', 'CANCELLED'].map((code) => mayHaveApplied({ code }))).toEqual([true, true, true]);
+		expect(['ECONNREFUSED', 'ENOTFOUND', 'TOKEN_EXCHANGE'].map((code) => mayHaveApplied({ code }))).toEqual([false, false, false]);
+	});
+
+	it('advises narrowing a search with the fields of the operation at hand, or none', () => {
+		const node = { name: 'Flare' } as INode;
+		const descriptionOf = (operation: { action: string; narrow?: string }) => flareApiError(node, { code: 'TOO_LARGE', status: 200 }, operation).description;
+		expect(descriptionOf(searchTenantFeedOperation)).toBe(
+			'The answer was cut off at 256 MiB and nothing of it was used. Ask for fewer results at once (Limit), or narrow the search (e.g. set Created From/To or Materialized From/To under Filters, choose Event Type Names or IDs, or a higher Severity).',
+		);
+		expect(descriptionOf(searchOperation)).toBe(
+			'The answer was cut off at 256 MiB and nothing of it was used. Ask for fewer results at once (Limit), or narrow the search (e.g. set Imported From/To under Options).',
+		);
+		expect(descriptionOf(astpUrlsOperation)).toBe('The answer was cut off at 256 MiB and nothing of it was used. Ask for fewer results at once (Limit).');
 	});
 
 	it('reads Retry-After as seconds, decimals or an HTTP date, past dates as negative', () => {

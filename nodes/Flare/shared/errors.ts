@@ -12,7 +12,7 @@ export interface FlareFailure {
 	/**
 	 * Flare's error code (e.g. `QUOTA_EXCEEDED`), the network error code (e.g. `ECONNRESET`), or ours:
 	 * `TIMEOUT`, `TOO_LARGE`, `CANCELLED`, `REDIRECT`, `TOKEN_EXCHANGE`, `RETRY_AFTER_TOO_LONG`,
-	 * `REPEATED_CURSOR`, `NO_PROGRESS`, `QUOTA_USED_UP`.
+	 * `REPEATED_CURSOR`, `NO_PROGRESS`, `QUOTA_USED_UP`, `UNEXPECTED_ANSWER` (`message` says what).
 	 */
 	code?: string;
 	/** Flare's own message, parsed in the decided order (or the token exchange's, written by us). */
@@ -29,6 +29,10 @@ export interface FlareFailure {
 	attempts?: number;
 	/** The Timeout of the request, for `TIMEOUT`. */
 	timeoutMs?: number;
+	/** Pages in a row without a new result, for `NO_PROGRESS`. */
+	pages?: number;
+	/** The page size of a page that failed, when the node chose it (Return All) rather than Limit. */
+	pageSize?: number;
 }
 
 /** A failed request, as the transport and the page walker throw it. */
@@ -51,6 +55,11 @@ export interface FailureContext {
 	target?: string;
 	/** Whether the operation changes data in Flare. */
 	write?: boolean;
+	/**
+	 * How to narrow this operation's search, naming its own fields (e.g. "set Imported From/To under
+	 * Options"), for the messages that advise asking for less.
+	 */
+	narrow?: string;
 }
 
 function asObject(value: unknown): IDataObject | undefined {
@@ -75,24 +84,60 @@ export function retryAfterMs(value: unknown): number | undefined {
 	return Number.isNaN(date) ? undefined : date - Date.now();
 }
 
-/** Parses a Flare error body: `error.message`, then `detail[*].msg`, then a flat `message`. */
+/** Longest text kept of one value of an error body (Flare's messages are a sentence). */
+const MAX_BODY_TEXT = 500;
+
+/**
+ * A value of an error body as text, whatever its JSON type: a string as it is, a number or a boolean
+ * written out, an object or an array as JSON (at most 500 characters); nothing for null or absent.
+ */
+function textOf(value: unknown): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value === 'string') return value.slice(0, MAX_BODY_TEXT);
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	let json: string | undefined;
+	try {
+		json = JSON.stringify(value);
+	} catch {
+		json = undefined;
+	}
+	return json === undefined || json === '[]' || json === '{}'
+		? undefined
+		: json.slice(0, MAX_BODY_TEXT);
+}
+
+/**
+ * Parses a Flare error body: `error.message` (or an `error` that is itself the text), then
+ * `detail[*].msg` (or a `detail` that is itself the text), then a flat `message`. Every value may be
+ * of any JSON type (e.g. `{"message": "Activity not found", "code": 404}`): each is read as text.
+ */
 export function describeBody(body: unknown): Pick<FlareFailure, 'code' | 'message' | 'details'> {
 	const object = asObject(body);
 	if (!object) return {};
 	const error = asObject(object.error);
-	if (error?.message !== undefined || error?.code !== undefined) {
-		return { code: error.code as string | undefined, message: error.message as string | undefined };
+	if (error && (textOf(error.message) !== undefined || textOf(error.code) !== undefined)) {
+		return { code: textOf(error.code), message: textOf(error.message) };
+	}
+	if (!error && textOf(object.error) !== undefined) {
+		return { code: textOf(object.code), message: textOf(object.error) };
 	}
 	if (Array.isArray(object.detail)) {
-		const details = (object.detail as IDataObject[]).map((entry) => ({
-			loc: (Array.isArray(entry.loc) ? entry.loc : []) as Array<string | number>,
-			msg: String(entry.msg ?? ''),
-		}));
-		return { details, message: details.map((entry) => entry.msg).join('; ') };
+		const details = (object.detail as unknown[]).map((entry) => {
+			const fields = asObject(entry);
+			const loc = Array.isArray(fields?.loc) ? (fields.loc as unknown[]) : [];
+			return {
+				loc: loc.map((part) => (typeof part === 'number' ? part : (textOf(part) ?? ''))),
+				msg: textOf(fields ? fields.msg : entry) ?? '',
+			};
+		});
+		const message = details
+			.map((entry) => entry.msg)
+			.filter((msg) => msg !== '')
+			.join('; ');
+		return { details, ...(message ? { message } : {}) };
 	}
-	if (typeof object.message === 'string')
-		return { message: object.message, code: object.code as string };
-	return {};
+	const message = textOf(object.message) ?? textOf(object.detail);
+	return message === undefined ? {} : { message, code: textOf(object.code) };
 }
 
 /** Most of an error answer read for its message: enough for any error envelope. */
@@ -187,6 +232,34 @@ export function isQuotaExceeded(failure: FlareFailure): boolean {
 	);
 }
 
+/** What a JSON value is, in words, for messages about an answer of the wrong shape. */
+export function describeShape(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'string') return 'a text';
+	return `a ${typeof value}`;
+}
+
+/** An answer Flare sent in full, but not of the shape the operation reads: `what` says how. */
+export function unexpectedAnswer(status: number, what: string): FlareRequestFailed {
+	return new FlareRequestFailed({ code: 'UNEXPECTED_ANSWER', status, message: what });
+}
+
+/** Connection errors that happen before a request reaches Flare: nothing was sent. */
+export const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
+
+/**
+ * Whether Flare may have applied a write that failed thus (docs/api-contract.md, "Errors"): yes after
+ * a 5xx, a time-out, a dropped connection or an answer it sent but could not be read; no when Flare
+ * refused it (3xx, 4xx: nothing changed) or when it never left (token exchange, unreachable host).
+ */
+export function mayHaveApplied(failure: FlareFailure): boolean {
+	if (failure.status !== undefined) return failure.status < 300 || failure.status >= 500;
+	return !['TOKEN_EXCHANGE', 'QUOTA_USED_UP', ...NOT_SENT_CODES].includes(failure.code ?? '');
+}
+
 /** No answer: a connection error, or no complete answer within the Timeout. */
 export function isNetworkFailure(failure: FlareFailure): boolean {
 	return (
@@ -202,6 +275,11 @@ export function describeWait(ms: number): string {
 	if (minutes < 120) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 	const hours = Math.round(minutes / 60);
 	return hours < 48 ? `${hours} hours` : `${Math.round(hours / 24)} days`;
+}
+
+/** Whether a 422's `loc` points at the page size (`size`). */
+export function namesPageSize(failure: FlareFailure): boolean {
+	return (failure.details ?? []).some(({ loc }) => loc[loc.length - 1] === 'size');
 }
 
 /** Display name of the parameter that a 422 `loc` points at, if we know it. */
@@ -225,7 +303,7 @@ function explain(
 	const tried =
 		failure.attempts && failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
 	const { status, code } = failure;
-	const mayHaveApplied =
+	const notSentAgain =
 		'The request was not sent again because Flare may already have applied it. Check the result in Flare before running the workflow again.';
 	if (code === 'CANCELLED') {
 		return {
@@ -247,10 +325,16 @@ function explain(
 		};
 	}
 	if (code === 'TOO_LARGE') {
+		const narrow = context.narrow ? `, or narrow the search (${context.narrow})` : '';
 		return {
 			message: `Flare's answer was too large to read while trying to ${context.action}`,
-			description:
-				'The answer was cut off at 256 MiB and nothing of it was used. Ask for fewer results at once (Limit), or narrow the search (e.g. Imported From/To).',
+			description: `The answer was cut off at 256 MiB and nothing of it was used. Ask for fewer results at once (Limit)${narrow}.`,
+		};
+	}
+	if (code === 'UNEXPECTED_ANSWER' && !context.write) {
+		return {
+			message: `Flare's answer could not be used while trying to ${context.action}`,
+			description: `${failure.message ?? 'It does not have the documented shape'}. Nothing of it was used. Run the workflow again later; if it persists, report it to Flare.`,
 		};
 	}
 	if (status === 401) {
@@ -276,6 +360,12 @@ function explain(
 		return {
 			message: `${context.target ?? 'The requested item'} was not found in Flare`,
 			description: `Check the ID, and that it belongs to the tenant selected in the credential.${flareSays}`,
+		};
+	}
+	if (status === 422 && failure.pageSize !== undefined && namesPageSize(failure)) {
+		return {
+			message: `Flare rejected the page size of ${failure.pageSize} results that the node asked for`,
+			description: `${failure.message ?? 'The request did not pass validation'}. With Return All the node chooses the page size: turn off Return All and set a Limit instead.`,
 		};
 	}
 	if (status === 422) {
@@ -304,10 +394,16 @@ function explain(
 	if (context.write && status !== undefined && status < 300 && failure.malformed) {
 		return {
 			message: `Flare accepted the request to ${context.action} (HTTP ${status}), but its answer could not be read`,
-			description: mayHaveApplied,
+			description: notSentAgain,
 		};
 	}
-	if (context.write && (status === undefined || status >= 500)) {
+	if (context.write && status !== undefined && status < 300 && code === 'UNEXPECTED_ANSWER') {
+		return {
+			message: `Flare accepted the request to ${context.action} (HTTP ${status}), but its answer could not be used`,
+			description: `${failure.message ?? 'It does not have the documented shape'}. ${notSentAgain}`,
+		};
+	}
+	if (context.write && (status === undefined || status >= 500) && mayHaveApplied(failure)) {
 		const what =
 			code === 'TIMEOUT'
 				? `Flare did not answer within the Timeout (${failure.timeoutMs} ms)`
@@ -316,7 +412,7 @@ function explain(
 					: `The connection failed (${code})`;
 		return {
 			message: `Flare did not confirm the request to ${context.action}`,
-			description: `${what}. ${mayHaveApplied}`,
+			description: `${what}. ${notSentAgain}`,
 		};
 	}
 	if (code === 'REPEATED_CURSOR') {
@@ -327,10 +423,13 @@ function explain(
 		};
 	}
 	if (code === 'NO_PROGRESS') {
+		const pages = (failure.pages ?? 0).toLocaleString('en-US');
+		const narrow = context.narrow
+			? `Narrow the search (${context.narrow}) and run it again.`
+			: 'Run the workflow again later; if it persists, report it to Flare.';
 		return {
-			message: `Flare returned 50 pages in a row without a new result while trying to ${context.action}`,
-			description:
-				'The walk was stopped to avoid an endless loop, and nothing was returned for this item. Narrow the search (e.g. Imported From/To) or run the workflow again later; if it persists, report it to Flare.',
+			message: `Flare returned ${pages} pages in a row without a new result while trying to ${context.action}`,
+			description: `Flare leaves a page empty when its filters (e.g. ignored events) drop every result of it, so the walk went on through ${pages} pages in a row that were empty or held only results already returned, then stopped; nothing was returned for this item. ${narrow}`,
 		};
 	}
 	if (failure.malformed) {
@@ -371,7 +470,16 @@ export function flareApiError(
 	context: FailureContext,
 	itemIndex?: number,
 ): NodeApiError {
-	const { message, description } = explain(failure, context);
+	return apiError(node, failure, explain(failure, context), itemIndex);
+}
+
+/** A `NodeApiError` that shows `message` and `description` (and the status), never Flare's raw answer. */
+function apiError(
+	node: INode,
+	failure: FlareFailure,
+	{ message, description }: { message: string; description: string },
+	itemIndex?: number,
+): NodeApiError {
 	const httpCode = failure.status ? String(failure.status) : null;
 	return new NodeApiError(node, { message, description, httpCode } as JsonObject, {
 		message,
@@ -379,6 +487,93 @@ export function flareApiError(
 		httpCode: httpCode ?? undefined,
 		itemIndex,
 	});
+}
+
+/** Input items in words: "item 3", "items 0–9", "items 0–2, 5 and 7–9". */
+export function itemsText(indices: number[]): string {
+	const runs: string[] = [];
+	const sorted = [...new Set(indices)].sort((a, b) => a - b);
+	for (let start = 0; start < sorted.length; ) {
+		let end = start;
+		while (end + 1 < sorted.length && sorted[end + 1] === sorted[end] + 1) end++;
+		runs.push(end === start ? `${sorted[start]}` : `${sorted[start]}–${sorted[end]}`);
+		start = end + 1;
+	}
+	const list =
+		runs.length > 1 ? `${runs.slice(0, -1).join(', ')} and ${runs[runs.length - 1]}` : runs[0];
+	return `${sorted.length === 1 ? 'item' : 'items'} ${list ?? ''}`;
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** One request of a batched write that failed, and where it stood in the execution. */
+export interface BatchRequestFailure {
+	failure: FlareFailure;
+	/** Input indices of the items the request carried. */
+	items: number[];
+	/** Those whose target Flare's message names (e.g. the unknown event of a 404). */
+	named: number[];
+	/**
+	 * When the node stops here (no continue on fail): the items Flare applied in earlier requests,
+	 * and those not sent.
+	 */
+	progress?: { applied: number[]; notSent: number[] };
+}
+
+/**
+ * The error of one item of a failed batched request (docs/api-contract.md, "Errors"), with its own
+ * `itemIndex`: what happened to the request, whether Flare may have applied this item, and, when
+ * the node stops, which items Flare applied before (for a write; a read says which item Flare
+ * refused, if it named one). `label` names the item's target, e.g. "Event 'leak/leak_site/1'".
+ */
+export function batchItemError(
+	node: INode,
+	context: FailureContext,
+	label: string,
+	index: number,
+	request: BatchRequestFailure,
+): NodeApiError {
+	const { failure, items, progress } = request;
+	// Whatever Flare says of a request of one item is about that item.
+	const named = items.length === 1 ? items : request.named;
+	const refused = !mayHaveApplied(failure);
+	const flareSays = failure.message ? ` Flare says: "${failure.message}".` : '';
+	let { message, description } = explain(failure, { ...context, target: label });
+	if (!context.write) {
+		// A read (Check Accounts) changes nothing: what counts is which item Flare refused.
+		if (named.length > 0 && !named.includes(index)) {
+			message = `${label} was not checked: Flare refused its request because of ${itemsText(named)}`;
+			description = `Correct or remove ${itemsText(named)}, then run the others again.${flareSays}`;
+		}
+		if (items.length > 1) description += ` The same request carried ${itemsText(items)}.`;
+		return apiError(node, failure, { message, description }, index);
+	}
+	if (refused && named.length > 0 && !named.includes(index)) {
+		message = `${label} was not changed: Flare refused its request because of ${itemsText(named)}`;
+		description = `Correct or remove ${itemsText(named)}, then run the others again.${flareSays}`;
+	} else if (refused && failure.status === 404 && named.length === 0) {
+		message = `Flare refused the request with ${label} (HTTP 404)`;
+		description = `Flare did not say which one it could not find. Check that each one exists in the tenant selected in the credential.${flareSays}`;
+	}
+	if (items.length > 1) {
+		description += !refused
+			? ` The same request carried ${itemsText(items)}: Flare may have applied any of them.`
+			: failure.status !== undefined
+				? ` Flare refused the whole request of ${itemsText(items)}: none of them was changed.`
+				: ` The request of ${itemsText(items)} did not reach Flare: none of them was changed.`;
+	}
+	if (progress && progress.applied.length + progress.notSent.length > 0) {
+		const { applied, notSent } = progress;
+		const before = applied.length
+			? `${capitalized(itemsText(applied))} ${applied.length === 1 ? 'was' : 'were'} applied in Flare before this`
+			: 'Nothing was applied in Flare before this';
+		const after = refused ? [...items, ...notSent] : notSent;
+		const rest = refused
+			? `${itemsText(after)} ${after.length === 1 ? 'was' : 'were'} not`
+			: `Flare may have applied ${itemsText(items)}${notSent.length ? `, and ${itemsText(notSent)} ${notSent.length === 1 ? 'was' : 'were'} not sent` : ''}`;
+		description += ` ${before}; ${rest}.`;
+	}
+	return apiError(node, failure, { message, description }, index);
 }
 
 /** The `NodeOperationError` for a parameter value that cannot be sent, naming its display name. */

@@ -1,6 +1,6 @@
 import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
 
-import type { FailureContext } from './errors';
+import { describeShape, unexpectedAnswer, type FailureContext } from './errors';
 import type { FlareItem } from './item';
 
 /** Flare's two rate-limit tiers: Search (the global searches) and Basic (everything else). */
@@ -18,6 +18,11 @@ export interface Paging {
 	/** The endpoint's largest page. */
 	maxPageSize: number;
 	/**
+	 * The page size Flare documents, when `maxPageSize` is larger than it and so a bet: a walk whose
+	 * first page Flare refuses for its size (a 400 or 422 naming `size`) starts again with this one.
+	 */
+	documentedPageSize?: number;
+	/**
 	 * Where the global-search quota counts results: Return All's first page. When the results fit in
 	 * it, they cost no more than they count; otherwise a new walk with the largest pages follows.
 	 */
@@ -26,7 +31,9 @@ export interface Paging {
 	next(body: unknown, records: IDataObject[]): string | number | undefined;
 	/**
 	 * For a walk resumed later (the Flare Trigger's): an empty page that hands back the cursor it was
-	 * asked with means nothing more for now, and ends the walk instead of counting as a cursor cycle.
+	 * asked with means nothing more for now, and ends the walk instead of counting as a cursor cycle;
+	 * and a walk that reaches its bound of pages without a new record returns its cursor
+	 * (`WalkEnd.next`, with `atBound`) instead of failing, so that the next walk goes on from there.
 	 */
 	resumable?: boolean;
 	/**
@@ -44,8 +51,9 @@ export function nextCursor(body: unknown): string | undefined {
 
 /**
  * A request that Flare takes for several targets at once (e.g. event actions, at most 10 a request;
- * accounts to check, at most 100): each input item gives one target, and items whose `shared` part is
- * the same go in one request as `{ ...shared, targets: [...] }`, or as `body` builds it.
+ * accounts to check, at most 100): each input item gives one target, and consecutive items whose
+ * `shared` part is the same go in one request as `{ ...shared, targets: [...] }`, or as `body` builds
+ * it, each target once (runner.ts `runBatched`).
  */
 export interface Batch {
 	/** Most targets a request may carry. */
@@ -108,12 +116,34 @@ export function buildPath(
 	});
 }
 
-/** The records of an answer: a plain array, the `items` of a page, or the object itself. */
-export function recordsOf(body: unknown): IDataObject[] {
-	if (Array.isArray(body)) return body as IDataObject[];
-	if (body && typeof body === 'object') {
-		const { items } = body as IDataObject;
-		return Array.isArray(items) ? (items as IDataObject[]) : [body as IDataObject];
+/** Whether a JSON value is an object (not null, not a list): a record. */
+export const isObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The records of an answer, each an object: a plain array, the `items` of a page, or (not for a
+ * page) the object itself, and none for an empty answer. Any other answer fails as unexpected
+ * (docs/api-contract.md, "Errors"), rather than reading as "no results".
+ */
+export function recordsOf({ body, statusCode }: FlareResponse, page = false): IDataObject[] {
+	let records: unknown[];
+	if (Array.isArray(body)) records = body;
+	else if (isObject(body) && Array.isArray(body.items)) records = body.items;
+	else if (isObject(body) && !page) return [body];
+	else if (body === undefined && !page) return [];
+	else {
+		const what = isObject(body) ? "an object without 'items'" : describeShape(body);
+		throw unexpectedAnswer(
+			statusCode,
+			`Flare answered with ${what}, not ${page ? 'a page of results' : 'a record or a list of records'}`,
+		);
 	}
-	return [];
+	const odd = records.filter((record) => !isObject(record)).length;
+	if (odd > 0) {
+		throw unexpectedAnswer(
+			statusCode,
+			`Flare's answer holds ${odd} of ${records.length} entries that are not objects`,
+		);
+	}
+	return records as IDataObject[];
 }

@@ -76,9 +76,18 @@ export function simplifyCredential(record: IDataObject): IDataObject {
 	return simplified;
 }
 
+/** The leaked passwords of an identity: the objects of its `passwords` list (none when it has none). */
+export function passwordsOf(identity: IDataObject): IDataObject[] {
+	const passwords = Array.isArray(identity.passwords) ? (identity.passwords as unknown[]) : [];
+	return passwords.filter(
+		(password): password is IDataObject =>
+			typeof password === 'object' && password !== null && !Array.isArray(password),
+	);
+}
+
 /** One flat item per leaked password of an identity (at most 10 fields). */
 export function simplifyIdentity(identity: IDataObject): IDataObject[] {
-	return ((identity.passwords as IDataObject[] | undefined) ?? []).map((password) => ({
+	return passwordsOf(identity).map((password) => ({
 		identity_name: identity.name,
 		id: password.id,
 		hash: password.hash,

@@ -3,8 +3,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { FlareRequestFailed } from './errors';
 import { recordsOf, type FlareResponse, type Paging } from './operation';
 
-/** Pages in a row that bring nothing new before a walk is stopped as a server fault. */
-export const MAX_PAGES_WITHOUT_NEW_RECORDS = 50;
+/**
+ * Pages in a row without a new record after which a walk stops (docs/api-contract.md, "Paging").
+ * Flare leaves a page empty when its filters drop every result of it (ignored events, severity,
+ * tags): on the event feeds, whose pages hold 10 events, this is 10,000 events filtered out in a
+ * row, about 4 minutes at Flare's Basic pace.
+ */
+export const MAX_PAGES_WITHOUT_NEW_RECORDS = 1_000;
 
 /** Where a walk stopped. */
 export interface WalkEnd {
@@ -12,14 +17,24 @@ export interface WalkEnd {
 	next?: string | number;
 	/** Cursor the last page read was asked for with; undefined for a first page. */
 	lastFrom?: string | number;
+	/**
+	 * A resumable walk only: it stopped after {@link MAX_PAGES_WITHOUT_NEW_RECORDS} pages in a row
+	 * without a new record, and `next` goes on from there. The walk is not complete.
+	 */
+	atBound?: true;
 }
 
 /**
  * The one page walker. Asks `fetchPage` for each page (none for the first, or `from` to resume),
  * hands each page's new records to `onPage`, and follows the cursors that `paging` reads until the
  * walk ends or `onPage` returns false. It ends every walk a server could stretch forever
- * (docs/api-contract.md, "Paging"): a cursor seen before in the walk, or 50 pages in a row without a
- * new record, stops it with an error; a record seen before in the walk is not delivered again.
+ * (docs/api-contract.md, "Paging"):
+ * - a cursor seen before in the walk stops it with an error (`REPEATED_CURSOR`);
+ * - pages whose cursors are new are progress, even empty ones (Flare's filters make them), up to
+ *   {@link MAX_PAGES_WITHOUT_NEW_RECORDS} in a row without a new record: then a walk fails with
+ *   `NO_PROGRESS`, and a resumable walk (`paging.resumable`) returns `{ next, atBound: true }` so
+ *   that it goes on from `next` later;
+ * - a record seen before in the walk is not delivered again.
  */
 export async function walkPages(
 	paging: Paging,
@@ -34,7 +49,7 @@ export async function walkPages(
 	for (;;) {
 		if (cursor !== undefined) cursorsSent.add(cursor);
 		const response = await fetchPage(cursor);
-		const records = recordsOf(response.body);
+		const records = recordsOf(response, true);
 		const next = paging.next(response.body, records);
 		const fresh = paging.key
 			? records.filter((record) => isNew(recordsSeen, paging.key!(record)))
@@ -48,7 +63,12 @@ export async function walkPages(
 		if (cursorsSent.has(next))
 			throw new FlareRequestFailed({ code: 'REPEATED_CURSOR', status: response.statusCode });
 		if (pagesWithoutNew >= MAX_PAGES_WITHOUT_NEW_RECORDS) {
-			throw new FlareRequestFailed({ code: 'NO_PROGRESS', status: response.statusCode });
+			if (paging.resumable) return { next, lastFrom: cursor, atBound: true };
+			throw new FlareRequestFailed({
+				code: 'NO_PROGRESS',
+				status: response.statusCode,
+				pages: pagesWithoutNew,
+			});
 		}
 		cursor = next;
 	}

@@ -14,7 +14,16 @@ import {
 	type FlareSettings,
 } from './connection';
 import { DEFAULT_TIMEOUT_MS, requestOptions } from './descriptions';
-import { flareApiError, FlareRequestFailed, parameterError, settingsError } from './errors';
+import {
+	batchItemError,
+	flareApiError,
+	FlareRequestFailed,
+	namesPageSize,
+	parameterError,
+	settingsError,
+	type FailureContext,
+	type FlareFailure,
+} from './errors';
 import { FlareItem } from './item';
 import {
 	buildPath,
@@ -123,19 +132,19 @@ async function settingsOf(item: FlareItem): Promise<FlareSettings> {
 	}
 }
 
+/** What the error messages of `operation` need to know, for `item`. */
+function failureContextOf(item: FlareItem, operation: FlareOperation): FailureContext {
+	const fields: Record<string, string> = {};
+	for (const [apiField, name] of Object.entries(operation.apiFields ?? {})) {
+		fields[apiField] = item.displayName(name);
+	}
+	return { ...operation, fields, target: operation.target?.(item) };
+}
+
 /** Any failure of an operation as the error n8n shows: what happened and how to fix it. */
 export function asNodeError(item: FlareItem, operation: FlareOperation, error: unknown) {
 	if (error instanceof FlareRequestFailed) {
-		const fields: Record<string, string> = {};
-		for (const [apiField, name] of Object.entries(operation.apiFields ?? {})) {
-			fields[apiField] = item.displayName(name);
-		}
-		return flareApiError(
-			item.node(),
-			error.failure,
-			{ ...operation, fields, target: operation.target?.(item) },
-			item.index,
-		);
+		return flareApiError(item.node(), error.failure, failureContextOf(item, operation), item.index);
 	}
 	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
 	return new NodeOperationError(item.node(), error as Error, { itemIndex: item.index });
@@ -165,70 +174,113 @@ export async function callFlare(
 	options: CallOptions,
 ): Promise<WalkEnd> {
 	try {
-		const parts: FlareRequestParts = { pathParameters: {} };
-		await operation.prepare?.(item, parts);
-		checkUrlValues(item, operation, parts);
-		const timeoutMs = timeoutOf(item);
-		const settings = await settingsOf(item);
-		const request: FlareRequest = {
-			options: {
-				method: operation.method,
-				baseURL: settings.baseUrl,
-				url: buildPath(operation.path, settings.segment, parts.pathParameters),
-				qs: parts.qs,
-				// Flare reads a list in the query from a repeated key (`types=ip&types=bin`).
-				arrayFormat: 'repeat',
-				body: parts.body,
-			},
-			timeoutMs,
-			tier: operation.tier,
-			write: operation.write === true,
-			organization: organizationKey(settings),
-			cancel: item.cancelSignal(),
-		};
-		const { paging } = operation;
-		if (!paging) {
-			const response = await flareRequest(item.context, request);
-			options.onPage(recordsOf(response.body), response);
-			return {};
-		}
-		let searchesLeft: number | undefined;
-		const walk = async (size: number, onPage: CallOptions['onPage']) =>
-			await walkPages(
-				paging,
-				async (from) => {
-					// Flare said that no global search remains: none more is sent (docs/api-contract.md, "Quota").
-					if (searchesLeft === 0) throw new FlareRequestFailed({ code: 'QUOTA_USED_UP' });
-					const page = await flareRequest(item.context, {
-						...request,
-						options: pageOf(request.options, size, from),
-					});
-					if (operation.tier === 'search') searchesLeft = searchesRemaining(page);
-					return page;
-				},
-				options.from,
-				onPage,
-			);
-		if (options.returnAll && paging.firstPageSize !== undefined) {
-			// Where the quota counts results: one small page first, delivered if it holds them all;
-			// otherwise a new walk with the largest pages (the page size may not change within a walk).
-			let firstPage: Parameters<CallOptions['onPage']> | undefined;
-			const end = await walk(paging.firstPageSize, (...page) => {
-				firstPage = page;
-				return false;
-			});
-			if (end.next === undefined) {
-				if (firstPage) options.onPage(...firstPage);
-				return end;
-			}
-		}
-		return await walk(
-			Math.min(options.pageSize ?? paging.maxPageSize, paging.maxPageSize),
-			options.onPage,
-		);
+		return await sendToFlare(item, operation, options);
 	} catch (error) {
 		throw asNodeError(item, operation, error);
 	}
+}
+
+/** A failed page's error, noting its size when the node chose it (Return All) rather than Limit. */
+function withPageSize(error: unknown, size: number, options: CallOptions): unknown {
+	if (error instanceof FlareRequestFailed && options.returnAll) error.failure.pageSize = size;
+	return error;
+}
+
+/** Whether Flare refused a page for its size (a 400 or 422 that names `size`). */
+function refusesPageSize(error: unknown): boolean {
+	if (!(error instanceof FlareRequestFailed)) return false;
+	const { failure } = error;
+	return (
+		(failure.status === 400 || failure.status === 422) &&
+		(namesPageSize(failure) || /\bsize\b/i.test(failure.message ?? ''))
+	);
+}
+
+/** {@link callFlare} without the translation of failures: they come out as thrown. */
+async function sendToFlare(
+	item: FlareItem,
+	operation: FlareOperation,
+	options: CallOptions,
+): Promise<WalkEnd> {
+	const parts: FlareRequestParts = { pathParameters: {} };
+	await operation.prepare?.(item, parts);
+	checkUrlValues(item, operation, parts);
+	const timeoutMs = timeoutOf(item);
+	const settings = await settingsOf(item);
+	const request: FlareRequest = {
+		options: {
+			method: operation.method,
+			baseURL: settings.baseUrl,
+			url: buildPath(operation.path, settings.segment, parts.pathParameters),
+			qs: parts.qs,
+			// Flare reads a list in the query from a repeated key (`types=ip&types=bin`).
+			arrayFormat: 'repeat',
+			body: parts.body,
+		},
+		timeoutMs,
+		tier: operation.tier,
+		write: operation.write === true,
+		organization: organizationKey(settings),
+		cancel: item.cancelSignal(),
+	};
+	const { paging } = operation;
+	if (!paging) {
+		const response = await flareRequest(item.context, request);
+		options.onPage(recordsOf(response), response);
+		return {};
+	}
+	let searchesLeft: number | undefined;
+	let pagesDelivered = 0;
+	const walk = async (size: number, onPage: CallOptions['onPage']) =>
+		await walkPages(
+			paging,
+			async (from) => {
+				// Flare said that no global search remains: none more is sent (docs/api-contract.md, "Quota").
+				if (searchesLeft === 0) throw new FlareRequestFailed({ code: 'QUOTA_USED_UP' });
+				const page = await flareRequest(item.context, {
+					...request,
+					options: pageOf(request.options, size, from),
+				}).catch((error: unknown) => Promise.reject(withPageSize(error, size, options)));
+				if (operation.tier === 'search') searchesLeft = searchesRemaining(page);
+				return page;
+			},
+			options.from,
+			(...page) => {
+				pagesDelivered++;
+				return onPage(...page);
+			},
+		);
+	if (options.returnAll && paging.firstPageSize !== undefined) {
+		// Where the quota counts results: one small page first, delivered if it holds them all;
+		// otherwise a new walk with the largest pages (the page size may not change within a walk).
+		let firstPage: Parameters<CallOptions['onPage']> | undefined;
+		const end = await walk(paging.firstPageSize, (...page) => {
+			firstPage = page;
+			return false;
+		});
+		if (end.next === undefined) {
+			if (firstPage) options.onPage(...firstPage);
+			return end;
+		}
+		pagesDelivered = 0;
+	}
+	const size = Math.min(options.pageSize ?? paging.maxPageSize, paging.maxPageSize);
+	const first = await walk(size, options.onPage).then(
+		(end) => ({ end }),
+		(error: unknown) => ({ error }),
+	);
+	if ('end' in first) return first.end;
+	// A page size beyond what Flare documents is a bet (docs/api-contract.md, "Paging"): refused
+	// before any page was delivered, the walk starts again with the documented size.
+	const fallback = paging.documentedPageSize;
+	if (
+		fallback === undefined ||
+		size <= fallback ||
+		pagesDelivered > 0 ||
+		!refusesPageSize(first.error)
+	)
+		return await Promise.reject(first.error);
+	return await walk(fallback, options.onPage);
 }
 
 /**
@@ -300,12 +352,73 @@ export async function runFlareOperation(
 	return [results];
 }
 
+/** An input item of a batched write, checked: its target and the rest of its request. */
+interface BatchEntry {
+	item: FlareItem;
+	target: IDataObject;
+	targetKey: string;
+	shared: IDataObject;
+	sharedKey: string;
+}
+
 /**
- * Runs a request that Flare takes for several targets at once (operation.batch): each input item
- * gives one target, checked first; items that share the rest of the request go together, at most
- * `batch.size` to a request, in input order. Each output item is paired with its input item; when a
- * request fails, every item it carried fails with its error (a write is never sent twice; a read is
- * retried as any read).
+ * Groups checked items into requests: consecutive items with the same shared part, at most
+ * `size` distinct targets each, so that Flare applies the writes in input order (a new action
+ * starts a new request); a target repeated within a request counts once.
+ */
+function requestsOf(entries: BatchEntry[], size: number): BatchEntry[][] {
+	const requests: BatchEntry[][] = [];
+	let targets = new Set<string>();
+	for (const entry of entries) {
+		const last = requests[requests.length - 1];
+		const joins =
+			last !== undefined &&
+			last[0].sharedKey === entry.sharedKey &&
+			(targets.has(entry.targetKey) || targets.size < size);
+		if (joins) {
+			last.push(entry);
+		} else {
+			requests.push([entry]);
+			targets = new Set();
+		}
+		targets.add(entry.targetKey);
+	}
+	return requests;
+}
+
+/** Whether `text` holds `value` as a whole word (".../1" is not in ".../10 not found"). */
+function mentions(text: string, value: string): boolean {
+	for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
+		const before = text[at - 1] ?? ' ';
+		const after = text[at + value.length] ?? ' ';
+		if (!/[\w/-]/.test(before) && !/\w/.test(after)) return true;
+	}
+	return false;
+}
+
+/** The input items of a failed request whose target Flare's message names (e.g. an unknown uid). */
+function namedIn(failure: FlareFailure, request: BatchEntry[]): number[] {
+	const text = [failure.message ?? '', ...(failure.details ?? []).map((detail) => detail.msg)]
+		.join('\n')
+		.toLowerCase();
+	return request
+		.filter(({ target }) =>
+			Object.values(target).some(
+				(value) => typeof value === 'string' && value !== '' && mentions(text, value.toLowerCase()),
+			),
+		)
+		.map(({ item }) => item.index);
+}
+
+/**
+ * Runs a request that Flare takes for several targets at once (operation.batch), in input order
+ * (docs/api-contract.md, "Event feeds, full events and actions"): every item is checked before
+ * anything is sent; consecutive items that share the rest of the request go together, at most
+ * `batch.size` targets to a request, each target once; a write is sent once, a read (Check Accounts) is
+ * retried as any read. Each output item
+ * is paired with its input item. When a request fails, each of its items gets an error of its own
+ * (its own `itemIndex`) that says whether Flare may have applied it; without continue on fail, the
+ * error also says which items Flare applied in earlier requests.
  */
 async function runBatched(
 	context: IExecuteFunctions,
@@ -314,59 +427,98 @@ async function runBatched(
 ): Promise<INodeExecutionData[][]> {
 	const properties = [...operation.properties, requestOptions];
 	const outputs: INodeExecutionData[][] = [];
-	const fail = (item: FlareItem, error: unknown) => {
-		const nodeError = asNodeError(item, operation, error);
+	const failed = (index: number, nodeError: NodeApiError | NodeOperationError) => {
 		if (!context.continueOnFail()) throw nodeError;
-		outputs[item.index] = [
-			{ json: { error: nodeError.message }, error: nodeError, pairedItem: { item: item.index } },
+		// n8n shows error items as { error: message } and keeps the whole error beside the item.
+		outputs[index] = [
+			{ json: { error: nodeError.message }, error: nodeError, pairedItem: { item: index } },
 		];
 	};
-	const groups = new Map<
-		string,
-		Array<{ item: FlareItem; target: IDataObject; shared: IDataObject }>
-	>();
+	const entries: BatchEntry[] = [];
 	for (let index = 0; index < context.getInputData().length; index++) {
 		const item = FlareItem.ofInput(context, index, properties);
 		try {
-			const entry = { item, target: batch.target(item), shared: batch.shared(item) };
-			const key = JSON.stringify(entry.shared);
-			const group = groups.get(key) ?? [];
-			group.push(entry);
-			groups.set(key, group);
+			timeoutOf(item);
+			const target = batch.target(item);
+			const shared = batch.shared(item);
+			entries.push({
+				item,
+				target,
+				targetKey: JSON.stringify(target),
+				shared,
+				sharedKey: JSON.stringify(shared),
+			});
 		} catch (error) {
-			fail(item, error);
+			failed(index, asNodeError(item, operation, error));
 		}
 	}
-	for (const entries of groups.values()) {
-		for (let first = 0; first < entries.length; first += batch.size) {
-			const chunk = entries.slice(first, first + batch.size);
-			const targets = chunk.map((entry) => entry.target);
-			const body = batch.body?.(chunk[0].shared, targets) ?? { ...chunk[0].shared, targets };
-			try {
-				let answer: FlareResponse | undefined;
-				await callFlare(
-					chunk[0].item,
-					{
-						...operation,
-						prepare: (_item, request) => {
-							request.body = body;
-						},
+	const requests = requestsOf(entries, batch.size);
+	const applied: number[] = [];
+	for (const [position, request] of requests.entries()) {
+		const targets = [...new Map(request.map((entry) => [entry.targetKey, entry.target])).values()];
+		const body = batch.body?.(request[0].shared, targets) ?? { ...request[0].shared, targets };
+		let answer: FlareResponse | undefined;
+		try {
+			await sendToFlare(
+				request[0].item,
+				{
+					...operation,
+					prepare: (_item, parts) => {
+						parts.body = body;
 					},
-					{
-						onPage: (_records, response) => {
-							answer = response;
-							return false;
-						},
+				},
+				{
+					onPage: (_records, response) => {
+						answer = response;
+						return false;
 					},
-				);
-				for (const { item, target } of chunk) {
-					outputs[item.index] = operation
-						.output(item, [target], answer!)
-						.map((json) => ({ json, pairedItem: { item: item.index } }));
+				},
+			);
+		} catch (error) {
+			if (!(error instanceof FlareRequestFailed)) {
+				// Nothing was sent (e.g. the credential's settings): each item fails with the same cause.
+				const cause = asNodeError(request[0].item, operation, error);
+				for (const { item } of request) {
+					const { message, description } = cause;
+					failed(
+						item.index,
+						new NodeOperationError(item.node(), message, {
+							itemIndex: item.index,
+							description: description ?? undefined,
+						}),
+					);
 				}
-			} catch (error) {
-				for (const { item } of chunk) fail(item, error);
+				continue;
 			}
+			const { failure } = error;
+			const items = request.map(({ item }) => item.index);
+			const named = namedIn(failure, request);
+			const progress = context.continueOnFail()
+				? undefined
+				: {
+						applied,
+						notSent: requests
+							.slice(position + 1)
+							.flatMap((later) => later.map(({ item }) => item.index)),
+					};
+			const errors = request.map(({ item }) =>
+				batchItemError(
+					item.node(),
+					failureContextOf(item, operation),
+					operation.target?.(item) ?? `Item ${item.index}`,
+					item.index,
+					{ failure, items, named, progress },
+				),
+			);
+			if (progress) throw errors[Math.max(0, items.indexOf(named[0]))];
+			errors.forEach((nodeError, k) => failed(items[k], nodeError));
+			continue;
+		}
+		for (const { item, target } of request) {
+			outputs[item.index] = operation
+				.output(item, [target], answer!)
+				.map((json) => ({ json, pairedItem: { item: item.index } }));
+			applied.push(item.index);
 		}
 	}
 	return [outputs.flat()];

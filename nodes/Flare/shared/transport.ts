@@ -7,6 +7,7 @@ import {
 	FlareRequestFailed,
 	isNetworkFailure,
 	isQuotaExceeded,
+	NOT_SENT_CODES,
 	redactFailure,
 	type FlareFailure,
 } from './errors';
@@ -28,9 +29,6 @@ export const MAX_RATE_LIMIT_RETRIES = 15;
 export const MAX_TRANSIENT_RETRIES = 4;
 /** First wait before retrying a transient failure; doubles each time. */
 export const TRANSIENT_BASE_WAIT_MS = 500;
-
-/** Network errors that happen before a request reaches Flare: even a write may be sent again. */
-const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
 
 /** One request to Flare and the rules it is sent under. */
 export interface FlareRequest {
@@ -76,7 +74,11 @@ async function within<T>(
  * attempt (token exchange, answer and body) must end within the Timeout: past it, the answer is
  * dropped and its connection closed. The gate learns when n8n hands the request to its HTTP client.
  */
-async function sendOnce(ctx: FlareContext, request: FlareRequest, gate: RateGate): Promise<Outcome> {
+async function sendOnce(
+	ctx: FlareContext,
+	request: FlareRequest,
+	gate: RateGate,
+): Promise<Outcome> {
 	const { options, timeoutMs } = request;
 	let abandoned = false;
 	let body: unknown;
@@ -137,6 +139,7 @@ async function credentialSecrets(ctx: FlareContext): Promise<unknown[]> {
 }
 
 function isRetryable(failure: FlareFailure, write: boolean): boolean {
+	// A connection that failed before anything was sent: even a write may be sent again.
 	if (write) return isNetworkFailure(failure) && NOT_SENT_CODES.includes(failure.code ?? '');
 	return (
 		failure.malformed === true ||

@@ -12,7 +12,17 @@ const DOMAIN =
 	/^(?=.{1,253}$)(?:(?!-)[a-z0-9-]{1,63}(?<!-)\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/i;
 const EMAIL_LOCAL_PART = /^[^\s@]{1,64}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const HEX = /^[0-9a-f]+$/i;
+/** A credential hash as Flare gives them: 32 hexadecimal digits (docs/api-contract.md, "Input bounds"). */
+const CREDENTIAL_HASH = /^[0-9a-f]{32}$/i;
+
+/**
+ * Longest free text the node sends as a search or as what an identifier watches: the only bound
+ * Flare documents for such a text, `query_string`'s (v4 OpenAPI `maxLength`; docs/api-contract.md,
+ * "Input bounds").
+ */
+export const MAX_SEARCH_TEXT_LENGTH = 10_000;
+/** Longest identifier name (a decision: Flare documents none; docs/api-contract.md, "Input bounds"). */
+export const MAX_NAME_LENGTH = 255;
 
 function raw(item: FlareItem, name: string): unknown {
 	return item.parameter(name, '');
@@ -47,6 +57,34 @@ function textValue(item: FlareItem, value: unknown, name: string, keepSpaces = f
 			`Enter a value for '${item.displayName(name)}'.`,
 		);
 	return text;
+}
+
+/** A non-empty text value of at most `max` characters, trimmed unless `keepSpaces`. */
+export function boundedText(
+	item: FlareItem,
+	name: string,
+	max: number,
+	keepSpaces = false,
+): string {
+	const value = requiredText(item, name, keepSpaces);
+	if (value.length > max) {
+		throw parameterError(item, name, `is too long: ${value.length} characters, at most ${max}`);
+	}
+	return value;
+}
+
+/** A GUID, as Microsoft Entra (Azure) tenant IDs are, in lowercase. */
+export function guid(item: FlareItem, name: string): string {
+	const value = requiredText(item, name);
+	if (!UUID.test(value)) {
+		throw parameterError(
+			item,
+			name,
+			`is not a GUID: "${value.slice(0, 100)}"`,
+			'Enter the tenant ID shown in Microsoft Entra, e.g. 72f988bf-86f1-41af-91ab-2d7cd011db47.',
+		);
+	}
+	return value.toLowerCase();
 }
 
 export function domainName(item: FlareItem, name: string): string {
@@ -130,13 +168,16 @@ export function uuid(item: FlareItem, name: string): string {
 	return value.toLowerCase();
 }
 
-export function hexDigest(item: FlareItem, name: string): string {
+/** A credential hash: 32 hexadecimal digits, in lowercase. */
+export function credentialHash(item: FlareItem, name: string): string {
 	const value = requiredText(item, name);
-	if (!HEX.test(value)) {
+	if (!CREDENTIAL_HASH.test(value)) {
 		throw parameterError(
 			item,
 			name,
-			'must be a hexadecimal digest',
+			/^[0-9a-f]+$/i.test(value)
+				? `must be 32 hexadecimal digits, not ${value.length}`
+				: 'must be a hexadecimal digest',
 			'Use the credential_hash field of a leaked credential, e.g. from a search.',
 		);
 	}

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { notice, returnAllOrLimit, updateDisplayOptions } from '../../shared/descriptions';
 import { nextCursor, type FlareOperation } from '../../shared/operation';
-import { hexDigest } from '../../shared/validation';
+import { credentialHash } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
 	notice(
@@ -37,7 +37,7 @@ export const getAllOperation: FlareOperation = {
 	properties: fields,
 	apiFields: { credential_hash: 'credentialHash', size: 'limit' },
 	prepare(item, request) {
-		request.body = { credential_hash: hexDigest(item, 'credentialHash') };
+		request.body = { credential_hash: credentialHash(item, 'credentialHash') };
 	},
 	output: (_item, records) => records,
 };

@@ -5,9 +5,12 @@ import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import { nextCursor, type Paging } from '../../shared/operation';
 import {
+	boundedText,
 	dateTime,
 	domainName,
 	emailAddress,
+	guid,
+	MAX_SEARCH_TEXT_LENGTH,
 	optionValue,
 	requiredText,
 } from '../../shared/validation';
@@ -35,9 +38,6 @@ export const EVENT_TYPES: readonly string[] = [
 	'source_code', 'source_code_files', 'source_code_secrets', 'source_code_secrets_np',
 	'stack_exchange', 'stealer_log', 'valid_credential', 'whois',
 ]; // prettier-ignore
-
-/** Longest `query_string` Flare accepts. */
-const MAX_QUERY_STRING_LENGTH = 10_000;
 
 const severityOptions = [
 	{ name: 'Critical', value: 'critical' },
@@ -282,7 +282,7 @@ const filterFields: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to return only the events marked ignored. Flare leaves them out otherwise, and cannot return both at once.',
+				"Whether to return only the events marked ignored. Without it, Flare's default applies: most of its docs say that ignored events are left out.",
 		},
 		{
 			displayName: 'Materialized From',
@@ -304,7 +304,7 @@ const filterFields: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to return only the events marked remediated. Flare leaves them out otherwise, and cannot return both at once.',
+				"Whether to return only the events marked remediated. Without it, Flare's default applies: most of its docs say that remediated events are left out.",
 		},
 		{
 			displayName: 'Tags',
@@ -425,43 +425,35 @@ function cardBin(item: FlareItem, name: string): string {
 	return value;
 }
 
-function queryString(item: FlareItem, name: string): string {
-	const value = requiredText(item, name);
-	if (value.length > MAX_QUERY_STRING_LENGTH) {
-		throw parameterError(
-			item,
-			name,
-			`is too long: ${value.length} characters, at most ${MAX_QUERY_STRING_LENGTH}`,
-		);
-	}
-	return value;
-}
+/** A text of the query, at most as long as Flare's longest (`query_string`). */
+const queryText = (item: FlareItem, name: string, keepSpaces = false) =>
+	boundedText(item, name, MAX_SEARCH_TEXT_LENGTH, keepSpaces);
 
 /** Each query kind's fields (named as Flare's), read and checked from its parameters. */
 const QUERIES: Record<string, (item: FlareItem) => IDataObject> = {
-	query_string: (item) => ({ query_string: queryString(item, 'queryString') }),
-	keyword: (item) => ({ keyword: requiredText(item, 'keyword') }),
+	query_string: (item) => ({ query_string: queryText(item, 'queryString') }),
+	keyword: (item) => ({ keyword: queryText(item, 'keyword') }),
 	domain: (item) => ({ fqdn: domainName(item, 'fqdn') }),
 	email: (item) => ({ email: emailAddress(item, 'email') }),
-	username: (item) => ({ username: requiredText(item, 'username') }),
-	secret: (item) => ({ secret: requiredText(item, 'secret', true) }),
+	username: (item) => ({ username: queryText(item, 'username') }),
+	secret: (item) => ({ secret: queryText(item, 'secret', true) }),
 	credentials: (item) => ({
-		username: requiredText(item, 'username'),
-		password: requiredText(item, 'password', true),
+		username: queryText(item, 'username'),
+		password: queryText(item, 'password', true),
 	}),
 	ip: (item) => ({ ip: ipAddress(item, 'ip') }),
 	bin: (item) => ({ bin: cardBin(item, 'bin') }),
-	brand: (item) => ({ name: requiredText(item, 'brand') }),
+	brand: (item) => ({ name: queryText(item, 'brand') }),
 	name: (item) => ({
-		first_name: requiredText(item, 'firstName'),
-		last_name: requiredText(item, 'lastName'),
+		first_name: queryText(item, 'firstName'),
+		last_name: queryText(item, 'lastName'),
 		is_strict: item.parameter<unknown>('exactName', false) === true,
 	}),
 	github_repository: (item) => ({
-		repo_owner: requiredText(item, 'repoOwner'),
-		repo_name: requiredText(item, 'repoName'),
+		repo_owner: queryText(item, 'repoOwner'),
+		repo_name: queryText(item, 'repoName'),
 	}),
-	azure_tenant: (item) => ({ tenant_id: requiredText(item, 'azureTenantId') }),
+	azure_tenant: (item) => ({ tenant_id: guid(item, 'azureTenantId') }),
 };
 
 /** A list parameter: an array (from an expression) or comma-separated text; entries trimmed, each once. */
@@ -580,6 +572,10 @@ export function feedBody(item: FlareItem): IDataObject {
 		order: optionValue(item, 'options.order', ['desc', 'asc'], 'desc'),
 	};
 }
+
+/** How to narrow a feed search, in the messages that advise asking for less. */
+export const feedNarrow =
+	'e.g. set Created From/To or Materialized From/To under Filters, choose Event Type Names or IDs, or a higher Severity';
 
 /** Pages of at most 10 events; an event is its `metadata.uid`. */
 export const feedPaging: Paging = {

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { identifierLocator, updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/operation';
 import { locatorInteger, locatorLabel } from '../../shared/validation';
-import { feedApiFields, feedBody, feedPaging, feedSearchFields } from './feed';
+import { feedApiFields, feedBody, feedNarrow, feedPaging, feedSearchFields } from './feed';
 
 const fields: INodeProperties[] = [
 	identifierLocator('Identifier whose events to search: pick it by name, or enter its numeric ID'),
@@ -21,6 +21,7 @@ export const searchIdentifierFeedOperation: FlareOperation = {
 	path: '/{segment}/v4/events/identifiers/{identifier_id}/_search',
 	tier: 'basic',
 	paging: feedPaging,
+	narrow: feedNarrow,
 	properties: fields,
 	apiFields: { ...feedApiFields, identifier_id: 'identifierId' },
 	target: (item) => `Identifier ${locatorLabel(item, 'identifierId')}`,

@@ -1,6 +1,6 @@
 import { updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/operation';
-import { feedApiFields, feedBody, feedPaging, feedSearchFields } from './feed';
+import { feedApiFields, feedBody, feedNarrow, feedPaging, feedSearchFields } from './feed';
 
 const fields = feedSearchFields;
 
@@ -15,6 +15,7 @@ export const searchTenantFeedOperation: FlareOperation = {
 	path: '/{segment}/v4/events/tenant/_search',
 	tier: 'basic',
 	paging: feedPaging,
+	narrow: feedNarrow,
 	properties: fields,
 	apiFields: feedApiFields,
 	prepare(item, request) {

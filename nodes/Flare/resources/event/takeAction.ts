@@ -26,17 +26,20 @@ const fields: INodeProperties[] = [
 		name: 'actionType',
 		type: 'options',
 		default: 'remediate',
-		description: 'What to mark the event as, for the tenant',
+		description:
+			'What to mark the event as, for the tenant. On a leaked credential event, Flare marks the credential pair in the credentials browser too.',
 		options: [
 			{
 				name: 'Ignore',
 				value: 'ignore',
-				description: 'Mark as ignored: the feed leaves it out from now on',
+				description:
+					'Mark as ignored. On a leaked credential event, Flare ignores every credential pair of the same e-mail address or username.',
 			},
 			{
 				name: 'Remediate',
 				value: 'remediate',
-				description: 'Mark as remediated: the feed leaves it out from now on',
+				description:
+					'Mark as remediated. On a leaked credential event, Flare also remediates future credentials with the same username and password.',
 			},
 			{ name: 'Unignore', value: 'unignore', description: 'Clear the ignored mark' },
 			{ name: 'Unremediate', value: 'unremediate', description: 'Clear the remediated mark' },
@@ -64,7 +67,7 @@ export const takeActionOperation: FlareOperation = {
 	},
 	properties: fields,
 	apiFields: { targets: 'uid', uid: 'uid', action: 'actionType', type: 'actionType' },
-	// The request carries up to 10 events; Flare's message names the unknown ones.
-	target: () => 'At least one event of the request',
+	// Each item's own event, in its errors; a request carries up to 10 of them.
+	target: (item) => `Event '${String(item.parameter('uid', '')).trim()}'`,
 	output: (item, [target]) => [{ uid: target.uid, action: actionOf(item), done: true }],
 };

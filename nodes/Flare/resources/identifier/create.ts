@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/operation';
-import { requiredText } from '../../shared/validation';
+import { boundedText, MAX_NAME_LENGTH } from '../../shared/validation';
 import {
 	categories,
 	categoriesField,
@@ -79,7 +79,7 @@ export const createOperation: FlareOperation = {
 		request.body = {
 			data: identifierData(item),
 			...(isGiven(item, 'additionalFields.name')
-				? { name: requiredText(item, 'additionalFields.name') }
+				? { name: boundedText(item, 'additionalFields.name', MAX_NAME_LENGTH) }
 				: {}),
 			categories: categories(item, 'categories'),
 			// Not offered in the form: Flare documents no values for them.

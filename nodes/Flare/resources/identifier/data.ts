@@ -4,7 +4,11 @@ import { parameterError } from '../../shared/errors';
 import { identifierGroupLocator } from '../../shared/descriptions';
 import type { FlareItem } from '../../shared/item';
 import {
+	boundedText,
 	domainName,
+	guid,
+	MAX_NAME_LENGTH,
+	MAX_SEARCH_TEXT_LENGTH,
 	optionalLocatorInteger,
 	optionValue,
 	optionValues,
@@ -357,6 +361,9 @@ function identityAttributes(item: FlareItem): IDataObject[] {
 		const raw = entry[key];
 		const trimmed = typeof raw === 'string' ? raw.trim() : '';
 		if (trimmed === '') throw fail(`has an empty ${what}`);
+		if (trimmed.length > MAX_NAME_LENGTH) {
+			throw fail(`has a ${what} of ${trimmed.length} characters; at most ${MAX_NAME_LENGTH}`);
+		}
 		return trimmed;
 	};
 	const attributes: IDataObject[] = [
@@ -401,7 +408,7 @@ export function identifierData(item: FlareItem): IDataObject {
 		case 'domain':
 			return { type, fqdn: domainName(item, 'fqdn') };
 		case 'keyword':
-			return { type, keyword: requiredText(item, 'keyword') };
+			return { type, keyword: boundedText(item, 'keyword', MAX_SEARCH_TEXT_LENGTH) };
 		case 'ip':
 			return { type, ip: ipAddress(item, 'ip') };
 		case 'bin':
@@ -410,9 +417,9 @@ export function identifierData(item: FlareItem): IDataObject {
 				bin: matching(item, 'bin', BIN, 'a BIN', 'Enter the first 6 to 8 digits, e.g. 412345.'),
 			};
 		case 'azure_tenant':
-			return { type, tenant_id: requiredText(item, 'azureTenantId') };
+			return { type, tenant_id: guid(item, 'azureTenantId') };
 		case 'search_query':
-			return { type, search_query: requiredText(item, 'searchQuery') };
+			return { type, search_query: boundedText(item, 'searchQuery', MAX_SEARCH_TEXT_LENGTH) };
 		case 'github_repository':
 			return {
 				type,
@@ -432,7 +439,7 @@ export function identifierData(item: FlareItem): IDataObject {
 				),
 			};
 		case 'secret':
-			return { type, secret: requiredText(item, 'secret', true) };
+			return { type, secret: boundedText(item, 'secret', MAX_SEARCH_TEXT_LENGTH, true) };
 		case 'identity':
 			return { type, attributes: identityAttributes(item) };
 	}

@@ -118,6 +118,7 @@ export const getAllOperation: FlareOperation = {
 	path: '/{segment}/v4/identifiers/',
 	tier: 'basic',
 	paging: { maxPageSize: 100, next: nextCursor, key: (record) => record.id },
+	narrow: 'e.g. set Types under Filters',
 	properties: fields,
 	apiFields: {
 		size: 'limit',

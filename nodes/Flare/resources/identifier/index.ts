@@ -46,7 +46,7 @@ export const identifierDescription: INodeProperties[] = [
 				value: 'update',
 				action: 'Update a monitored identifier',
 				description:
-					'Change an identifier; the fields left out keep their current values (read from Flare first)',
+					'Change an identifier; the fields left out keep their current values (read from Flare first). Do not update one identifier from executions that run at the same time.',
 			},
 		],
 		default: 'delete',

@@ -1,11 +1,17 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { identifierLocator, updateDisplayOptions } from '../../shared/descriptions';
-import { parameterError } from '../../shared/errors';
+import { describeShape, parameterError, unexpectedAnswer } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
-import type { FlareOperation } from '../../shared/operation';
-import { callFlare } from '../../shared/runner';
-import { locatorInteger, locatorLabel, requiredText } from '../../shared/validation';
+import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
+import { asNodeError, callFlare } from '../../shared/runner';
+import {
+	boundedText,
+	locatorInteger,
+	locatorLabel,
+	MAX_NAME_LENGTH,
+} from '../../shared/validation';
 import { identifierApiFields } from './create';
 import {
 	categories,
@@ -28,7 +34,7 @@ const fields: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to replace what the identifier watches (its type and value); otherwise it stays as it is',
+			'Whether to replace what the identifier watches (its type and value); otherwise it stays as it is. A secret identifier needs it: its secret is entered again, never written back as read.',
 	},
 	...updateDisplayOptions({ show: { replaceData: [true] } }, dataFields),
 	{
@@ -70,7 +76,9 @@ export const updateDescription = updateDisplayOptions(
 function changesOf(item: FlareItem): IDataObject {
 	const changes: IDataObject = {};
 	if (item.parameter<unknown>('replaceData', false) === true) changes.data = identifierData(item);
-	if (isGiven(item, 'updateFields.name')) changes.name = requiredText(item, 'updateFields.name');
+	if (isGiven(item, 'updateFields.name')) {
+		changes.name = boundedText(item, 'updateFields.name', MAX_NAME_LENGTH);
+	}
 	if (isGiven(item, 'updateFields.categories')) {
 		changes.categories = categories(item, 'updateFields.categories');
 	}
@@ -96,22 +104,85 @@ function changesOf(item: FlareItem): IDataObject {
 	return changes;
 }
 
-/** The identifier as Flare has it now. */
-async function currentIdentifier(item: FlareItem): Promise<IDataObject> {
-	let current: IDataObject | undefined;
+const isTextList = (value: unknown) =>
+	Array.isArray(value) && value.every((entry) => typeof entry === 'string');
+
+/**
+ * What is wrong with a read identifier for the update to send it back, or undefined: the fields the
+ * PUT requires (`data`, `categories`, `emerging_categories`, `severities`), and the ones it carries
+ * over (`name`, `group_id`, `is_disabled`), each of the type Flare documents (v4 OpenAPI
+ * `PublicIdentifierResponse`).
+ */
+function shapeProblem(record: unknown): string | undefined {
+	if (!isObject(record)) return `is ${describeShape(record)}, not an identifier`;
+	if (!isObject(record.data)) return "has no 'data'";
+	if (typeof record.data.type !== 'string') return "has no 'data.type'";
+	for (const field of ['categories', 'emerging_categories', 'severities']) {
+		if (record[field] === undefined) return `has no '${field}'`;
+		if (!isTextList(record[field])) return `has a '${field}' that is not a list of texts`;
+	}
+	const optional: Array<[string, (value: unknown) => boolean]> = [
+		['name', (value) => typeof value === 'string'],
+		['group_id', (value) => Number.isInteger(value)],
+		['is_disabled', (value) => typeof value === 'boolean'],
+	];
+	for (const [field, valid] of optional) {
+		const value = record[field];
+		if (value !== undefined && value !== null && !valid(value))
+			return `has a '${field}' of the wrong type`;
+	}
+	return undefined;
+}
+
+/** The identifier as Flare has it now, checked (`shapeProblem`). */
+async function currentIdentifier(item: FlareItem, id: number): Promise<IDataObject> {
+	let answer: FlareResponse | undefined;
 	await callFlare(item, getOperation, {
-		onPage(records) {
-			current = records[0];
+		onPage(_records, response) {
+			answer = response;
 			return false;
 		},
 	});
-	return current ?? {};
+	const problem = shapeProblem(answer?.body);
+	if (problem !== undefined) {
+		// A failure of the read, before anything is written.
+		const what = `Flare's answer to the read of identifier ${id} ${problem}, so nothing was written`;
+		throw asNodeError(item, getOperation, unexpectedAnswer(answer?.statusCode ?? 200, what));
+	}
+	return answer!.body as IDataObject;
+}
+
+/** What the update writes back of a read, with its `updated_at`: any change to them is a conflict. */
+function versionOf(record: IDataObject): string {
+	const {
+		updated_at,
+		data,
+		name,
+		categories,
+		emerging_categories,
+		severities,
+		group_id,
+		is_disabled,
+	} = record;
+	return JSON.stringify([
+		updated_at,
+		data,
+		name,
+		categories,
+		emerging_categories,
+		severities,
+		group_id,
+		is_disabled,
+	]);
 }
 
 /**
  * Flare's update replaces the identifier whole (data, categories, emerging categories and severities
  * are required), so the node reads the identifier first and sends it back with the changes: fields
- * left out keep their current values.
+ * left out keep their current values (docs/api-contract.md, "Updating an identifier"). To narrow the
+ * window in which a change made meanwhile would be overwritten, it reads the identifier again just
+ * before the write and writes nothing if it changed. A secret identifier's value is never written
+ * back as read: Flare does not say whether it reads it back in clear.
  */
 export const updateOperation: FlareOperation = {
 	action: 'update the identifier',
@@ -131,9 +202,18 @@ export const updateOperation: FlareOperation = {
 	},
 	target: (item) => `Identifier ${locatorLabel(item, 'identifierId')}`,
 	async prepare(item, request) {
-		request.pathParameters.identifier_id = locatorInteger(item, 'identifierId');
+		const id = locatorInteger(item, 'identifierId');
+		request.pathParameters.identifier_id = id;
 		const changes = changesOf(item);
-		const current = await currentIdentifier(item);
+		const current = await currentIdentifier(item, id);
+		if ((current.data as IDataObject).type === 'secret' && changes.data === undefined) {
+			throw parameterError(
+				item,
+				'replaceData',
+				`must be on to update identifier ${id}, a secret`,
+				"Flare's docs do not say whether a secret is read back in clear, so the node never writes back the secret it read. Turn on Replace What It Watches and enter the secret again.",
+			);
+		}
 		request.body = {
 			data: current.data,
 			name: current.name,
@@ -144,6 +224,17 @@ export const updateOperation: FlareOperation = {
 			is_disabled: current.is_disabled,
 			...changes,
 		};
+		if (versionOf(await currentIdentifier(item, id)) !== versionOf(current)) {
+			throw new NodeOperationError(
+				item.node(),
+				`Identifier ${id} changed in Flare while it was being updated [item ${item.index}]`,
+				{
+					itemIndex: item.index,
+					description:
+						'Something else (e.g. another execution) changed it between the read and the write, so nothing was written. Run the node again: it reads the identifier anew.',
+				},
+			);
+		}
 	},
 	output: (_item, records) => records,
 };

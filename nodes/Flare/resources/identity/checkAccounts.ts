@@ -84,6 +84,7 @@ export const checkAccountsOperation: FlareOperation = {
 	},
 	properties: fields,
 	apiFields: { accounts: 'account' },
+	target: (item) => `Account '${String(item.parameter('account', ''))}'`,
 	output(item, [target], response) {
 		const account = String(target.account);
 		const identity = identityOf(response, account) ?? {};

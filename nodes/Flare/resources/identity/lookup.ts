@@ -2,7 +2,12 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { leakedValueOutput, notice, returnAllOrLimit, simplify } from '../../shared/descriptions';
 import type { FlareOperation, Paging } from '../../shared/operation';
-import { protectLeakedValues, simplifyIdentity, type LeakedValueOutput } from '../../shared/output';
+import {
+	passwordsOf,
+	protectLeakedValues,
+	simplifyIdentity,
+	type LeakedValueOutput,
+} from '../../shared/output';
 
 /** Fields and behaviour shared by the two deprecated identity lookups (by password, by keyword). */
 export const identityLookupFields: INodeProperties[] = [
@@ -16,7 +21,7 @@ export const identityLookupFields: INodeProperties[] = [
 ];
 
 const passwordIds = (identity: IDataObject) =>
-	((identity.passwords as IDataObject[] | undefined) ?? [])
+	passwordsOf(identity)
 		.map((password) => Number(password.id))
 		.filter(Number.isFinite);
 

@@ -64,7 +64,14 @@ export const getTenantFeedOperation: FlareOperation = {
 	method: 'GET',
 	path: '/{segment}/v2/me/feed/credentials',
 	tier: 'basic',
-	paging: { maxPageSize: 100, next: nextCursor, key: (record) => record.id },
+	// Flare documents a default `size` of 20 and no maximum: pages of 100 are a bet, with pages of 20
+	// when Flare refuses them (docs/api-contract.md, "Paging").
+	paging: {
+		maxPageSize: 100,
+		documentedPageSize: 20,
+		next: nextCursor,
+		key: (record) => record.id,
+	},
 	properties: fields,
 	apiFields: { size: 'limit', order_type: 'options.order' },
 	prepare(item, request) {

@@ -255,6 +255,7 @@ export const searchOperation: FlareOperation = {
 	path: '/{segment}/v4/credentials/global/_search',
 	tier: 'search',
 	paging: { maxPageSize: 10_000, firstPageSize: 100, next: nextCursor, key: (record) => record.id },
+	narrow: 'e.g. set Imported From/To under Options',
 	properties: fields,
 	apiFields: searchApiFields,
 	prepare(item, request) {

@@ -33,6 +33,7 @@ export const searchAstpOperation: FlareOperation = {
 	path: '/astp/v2/credentials/_search',
 	tier: 'basic',
 	paging: { maxPageSize: 10_000, next: nextCursor, key: (record) => record.id },
+	narrow: 'e.g. set Imported From/To under Options',
 	properties: fields,
 	apiFields: searchApiFields,
 	prepare(item, request) {

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareItem } from '../../shared/item';
 import type { FlareOperation } from '../../shared/operation';
-import { hexDigest, optionValue } from '../../shared/validation';
+import { credentialHash, optionValue } from '../../shared/validation';
 
 const ACTIONS = ['remediate', 'unremediate', 'ignore', 'unignore'] as const;
 
@@ -31,12 +31,14 @@ const fields: INodeProperties[] = [
 			{
 				name: 'Ignore',
 				value: 'ignore',
-				description: 'Mark as ignored (a false positive, or not a concern)',
+				description:
+					'Mark as ignored (a false positive, or not a concern). Flare ignores every credential pair of the same e-mail address or username.',
 			},
 			{
 				name: 'Remediate',
 				value: 'remediate',
-				description: 'Mark as remediated (e.g. the password was reset)',
+				description:
+					'Mark as remediated (e.g. the password was reset). Flare also remediates future credentials with the same username and password.',
 			},
 			{ name: 'Unignore', value: 'unignore', description: 'Clear the ignored mark' },
 			{ name: 'Unremediate', value: 'unremediate', description: 'Clear the remediated mark' },
@@ -59,7 +61,7 @@ export const takeActionOperation: FlareOperation = {
 	write: true,
 	batch: {
 		size: MAX_TARGETS,
-		target: (item) => ({ credential_hash: hexDigest(item, 'credentialHash') }),
+		target: (item) => ({ credential_hash: credentialHash(item, 'credentialHash') }),
 		shared: (item) => ({ action: { type: actionOf(item) } }),
 	},
 	properties: fields,
@@ -69,8 +71,9 @@ export const takeActionOperation: FlareOperation = {
 		action: 'actionType',
 		type: 'actionType',
 	},
-	// A request carries up to 100 credentials; Flare's message names the unknown ones.
-	target: () => 'At least one credential of the request',
+	// Each item's own credential, in its errors; a request carries up to 100 of them.
+	target: (item) =>
+		`Credential '${String(item.parameter('credentialHash', '')).trim().toLowerCase()}'`,
 	output: (item, [target]) => [
 		{ credential_hash: target.credential_hash, action: actionOf(item), done: true },
 	],

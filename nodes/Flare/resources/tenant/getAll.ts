@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { notice, updateDisplayOptions } from '../../shared/descriptions';
-import type { FlareOperation } from '../../shared/operation';
+import { describeShape, unexpectedAnswer } from '../../shared/errors';
+import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
 
 const fields: INodeProperties[] = [
 	notice(
@@ -15,6 +16,27 @@ export const getAllDescription = updateDisplayOptions(
 	fields,
 );
 
+/**
+ * The tenants of an answer: `{ tenants: [...] }` (as the Splunk app reads it) or a bare array, each
+ * tenant an object (docs/api-contract.md, "Inventory and credential endpoints"). Anything else is
+ * not read as "no tenants": it fails, saying what came.
+ */
+function tenantsOf({ body, statusCode }: FlareResponse): IDataObject[] {
+	const list = isObject(body) ? body.tenants : body;
+	if (!Array.isArray(list)) {
+		const what = !isObject(body)
+			? describeShape(body)
+			: body.tenants === undefined
+				? "an object without 'tenants'"
+				: `an object whose 'tenants' is ${describeShape(body.tenants)}`;
+		throw unexpectedAnswer(statusCode, `Flare answered with ${what}, not a list of tenants`);
+	}
+	if (!list.every(isObject)) {
+		throw unexpectedAnswer(statusCode, "Flare's answer holds tenants that are not objects");
+	}
+	return list;
+}
+
 /** The tenants the API key's user can work in: one item per tenant, `{ id, name }`. */
 export const getAllOperation: FlareOperation = {
 	action: 'list tenants',
@@ -22,9 +44,5 @@ export const getAllOperation: FlareOperation = {
 	path: '/{segment}/v2/me/tenants',
 	tier: 'basic',
 	properties: fields,
-	// Flare answers `{ tenants: [...] }`, not a page of items.
-	output: (_item, records) =>
-		records.flatMap((record) =>
-			Array.isArray(record.tenants) ? (record.tenants as IDataObject[]) : [],
-		),
+	output: (_item, _records, response) => tenantsOf(response),
 };
