@@ -12,10 +12,7 @@ import { loadOptions } from './methods/loadOptions';
 import { astpUrlDescription, astpUrlOperations } from './resources/astpUrl';
 import { eventDescription, eventOperations } from './resources/event';
 import { identifierDescription, identifierOperations } from './resources/identifier';
-import {
-	identifierGroupDescription,
-	identifierGroupOperations,
-} from './resources/identifierGroup';
+import { identifierGroupDescription, identifierGroupOperations } from './resources/identifierGroup';
 import { identityDescription, identityOperations } from './resources/identity';
 import { leakedCookieDescription, leakedCookieOperations } from './resources/leakedCookie';
 import {

@@ -39,12 +39,14 @@ describe('Identifier groups', () => {
 			for (const item of result.output) IdentifierGroup.parse(item.json);
 		});
 
-		it('Get Many outputs nothing when Flare answers without assets_groups', async () => {
+		it('Get Many says what came when Flare answers without assets_groups, rather than "no groups"', async () => {
 			flare.fake.faults.add({ path: GROUPS, fault: { status: 200, body: { groups: [] } } });
 
 			const result = await flare.harness.runNode({ parameters: group('getAll') });
 
-			expect([result.status, result.output]).toEqual(['success', []]);
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toBe("Flare's answer could not be used while trying to list identifier groups");
+			expect(result.error?.description).toMatch(/^Flare answered with an object without 'assets_groups', not a list of identifier groups/);
 		});
 
 		it.each([
@@ -198,7 +200,8 @@ describe('Identifier groups', () => {
 				parameters: { resource: 'identifier', operation: 'update', identifierId: rl('id', '7002'), updateFields: { groupId: rl('id', ' 102 ') } },
 			});
 			expect(updated.status).toBe('success');
-			expect((apiRequests(flare.fake)[1].body as IDataObject).group_id).toBe(102);
+			const put = apiRequests(flare.fake).filter((request) => request.method === 'PUT');
+			expect(put.map((request) => (request.body as IDataObject).group_id)).toEqual([102]);
 
 			flare.fake.clearLog();
 			const listed = await flare.harness.runNode({

@@ -218,6 +218,19 @@ describe('Identity → Check Accounts', () => {
 		]);
 	});
 
+	it('never reads an answer without the account as "not leaked": that item fails, saying what came', async () => {
+		const accounts = leakedAccounts(2);
+		flare.fake.faults.add({ path: BY_ACCOUNTS, fault: { status: 200, body: { [accounts[0]]: flare.fake.accountIdentity(accounts[0]) } } });
+
+		const result = await flare.harness.runNode({ ...check(), onError: 'continueRegularOutput' }, { items: accounts.map((account) => ({ account })) });
+
+		expect(result.output.map((item) => [item.json.error ?? item.json.leaked, item.pairedItem])).toEqual([
+			[true, { item: 0 }],
+			["Flare's answer could not be used while trying to check accounts for leaked passwords", { item: 1 }],
+		]);
+		expect(result.output[1].error?.description).toMatch(/^Flare's answer holds nothing for the account, not its identity/);
+	});
+
 	it('is a read: a 503 is tried again, the batch sent whole once more', async () => {
 		const accounts = leakedAccounts(3);
 		flare.fake.faults.add({ path: BY_ACCOUNTS, fault: { status: 503 } });

@@ -515,10 +515,15 @@ async function runBatched(
 			continue;
 		}
 		for (const { item, target } of request) {
-			outputs[item.index] = operation
-				.output(item, [target], answer!)
-				.map((json) => ({ json, pairedItem: { item: item.index } }));
 			applied.push(item.index);
+			try {
+				outputs[item.index] = operation
+					.output(item, [target], answer!)
+					.map((json) => ({ json, pairedItem: { item: item.index } }));
+			} catch (error) {
+				// Flare answered, but not with what this item needs (e.g. a read's record for it).
+				failed(item.index, asNodeError(item, operation, error));
+			}
 		}
 	}
 	return [outputs.flat()];

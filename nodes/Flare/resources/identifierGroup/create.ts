@@ -33,5 +33,5 @@ export const createOperation: FlareOperation = {
 	prepare(item, request) {
 		request.body = { name: requiredText(item, 'name') };
 	},
-	output: (_item, records) => groupOfAnswer(records),
+	output: (_item, _records, response) => groupOfAnswer(response),
 };

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { identifierGroupLocator, updateDisplayOptions } from '../../shared/descriptions';
-import type { FlareOperation } from '../../shared/operation';
+import { describeShape, unexpectedAnswer } from '../../shared/errors';
+import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
 import { locatorInteger, locatorLabel } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
@@ -14,14 +15,20 @@ export const getDescription = updateDisplayOptions(
 );
 
 /**
- * The group of an answer: Flare wraps it in `assets_group` (v2 OpenAPI `IdentifierGroup`); an answer
- * without it gives no item.
+ * The group of an answer: Flare wraps it in `assets_group` (v2 OpenAPI `IdentifierGroup`). Anything
+ * else is not read as "no group": it fails, saying what came.
  */
-export function groupOfAnswer(records: IDataObject[]): IDataObject[] {
-	return records.flatMap((record) => {
-		const group = record.assets_group;
-		return group && typeof group === 'object' && !Array.isArray(group) ? [group as IDataObject] : [];
-	});
+export function groupOfAnswer({ body, statusCode }: FlareResponse): IDataObject[] {
+	const group = isObject(body) ? body.assets_group : undefined;
+	if (!isObject(group)) {
+		const what = !isObject(body)
+			? describeShape(body)
+			: body.assets_group === undefined
+				? "an object without 'assets_group'"
+				: `an object whose 'assets_group' is ${describeShape(body.assets_group)}`;
+		throw unexpectedAnswer(statusCode, `Flare answered with ${what}, not an identifier group`);
+	}
+	return [group];
 }
 
 export const getOperation: FlareOperation = {
@@ -35,5 +42,5 @@ export const getOperation: FlareOperation = {
 	prepare(item, request) {
 		request.pathParameters.assets_group_id = locatorInteger(item, 'groupId');
 	},
-	output: (_item, records) => groupOfAnswer(records),
+	output: (_item, _records, response) => groupOfAnswer(response),
 };

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { updateDisplayOptions } from '../../shared/descriptions';
-import type { FlareOperation } from '../../shared/operation';
+import { describeShape, unexpectedAnswer } from '../../shared/errors';
+import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
 
 const fields: INodeProperties[] = [];
 
@@ -11,21 +12,38 @@ export const getAllDescription = updateDisplayOptions(
 );
 
 /**
- * The identifier groups of the tenant, one item each. Flare lists them all in one answer, under
- * `assets_groups` (v2 OpenAPI; docs/api-contract.md, "Identifier groups").
+ * The groups of an answer: Flare lists them all in one answer, under `assets_groups` (v2 OpenAPI;
+ * docs/api-contract.md, "Response and onboarding endpoints"). Anything else is not read as "no
+ * groups": it fails, saying what came.
  */
+function groupsOf({ body, statusCode }: FlareResponse): IDataObject[] {
+	const list = isObject(body) ? body.assets_groups : undefined;
+	if (!Array.isArray(list)) {
+		const what = !isObject(body)
+			? describeShape(body)
+			: body.assets_groups === undefined
+				? "an object without 'assets_groups'"
+				: `an object whose 'assets_groups' is ${describeShape(body.assets_groups)}`;
+		throw unexpectedAnswer(
+			statusCode,
+			`Flare answered with ${what}, not a list of identifier groups`,
+		);
+	}
+	if (!list.every(isObject)) {
+		throw unexpectedAnswer(
+			statusCode,
+			"Flare's answer holds identifier groups that are not objects",
+		);
+	}
+	return list;
+}
+
+/** The identifier groups of the tenant, one item each. */
 export const getAllOperation: FlareOperation = {
 	action: 'list identifier groups',
 	method: 'GET',
 	path: '/{segment}/v2/assets/groups/',
 	tier: 'basic',
 	properties: fields,
-	output: (_item, records) =>
-		records.flatMap((record) =>
-			Array.isArray(record.assets_groups)
-				? (record.assets_groups as unknown[]).filter(
-						(group): group is IDataObject => !!group && typeof group === 'object',
-					)
-				: [],
-		),
+	output: (_item, _records, response) => groupsOf(response),
 };

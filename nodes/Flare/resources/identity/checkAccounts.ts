@@ -6,12 +6,9 @@ import {
 	simplify,
 	updateDisplayOptions,
 } from '../../shared/descriptions';
-import type { FlareOperation, FlareResponse } from '../../shared/operation';
-import {
-	protectLeakedValues,
-	simplifyIdentity,
-	type LeakedValueOutput,
-} from '../../shared/output';
+import { describeShape, unexpectedAnswer } from '../../shared/errors';
+import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
+import { protectLeakedValues, simplifyIdentity, type LeakedValueOutput } from '../../shared/output';
 import { requiredText } from '../../shared/validation';
 
 /** Most accounts Flare takes in one request. */
@@ -49,19 +46,39 @@ export const checkAccountsDescription = updateDisplayOptions(
 	fields,
 );
 
-const isObject = (value: unknown): value is IDataObject =>
-	!!value && typeof value === 'object' && !Array.isArray(value);
-
 /**
  * The identity Flare answered for `account`: the answer is an object keyed by account
- * (`post-by-accounts.mdx`); the key is looked up as sent, then regardless of case.
+ * (`post-by-accounts.mdx`); the key is looked up as sent, then regardless of case. An answer without
+ * it, or an identity without a list of passwords, is not read as "not leaked": it fails, saying
+ * what came.
  */
-function identityOf(response: FlareResponse, account: string): IDataObject | undefined {
-	const body = response.body;
-	if (!isObject(body)) return undefined;
-	if (isObject(body[account])) return body[account];
-	const key = Object.keys(body).find((entry) => entry.toLowerCase() === account.toLowerCase());
-	return key !== undefined && isObject(body[key]) ? body[key] : undefined;
+function identityOf({ body, statusCode }: FlareResponse, account: string): IDataObject {
+	if (!isObject(body)) {
+		throw unexpectedAnswer(
+			statusCode,
+			`Flare answered with ${describeShape(body)}, not the accounts' identities`,
+		);
+	}
+	const key =
+		account in body
+			? account
+			: Object.keys(body).find((entry) => entry.toLowerCase() === account.toLowerCase());
+	const identity = key === undefined ? undefined : body[key];
+	if (!isObject(identity)) {
+		const what = key === undefined ? 'nothing' : describeShape(identity);
+		throw unexpectedAnswer(
+			statusCode,
+			`Flare's answer holds ${what} for the account, not its identity`,
+		);
+	}
+	const { passwords } = identity;
+	if (passwords !== undefined && !(Array.isArray(passwords) && passwords.every(isObject))) {
+		throw unexpectedAnswer(
+			statusCode,
+			"Flare's answer holds passwords of the account that are not a list of records",
+		);
+	}
+	return identity;
 }
 
 /**
@@ -87,10 +104,8 @@ export const checkAccountsOperation: FlareOperation = {
 	target: (item) => `Account '${String(item.parameter('account', ''))}'`,
 	output(item, [target], response) {
 		const account = String(target.account);
-		const identity = identityOf(response, account) ?? {};
-		const passwords = Array.isArray(identity.passwords)
-			? (identity.passwords as unknown[]).filter(isObject)
-			: [];
+		const identity = identityOf(response, account);
+		const passwords = (identity.passwords ?? []) as IDataObject[];
 		const mode = item.parameter<LeakedValueOutput>('options.leakedValueOutput', 'masked');
 		const result: IDataObject = item.parameter<boolean>('simplify', true)
 			? {
@@ -99,7 +114,11 @@ export const checkAccountsOperation: FlareOperation = {
 					passwords: simplifyIdentity({ ...identity, passwords }),
 					morePasswords: isObject(identity.links) && !!identity.links.next,
 				}
-			: { account, leaked: passwords.length > 0, ...(JSON.parse(JSON.stringify(identity)) as IDataObject) };
+			: {
+					account,
+					leaked: passwords.length > 0,
+					...(JSON.parse(JSON.stringify(identity)) as IDataObject),
+				};
 		protectLeakedValues(result, mode);
 		return [result];
 	},

@@ -140,7 +140,9 @@ function searchBody(item: FlareItem): IDataObject {
 		...(names.length ? { names } : {}),
 		...(paths.length ? { paths } : {}),
 		// Flare takes one value at most.
-		...(value === '' || value === null ? {} : { values: [requiredText(item, 'filters.value', true)] }),
+		...(value === '' || value === null
+			? {}
+			: { values: [requiredText(item, 'filters.value', true)] }),
 		...(importedAfter ? { imported_after: importedAfter } : {}),
 		...(expiresAfter ? { expires_after: expiresAfter } : {}),
 		order: optionValue(item, 'options.order', ['asc', 'desc'], 'asc'),

@@ -20,7 +20,11 @@ export const POLICY_TYPES = [
 ] as const;
 type PolicyType = (typeof POLICY_TYPES)[number];
 
-const MATCH_MODES = ['email_domain_only', 'auth_domain_and_email_domain', 'auth_domain_only'] as const;
+const MATCH_MODES = [
+	'email_domain_only',
+	'auth_domain_and_email_domain',
+	'auth_domain_only',
+] as const;
 
 const policyTypeOptions = [
 	{
@@ -95,7 +99,8 @@ const cookieNamesField: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. session, PHPSESSID',
-	description: 'Names of the cookies to monitor, separated by commas, or an array from an expression',
+	description:
+		'Names of the cookies to monitor, separated by commas, or an array from an expression',
 };
 
 const matchSubdomainsField: INodeProperties = {

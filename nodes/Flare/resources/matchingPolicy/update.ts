@@ -1,13 +1,18 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { matchingPolicyLocator, notice, updateDisplayOptions } from '../../shared/descriptions';
-import { parameterError } from '../../shared/errors';
+import { describeShape, parameterError, unexpectedAnswer } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
-import type { FlareOperation } from '../../shared/operation';
-import { callFlare } from '../../shared/runner';
+import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
+import { asNodeError, callFlare } from '../../shared/runner';
 import { locatorLabel, locatorUuid, requiredText } from '../../shared/validation';
 import { getOperation } from './get';
-import { policyApiFields, policyValueChanges, policyValueUpdateFields } from './policy';
+import {
+	POLICY_TYPES,
+	policyApiFields,
+	policyValueChanges,
+	policyValueUpdateFields,
+} from './policy';
 
 const nameField: INodeProperties = {
 	displayName: 'Name',
@@ -40,16 +45,33 @@ export const updateDescription = updateDisplayOptions(
 	fields,
 );
 
-/** The policy as Flare has it now. */
-async function currentPolicy(item: FlareItem): Promise<IDataObject> {
-	let current: IDataObject | undefined;
+/** What keeps a read policy from being sent back (its name, type and value), if anything. */
+function shapeProblem(record: unknown): string | undefined {
+	if (!isObject(record)) return `is ${describeShape(record)}, not a matching policy`;
+	if (typeof record.name !== 'string') return "has no 'name'";
+	if (!POLICY_TYPES.includes(record.policy_type as (typeof POLICY_TYPES)[number])) {
+		return "has no 'policy_type' of the five documented";
+	}
+	if (!isObject(record.value)) return "has no 'value'";
+	return undefined;
+}
+
+/** The policy as Flare has it now, checked (`shapeProblem`). */
+async function currentPolicy(item: FlareItem, uuid: string): Promise<IDataObject> {
+	let answer: FlareResponse | undefined;
 	await callFlare(item, getOperation, {
-		onPage(records) {
-			current = records[0];
+		onPage(_records, response) {
+			answer = response;
 			return false;
 		},
 	});
-	return current ?? {};
+	const problem = shapeProblem(answer?.body);
+	if (problem !== undefined) {
+		// A failure of the read, before anything is written.
+		const what = `Flare's answer to the read of matching policy ${uuid} ${problem}, so nothing was written`;
+		throw asNodeError(item, getOperation, unexpectedAnswer(answer?.statusCode ?? 200, what));
+	}
+	return answer!.body as IDataObject;
 }
 
 /**
@@ -67,7 +89,8 @@ export const updateOperation: FlareOperation = {
 	apiFields: { ...policyApiFields('updateFields.'), policy_uuid: 'policyUuid' },
 	target: (item) => `Matching policy ${locatorLabel(item, 'policyUuid')}`,
 	async prepare(item, request) {
-		request.pathParameters.policy_uuid = locatorUuid(item, 'policyUuid');
+		const uuid = locatorUuid(item, 'policyUuid');
+		request.pathParameters.policy_uuid = uuid;
 		const name =
 			item.parameter<unknown>('updateFields.name', null) === null
 				? undefined
@@ -83,7 +106,7 @@ export const updateOperation: FlareOperation = {
 				'Add a field to change under Update Fields.',
 			);
 		}
-		const current = await currentPolicy(item);
+		const current = await currentPolicy(item, uuid);
 		const value = policyValueChanges(item, String(current.policy_type), 'updateFields.');
 		request.body = {
 			name: name ?? current.name,
