@@ -405,6 +405,15 @@ describe('Leaked Credential → Get Tenant Feed', () => {
 		]);
 	});
 
+	it('a 400 that is not about the page size is not taken for one: no second walk', async () => {
+		flare.fake.faults.add({ path: FEED_PATH, fault: { status: 400, body: { message: 'Request header size too large' } } });
+
+		const result = await flare.harness.runNode(feed({ limit: 60 }));
+
+		expect(result.status).toBe('error');
+		expect(apiRequests(flare.fake).map((request) => [request.query.size, request.status])).toEqual([['60', 400]]);
+	});
+
 	it('under a Limit, a refused page size is the Limit; a page already delivered is never walked again', async () => {
 		flare.fake.faults.add({ path: FEED_PATH, fault: { ...sizeRefused, body: { detail: [{ loc: ['query', 'size'], msg: 'too large', type: 'value_error' }] } } });
 		const limited = await flare.harness.runNode(feed({ limit: 10 }));

@@ -9,7 +9,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { MAX_PAGES_WITHOUT_NEW_RECORDS } from '../../nodes/Flare/shared/paging';
+import { FILTERED_FEED_PAGES_WITHOUT_NEW_RECORDS } from '../../nodes/Flare/shared/paging';
 import { FakeFlare, type LoggedRequest } from '../fake-flare';
 import type { AddEventsOptions } from '../fake-flare/events';
 import { Harness, withoutRatePacing } from '../harness/engine';
@@ -21,7 +21,7 @@ import { CANARY_OPTIONS, compare, Recorder } from './support';
 const TENANT = 101;
 const FEED = '/firework/v4/events/tenant/_search';
 const DAY = 24 * 3_600_000;
-const BOUND = MAX_PAGES_WITHOUT_NEW_RECORDS;
+const BOUND = FILTERED_FEED_PAGES_WITHOUT_NEW_RECORDS;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** A run of events added to the tenant's feed, in order of arrival. */

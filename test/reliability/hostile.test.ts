@@ -333,7 +333,7 @@ describe('Hostile answers and settings', () => {
 				const message = `Flare returned ${MAX_PAGES_WITHOUT_NEW_RECORDS.toLocaleString('en-US')} pages in a row without a new result while trying to get the URLs of a credential`;
 				expect([result.error?.message, result.error?.description]).toEqual([
 					message,
-					`Flare leaves a page empty when its filters (e.g. ignored events) drop every result of it, so the walk went on through ${MAX_PAGES_WITHOUT_NEW_RECORDS.toLocaleString('en-US')} pages in a row that were empty or held only results already returned, then stopped; nothing was returned for this item. Run the workflow again later; if it persists, report it to Flare.`,
+					`The walk was stopped after ${MAX_PAGES_WITHOUT_NEW_RECORDS.toLocaleString('en-US')} pages that were empty or held only results already returned, and nothing was returned for this item. Run the workflow again later; if it persists, report it to Flare.`,
 				]);
 				expect(result.output).toEqual([]);
 				expect(unpaced.requests).toHaveLength(pages);

@@ -1,14 +1,18 @@
 /**
  * The one page walker's contract (nodes/Flare/shared/paging.ts; docs/api-contract.md, "Paging"), on
  * scripted pages: a cursor seen before is an error; pages with new cursors are progress, empty ones
- * too, up to MAX_PAGES_WITHOUT_NEW_RECORDS in a row without a new record; then a walk fails and a
+ * too, up to the walk's bound in a row without a new record; then a walk fails and a
  * resumable walk (the Flare Trigger's) returns its cursor, from which the next walk goes on.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { FlareRequestFailed } from '../../nodes/Flare/shared/errors';
 import { nextCursor, type FlareResponse, type Paging } from '../../nodes/Flare/shared/operation';
-import { MAX_PAGES_WITHOUT_NEW_RECORDS, walkPages } from '../../nodes/Flare/shared/paging';
+import {
+	FILTERED_FEED_PAGES_WITHOUT_NEW_RECORDS,
+	MAX_PAGES_WITHOUT_NEW_RECORDS,
+	walkPages,
+} from '../../nodes/Flare/shared/paging';
 
 const BOUND = MAX_PAGES_WITHOUT_NEW_RECORDS;
 const paging: Paging = { maxPageSize: 10, next: nextCursor, key: (record) => record.id };
@@ -110,6 +114,19 @@ describe('walkPages', () => {
 		for (const walk of [paging, resumable]) {
 			const error = await walkPages(walk, fetchPage, undefined, () => true).catch((thrown: unknown) => thrown);
 			expect((error as FlareRequestFailed).failure).toEqual({ code: 'REPEATED_CURSOR', status: 200 });
+		}
+	});
+
+	it("an endpoint's own bound replaces the default (the event feeds go further, the credential search less far)", async () => {
+		for (const bound of [3, FILTERED_FEED_PAGES_WITHOUT_NEW_RECORDS]) {
+			const { asked, fetchPage } = feed([[1], ...empty(bound - 1), [2], ...empty(bound + 1)]);
+			const { delivered, onPage } = collector();
+
+			const error = await walkPages({ ...paging, maxPagesWithoutNew: bound }, fetchPage, undefined, onPage).catch((thrown: unknown) => thrown);
+
+			expect((error as FlareRequestFailed).failure).toEqual({ code: 'NO_PROGRESS', status: 200, pages: bound });
+			expect(delivered).toEqual([1, 2]);
+			expect(asked).toHaveLength(1 + (bound - 1) + 1 + bound);
 		}
 	});
 

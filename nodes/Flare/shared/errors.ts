@@ -1,4 +1,4 @@
-import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import type { IDataObject, INode, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isBodyStream, readText } from './body';
@@ -60,6 +60,8 @@ export interface FailureContext {
 	 * Options"), for the messages that advise asking for less.
 	 */
 	narrow?: string;
+	/** The operation's form: the messages advise a smaller Limit only where it has one. */
+	properties?: INodeProperties[];
 }
 
 function asObject(value: unknown): IDataObject | undefined {
@@ -325,10 +327,18 @@ function explain(
 		};
 	}
 	if (code === 'TOO_LARGE') {
-		const narrow = context.narrow ? `, or narrow the search (${context.narrow})` : '';
+		const advice = [
+			...(context.properties?.some((property) => property.name === 'limit')
+				? ['ask for fewer results at once (Limit)']
+				: []),
+			...(context.narrow ? [`narrow the search (${context.narrow})`] : []),
+		].join(', or ');
+		const fix = advice
+			? `${advice[0].toUpperCase()}${advice.slice(1)}.`
+			: 'Run the workflow again later; if it persists, report it to Flare.';
 		return {
 			message: `Flare's answer was too large to read while trying to ${context.action}`,
-			description: `The answer was cut off at 256 MiB and nothing of it was used. Ask for fewer results at once (Limit)${narrow}.`,
+			description: `The answer was cut off at 256 MiB and nothing of it was used. ${fix}`,
 		};
 	}
 	if (code === 'UNEXPECTED_ANSWER' && !context.write) {
@@ -424,12 +434,16 @@ function explain(
 	}
 	if (code === 'NO_PROGRESS') {
 		const pages = (failure.pages ?? 0).toLocaleString('en-US');
-		const narrow = context.narrow
-			? `Narrow the search (${context.narrow}) and run it again.`
-			: 'Run the workflow again later; if it persists, report it to Flare.';
+		const message = `Flare returned ${pages} pages in a row without a new result while trying to ${context.action}`;
+		if (!context.narrow) {
+			return {
+				message,
+				description: `The walk was stopped after ${pages} pages that were empty or held only results already returned, and nothing was returned for this item. Run the workflow again later; if it persists, report it to Flare.`,
+			};
+		}
 		return {
-			message: `Flare returned ${pages} pages in a row without a new result while trying to ${context.action}`,
-			description: `Flare leaves a page empty when its filters (e.g. ignored events) drop every result of it, so the walk went on through ${pages} pages in a row that were empty or held only results already returned, then stopped; nothing was returned for this item. ${narrow}`,
+			message,
+			description: `Flare leaves a page empty when its filters (e.g. ignored events) drop every result of it, so the walk went on through ${pages} pages in a row that were empty or held only results already returned, then stopped; nothing was returned for this item. Narrow the search (${context.narrow}) and run it again.`,
 		};
 	}
 	if (failure.malformed) {

@@ -37,6 +37,11 @@ export interface Paging {
 	 */
 	resumable?: boolean;
 	/**
+	 * Pages in a row without a new record a walk goes through before it stops: 50 unless the
+	 * endpoint's filters leave pages empty (docs/api-contract.md, "Paging").
+	 */
+	maxPagesWithoutNew?: number;
+	/**
 	 * What identifies a record within a walk. A record seen before in the walk is not delivered again,
 	 * and a page with nothing new counts as empty (docs/api-contract.md, "Paging").
 	 */
@@ -85,6 +90,11 @@ export interface FlareOperation extends Omit<FailureContext, 'target' | 'fields'
 	path: string;
 	tier: RateTier;
 	paging?: Paging;
+	/**
+	 * The answer is only a confirmation (Flare documents an empty schema, which may come as `null`):
+	 * the output does not read it, so its shape is not checked.
+	 */
+	answerIgnored?: boolean;
 	/** For a write that takes several input items in one request; `output` then gets each item's target. */
 	batch?: Batch;
 	/** The operation's form: the fields whose display names its messages use. */

@@ -4,12 +4,18 @@ import { FlareRequestFailed } from './errors';
 import { recordsOf, type FlareResponse, type Paging } from './operation';
 
 /**
- * Pages in a row without a new record after which a walk stops (docs/api-contract.md, "Paging").
- * Flare leaves a page empty when its filters drop every result of it (ignored events, severity,
- * tags): on the event feeds, whose pages hold 10 events, this is 10,000 events filtered out in a
- * row, about 4 minutes at Flare's Basic pace.
+ * Pages in a row without a new record after which a walk stops, unless its paging says otherwise
+ * (docs/api-contract.md, "Paging"): more than enough for endpoints that do not filter pages after
+ * selecting them.
  */
-export const MAX_PAGES_WITHOUT_NEW_RECORDS = 1_000;
+export const MAX_PAGES_WITHOUT_NEW_RECORDS = 50;
+
+/**
+ * The same bound for the event feeds: Flare leaves a page empty when its filters drop every result of
+ * it (ignored events, severity, tags); pages hold 10 events, so this is 10,000 events filtered out in
+ * a row, about 4 minutes at Flare's Basic pace.
+ */
+export const FILTERED_FEED_PAGES_WITHOUT_NEW_RECORDS = 1_000;
 
 /** Where a walk stopped. */
 export interface WalkEnd {
@@ -18,8 +24,8 @@ export interface WalkEnd {
 	/** Cursor the last page read was asked for with; undefined for a first page. */
 	lastFrom?: string | number;
 	/**
-	 * A resumable walk only: it stopped after {@link MAX_PAGES_WITHOUT_NEW_RECORDS} pages in a row
-	 * without a new record, and `next` goes on from there. The walk is not complete.
+	 * A resumable walk only: it stopped at its bound of pages in a row without a new record, and
+	 * `next` goes on from there. The walk is not complete.
 	 */
 	atBound?: true;
 }
@@ -31,7 +37,8 @@ export interface WalkEnd {
  * (docs/api-contract.md, "Paging"):
  * - a cursor seen before in the walk stops it with an error (`REPEATED_CURSOR`);
  * - pages whose cursors are new are progress, even empty ones (Flare's filters make them), up to
- *   {@link MAX_PAGES_WITHOUT_NEW_RECORDS} in a row without a new record: then a walk fails with
+ *   `paging.maxPagesWithoutNew` (default {@link MAX_PAGES_WITHOUT_NEW_RECORDS}) in a row without a
+ *   new record: then a walk fails with
  *   `NO_PROGRESS`, and a resumable walk (`paging.resumable`) returns `{ next, atBound: true }` so
  *   that it goes on from `next` later;
  * - a record seen before in the walk is not delivered again.
@@ -62,7 +69,7 @@ export async function walkPages(
 		if (!more) return { next, lastFrom: cursor };
 		if (cursorsSent.has(next))
 			throw new FlareRequestFailed({ code: 'REPEATED_CURSOR', status: response.statusCode });
-		if (pagesWithoutNew >= MAX_PAGES_WITHOUT_NEW_RECORDS) {
+		if (pagesWithoutNew >= (paging.maxPagesWithoutNew ?? MAX_PAGES_WITHOUT_NEW_RECORDS)) {
 			if (paging.resumable) return { next, lastFrom: cursor, atBound: true };
 			throw new FlareRequestFailed({
 				code: 'NO_PROGRESS',

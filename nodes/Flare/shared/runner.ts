@@ -186,13 +186,16 @@ function withPageSize(error: unknown, size: number, options: CallOptions): unkno
 	return error;
 }
 
-/** Whether Flare refused a page for its size (a 400 or 422 that names `size`). */
+/** A message about a size limit, e.g. "size must be at most 20" (not "header size too large"). */
+const mentionsSizeLimit = (message: string) => /\bsize\b/i.test(message) && /\d/.test(message);
+
+/** Whether Flare refused a page for its size (a 400 or 422 whose `loc` or message names `size`). */
 function refusesPageSize(error: unknown): boolean {
 	if (!(error instanceof FlareRequestFailed)) return false;
 	const { failure } = error;
 	return (
 		(failure.status === 400 || failure.status === 422) &&
-		(namesPageSize(failure) || /\bsize\b/i.test(failure.message ?? ''))
+		(namesPageSize(failure) || mentionsSizeLimit(failure.message ?? ''))
 	);
 }
 
@@ -226,7 +229,8 @@ async function sendToFlare(
 	const { paging } = operation;
 	if (!paging) {
 		const response = await flareRequest(item.context, request);
-		options.onPage(recordsOf(response), response);
+		// An answer whose schema Flare leaves empty is only a confirmation: any body will do.
+		options.onPage(operation.answerIgnored ? [] : recordsOf(response), response);
 		return {};
 	}
 	let searchesLeft: number | undefined;

@@ -4,6 +4,7 @@ import { returnAllOrLimit } from '../../shared/descriptions';
 import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import { nextCursor, type Paging } from '../../shared/operation';
+import { FILTERED_FEED_PAGES_WITHOUT_NEW_RECORDS } from '../../shared/paging';
 import {
 	boundedText,
 	dateTime,
@@ -580,6 +581,7 @@ export const feedNarrow =
 /** Pages of at most 10 events; an event is its `metadata.uid`. */
 export const feedPaging: Paging = {
 	maxPageSize: 10,
+	maxPagesWithoutNew: FILTERED_FEED_PAGES_WITHOUT_NEW_RECORDS,
 	next: nextCursor,
 	key: (record) => (record.metadata as IDataObject | undefined)?.uid,
 };

@@ -60,7 +60,10 @@ export const searchGlobalOperation: FlareOperation = {
 	method: 'POST',
 	path: '/{segment}/v4/events/global/_search',
 	tier: 'search',
-	paging: feedPaging,
+	// Each page asks for 10 events of the quota: a run of empty pages stops at the default 50.
+	paging: { ...feedPaging, maxPagesWithoutNew: undefined },
+	narrow:
+		'e.g. set Created From/To under Filters, choose Event Type Names or IDs, or a higher Severity',
 	properties: fields,
 	apiFields: feedApiFields,
 	prepare(item, request) {

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { identifierGroupLocator, updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/operation';
 import { locatorInteger, locatorLabel } from '../../shared/validation';
-import { feedApiFields, feedBody, feedPaging, feedSearchFields } from './feed';
+import { feedApiFields, feedBody, feedNarrow, feedPaging, feedSearchFields } from './feed';
 
 const fields: INodeProperties[] = [
 	identifierGroupLocator(
@@ -24,6 +24,7 @@ export const searchIdentifierGroupFeedOperation: FlareOperation = {
 	path: '/{segment}/v4/events/identifier_groups/{identifier_group_id}/_search',
 	tier: 'basic',
 	paging: feedPaging,
+	narrow: feedNarrow,
 	properties: fields,
 	apiFields: { ...feedApiFields, identifier_group_id: 'groupId' },
 	target: (item) => `Identifier group ${locatorLabel(item, 'groupId')}`,

@@ -60,6 +60,7 @@ export const takeActionOperation: FlareOperation = {
 	path: '/{segment}/v4/events/actions',
 	tier: 'basic',
 	write: true,
+	answerIgnored: true,
 	batch: {
 		size: MAX_TARGETS,
 		target: (item) => ({ uid: requiredText(item, 'uid') }),

@@ -23,6 +23,7 @@ export const deleteOperation: FlareOperation = {
 	path: '/{segment}/v4/identifiers/{identifier_id}',
 	tier: 'basic',
 	write: true,
+	answerIgnored: true,
 	properties: fields,
 	apiFields: { identifier_id: 'identifierId' },
 	target: (item) => `Identifier ${locatorLabel(item, 'identifierId')}`,

@@ -19,6 +19,7 @@ export const deleteOperation: FlareOperation = {
 	path: '/{segment}/v2/assets/groups/{assets_group_id}',
 	tier: 'basic',
 	write: true,
+	answerIgnored: true,
 	properties: fields,
 	apiFields: { assets_group_id: 'groupId' },
 	target: (item) => `Identifier group ${locatorLabel(item, 'groupId')}`,

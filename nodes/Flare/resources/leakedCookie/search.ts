@@ -160,6 +160,7 @@ export const searchOperation: FlareOperation = {
 	path: '/astp/v2/cookies/_search',
 	tier: 'basic',
 	paging: { maxPageSize: 2_000, next: nextCursor, key: (record) => record.uuid },
+	narrow: 'e.g. set Imported After or Expires After, Names or Paths under Filters',
 	properties: fields,
 	apiFields: {
 		domain: 'domain',

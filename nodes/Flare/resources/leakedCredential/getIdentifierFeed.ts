@@ -43,7 +43,12 @@ export const getIdentifierFeedOperation: FlareOperation = {
 	method: 'GET',
 	path: '/{segment}/v3/identifiers/{identifier_id}/feed/credentials',
 	tier: 'basic',
-	paging: { maxPageSize: 100, next: nextCursor, key: (record) => record.id },
+	paging: {
+		maxPageSize: 100,
+		documentedPageSize: 20,
+		next: nextCursor,
+		key: (record) => record.id,
+	},
 	properties: fields,
 	apiFields: { identifier_id: 'identifierId', size: 'limit' },
 	target: (item) => `Identifier ${locatorLabel(item, 'identifierId')}`,

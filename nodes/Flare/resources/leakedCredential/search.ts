@@ -254,7 +254,14 @@ export const searchOperation: FlareOperation = {
 	method: 'POST',
 	path: '/{segment}/v4/credentials/global/_search',
 	tier: 'search',
-	paging: { maxPageSize: 10_000, firstPageSize: 100, next: nextCursor, key: (record) => record.id },
+	paging: {
+		maxPageSize: 10_000,
+		firstPageSize: 100,
+		// Each page may cost quota units, and nothing filters this search's pages after selection.
+		maxPagesWithoutNew: 3,
+		next: nextCursor,
+		key: (record) => record.id,
+	},
 	narrow: 'e.g. set Imported From/To under Options',
 	properties: fields,
 	apiFields: searchApiFields,

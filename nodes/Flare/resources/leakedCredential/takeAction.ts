@@ -59,6 +59,7 @@ export const takeActionOperation: FlareOperation = {
 	path: '/{segment}/v4/credentials/actions',
 	tier: 'basic',
 	write: true,
+	answerIgnored: true,
 	batch: {
 		size: MAX_TARGETS,
 		target: (item) => ({ credential_hash: credentialHash(item, 'credentialHash') }),

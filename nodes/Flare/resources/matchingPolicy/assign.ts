@@ -37,6 +37,7 @@ export const assignOperation: FlareOperation = {
 	path: '/{segment}/v4/matching-policies/{policy_uuid}/assignments',
 	tier: 'basic',
 	write: true,
+	answerIgnored: true,
 	properties: fields,
 	apiFields: {
 		policy_uuid: 'policyUuid',

@@ -20,6 +20,7 @@ export const deleteOperation: FlareOperation = {
 	path: '/{segment}/v4/matching-policies/{policy_uuid}',
 	tier: 'basic',
 	write: true,
+	answerIgnored: true,
 	properties: fields,
 	apiFields: { policy_uuid: 'policyUuid' },
 	target: (item) => `Matching policy ${locatorLabel(item, 'policyUuid')}`,

@@ -30,6 +30,7 @@ export const unassignOperation: FlareOperation = {
 	path: '/{segment}/v4/matching-policies/{policy_uuid}/assignments',
 	tier: 'basic',
 	write: true,
+	answerIgnored: true,
 	properties: fields,
 	apiFields: { policy_uuid: 'policyUuid', identifier_ids: 'identifierIds' },
 	target: (item) => `Matching policy ${locatorLabel(item, 'policyUuid')} or one of the identifiers`,
