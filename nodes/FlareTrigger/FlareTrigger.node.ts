@@ -17,7 +17,7 @@ import { listSearch } from '../Flare/methods/listSearch';
 import { loadOptions } from '../Flare/methods/loadOptions';
 import { newEventFields, newEventWatch } from './newEvent';
 import { leakedCredentialFields, leakedCredentialWatch } from './newLeakedCredential';
-import { pollWatch, searchFor, type Watch } from './poll';
+import { OutputLater, pollWatch, searchFor, type Watch } from './poll';
 
 /** How many of the newest matches a manual "fetch test event" returns. */
 export const SAMPLE_SIZE = 5;
@@ -105,7 +105,13 @@ async function newestMatches(
 		});
 	}
 	const items: IDataObject[] = [];
-	for (const [records, response] of pages) items.push(...(await watch.output(records, response)));
+	for (const [records, response] of pages) {
+		for (const record of records) {
+			// A test fetch asks once: its only try is the last (a full event it cannot get is marked).
+			const output = await watch.output(record, response, Infinity);
+			if (!(output instanceof OutputLater)) items.push(output);
+		}
+	}
 	return [context.helpers.returnJsonArray(items)];
 }
 
@@ -148,8 +154,9 @@ export class FlareTrigger implements INodeType {
 			throw new NodeOperationError(this.getNode(), `Event has an unknown value: "${name}"`);
 		}
 		const form = formOf(kind);
-		const item = FlareItem.ofNode(this, form);
-		if (this.getMode() === 'manual') return await newestMatches(this, item, form, kind);
-		return await pollWatch(this, item, form, kind.watch(item), startedAt);
+		if (this.getMode() === 'manual') {
+			return await newestMatches(this, FlareItem.ofNode(this, form), form, kind);
+		}
+		return await pollWatch(this, form, kind.watch, startedAt);
 	}
 }

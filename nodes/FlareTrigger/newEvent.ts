@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import {
 	feedFilterFields,
@@ -18,7 +18,7 @@ import type { FlareOperation } from '../Flare/shared/operation';
 import { asNodeError, callFlare } from '../Flare/shared/runner';
 import { locatorInteger, optionValue } from '../Flare/shared/validation';
 import { backfillOption } from './backfill';
-import { MAX_RECORDS_PER_POLL, type Watch } from './poll';
+import { MAX_RECORDS_PER_POLL, OutputLater, type Watch } from './poll';
 import { digest } from './state';
 
 /** Events one poll holds at most when it fetches each full event (one request each, 4 a second). */
@@ -84,8 +84,33 @@ export function eventKey(record: IDataObject): string {
 	return `d:${digest(JSON.stringify(record))}`;
 }
 
-/** The full event of `uid`, unwrapped as Get Full Event outputs it; undefined when Flare has none (404). */
-async function fullEventOf(item: FlareItem, uid: string): Promise<IDataObject | undefined> {
+/** Polls in which one event's full event may fail for a reason that may pass, before it goes without. */
+export const FULL_EVENT_TRIES = 3;
+
+/**
+ * A failure of Get Full Event that may pass (Flare unavailable, rate limits past their budget, no
+ * answer in time or within the poll's, an unreadable or too large answer); any other (a 4xx) will not.
+ */
+function mayPass(error: unknown): boolean {
+	const status = Number((error as NodeApiError).httpCode ?? Number.NaN);
+	return !(status >= 400 && status < 500) || status === 408 || status === 429;
+}
+
+/**
+ * The feed item with its full event (docs/api-contract.md, "Flare Trigger"): one request per event.
+ * Flare has none (404): marked `fullEventNotFound`. Any other 4xx: emitted at once without it, with
+ * `fullEventError`. A failure that may pass: asked again at the next polls, and after
+ * {@link FULL_EVENT_TRIES} polls emitted without it, with `fullEventError`.
+ */
+async function withFullEvent(
+	item: FlareItem,
+	record: IDataObject,
+	failedBefore: number,
+): Promise<IDataObject | OutputLater> {
+	const uid = (record.metadata as IDataObject | undefined)?.uid;
+	if (typeof uid !== 'string' || uid === '') {
+		return { ...record, fullEvent: null, fullEventNotFound: true };
+	}
 	const operation: FlareOperation = {
 		...getFullEventOperation,
 		target: () => `Event '${uid}'`,
@@ -101,30 +126,27 @@ async function fullEventOf(item: FlareItem, uid: string): Promise<IDataObject | 
 				return false;
 			},
 		});
-	} catch (error) {
-		if (error instanceof NodeApiError && error.httpCode === '404') return undefined;
-		throw asNodeError(item, operation, error);
+	} catch (thrown) {
+		// The poll's deadline cancelled the request: Flare did not answer in the poll's time.
+		const error = item.cancelSignal()?.aborted
+			? new NodeOperationError(item.node(), "Flare did not send it within the poll's time limit")
+			: asNodeError(item, operation, thrown);
+		if (error instanceof NodeApiError && error.httpCode === '404') {
+			return { ...record, fullEvent: null, fullEventNotFound: true };
+		}
+		if (mayPass(error) && failedBefore + 1 < FULL_EVENT_TRIES) {
+			return new OutputLater(error, `the full event of event '${uid}'`, FULL_EVENT_TRIES);
+		}
+		const status = Number((error as NodeApiError).httpCode ?? Number.NaN);
+		return {
+			...record,
+			fullEvent: null,
+			fullEventError: { message: error.message, status: Number.isNaN(status) ? null : status },
+		};
 	}
-	return fullEvent;
-}
-
-/**
- * Each feed item with its full event, one request per event; an event whose full event Flare does not
- * have (404) keeps its feed item, marked (docs/api-contract.md, "Flare Trigger").
- */
-async function withFullEvents(item: FlareItem, records: IDataObject[]): Promise<IDataObject[]> {
-	const items: IDataObject[] = [];
-	for (const record of records) {
-		const uid = (record.metadata as IDataObject | undefined)?.uid;
-		const fullEvent =
-			typeof uid === 'string' && uid !== '' ? await fullEventOf(item, uid) : undefined;
-		items.push(
-			fullEvent
-				? { ...record, fullEvent }
-				: { ...record, fullEvent: null, fullEventNotFound: true },
-		);
-	}
-	return items;
+	return fullEvent
+		? { ...record, fullEvent }
+		: { ...record, fullEvent: null, fullEventNotFound: true };
 }
 
 /** The events that enter the chosen feed, by `metadata.matched_at` (`filters.materialized_at`). */
@@ -153,6 +175,7 @@ export function newEventWatch(item: FlareItem): Watch {
 		pageSize: feedPaging.maxPageSize,
 		maxRecords: fetchFullEvent ? MAX_FULL_EVENTS_PER_POLL : MAX_RECORDS_PER_POLL,
 		outputRequestsPerRecord: fetchFullEvent ? 1 : 0,
-		output: async (records) => (fetchFullEvent ? await withFullEvents(item, records) : records),
+		output: async (record, _response, failedBefore) =>
+			fetchFullEvent ? await withFullEvent(item, record, failedBefore) : record,
 	};
 }

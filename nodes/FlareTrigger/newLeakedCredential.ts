@@ -76,6 +76,6 @@ export function leakedCredentialWatch(item: FlareItem): Watch {
 		arrivedAt: (record) => record.imported_at,
 		pageSize: CREDENTIAL_PAGE_SIZE,
 		maxRecords: MAX_RECORDS_PER_POLL,
-		output: async (records, response) => searchOperation.output(item, records, response),
+		output: async (record, response) => searchOperation.output(item, [record], response)[0],
 	};
 }

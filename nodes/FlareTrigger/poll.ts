@@ -4,26 +4,38 @@ import type {
 	INodeProperties,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { parameterError } from '../Flare/shared/errors';
-import type { FlareItem } from '../Flare/shared/item';
-import type { FlareOperation, FlareResponse } from '../Flare/shared/operation';
+import { isRefusedCursorError, parameterError } from '../Flare/shared/errors';
+import { FlareItem } from '../Flare/shared/item';
+import { recordsOf, type FlareOperation, type FlareResponse } from '../Flare/shared/operation';
 import { DOCUMENTED_INTERVAL_MS } from '../Flare/shared/rateGate';
 import { asNodeError, callFlare } from '../Flare/shared/runner';
 import { BACKFILL_MS } from './backfill';
-import { fingerprint, instantOf, prune, readState, writeState, type TriggerState } from './state';
+import {
+	fingerprint,
+	instantOf,
+	prune,
+	readState,
+	resumeAt,
+	writeState,
+	type TriggerState,
+} from './state';
 
 /**
  * One active poll of the Flare Trigger (docs/api-contract.md, "Flare Trigger"), whatever it watches:
  * - the **long-lived search**: the same search every poll — the user's query and filters, arrival
  *   `≥ start`, ascending, pages of the watch's size — resumed from its saved cursor, as Flare's own
  *   clients do; it brings the backlog and whatever Flare appends;
- * - the **sweep**, every {@link SWEEP_EVERY_MS}: the same search over what arrived since the last
- *   sweep began, less {@link LOOKBACK_MS}, from its first page; it brings what the saved cursor cannot
- *   (records that became searchable late, or that sort before the cursor), whatever order Flare returns;
+ * - the **sweep**, every {@link SWEEP_EVERY_MS} once the long-lived search has caught up: the same
+ *   search over what arrived since the last sweep began, less {@link LOOKBACK_MS}, from its first
+ *   page (a sweep longer than a poll goes on at the next); it brings what the saved cursor cannot
+ *   (records that became searchable late, or that sort before the cursor), whatever order Flare
+ *   returns;
  * - each record goes out once: its key is checked against what was emitted before (bounded, see
- *   state.ts), and the new state is stored only with the emit, so that a poll that fails stores nothing.
+ *   state.ts), and the new state is stored only with the emit, so that a poll that fails stores
+ *   nothing. A poll emits its records in the order found; one that cannot finish (its deadline, a
+ *   full event to ask for again) emits those before and leaves the rest, unread, to the next poll.
  */
 
 /** What a kind of trigger watches (a search of Flare), and what it makes of new records. */
@@ -44,15 +56,34 @@ export interface Watch {
 	arrivedAt(record: IDataObject): unknown;
 	/** Results asked for per page, the same for the trigger's life (Flare's paging rule). */
 	pageSize: number;
-	/** Most records one poll reads; the rest waits for the next poll. */
+	/** Most new records one poll emits; the rest waits for the next poll. */
 	maxRecords: number;
 	/**
 	 * Requests `output` sends per new record (e.g. one to fetch each full event): their time, counted
 	 * as a page's, is kept free within the poll's time limit, so that the whole poll ends within it.
 	 */
 	outputRequestsPerRecord?: number;
-	/** The output items of a page's new records (may ask Flare for more). */
-	output(records: IDataObject[], response: FlareResponse): Promise<IDataObject[]>;
+	/**
+	 * The output item of a new record (may ask Flare for more), or {@link OutputLater} to be asked
+	 * again at the next poll. `failedBefore`: how many earlier polls could not make it.
+	 */
+	output(
+		record: IDataObject,
+		response: FlareResponse,
+		failedBefore: number,
+	): Promise<IDataObject | OutputLater>;
+}
+
+/** What {@link Watch.output} returns for a record that waits for the next poll, which asks again. */
+export class OutputLater {
+	constructor(
+		/** The failure, as the poll reports it until the record goes out. */
+		readonly reason: Error,
+		/** What the message calls the record, e.g. "the full event of event 'uid'". */
+		readonly what: string,
+		/** How many polls in all ask before the record goes out anyway. */
+		readonly tries: number,
+	) {}
 }
 
 /** How late a record may become searchable (10 min), plus clocks apart by up to 5 min. */
@@ -64,17 +95,42 @@ export const LOOKBACK_MS = 15 * 60_000;
  */
 export const SWEEP_EVERY_MS = 10 * 60_000;
 const POLL_TIMING_SLACK_MS = 30_000;
-/** A poll stops fetching after this, within n8n's shortest interval (1 min); the rest waits a poll. */
+/**
+ * A poll ends within this (less if n8n's poll budget is shorter), inside n8n's shortest interval
+ * (1 min): it stops reading in time, and every request still under way is cancelled at this deadline.
+ */
 export const POLL_TIME_LIMIT_MS = 45_000;
-/** Records one poll holds at most, unless its kind sets fewer; the rest waits for the next poll. */
+/** Records one poll reads at most; the rest waits for the next poll. */
 export const MAX_RECORDS_PER_POLL = 1_000;
 
-/**
- * What this process knows of each trigger (workflow and node), shared by every activation of it:
- * whether a poll is running (n8n starts each tick without waiting for the last), and the newest state
- * (a second activation of the same workflow has a static data copy of its own).
- */
-const triggers = new Map<string, { pollingUntil: number; state?: TriggerState }>();
+/** What this process knows of one trigger (workflow and node), shared by its activations. */
+export interface Shared {
+	/** Whether a poll of it is under way: n8n starts each tick without waiting for the last. */
+	polling: boolean;
+	/** The newest state (a second activation of the workflow has a static data copy of its own). */
+	state?: TriggerState;
+	/** Records whose output failed in earlier polls: key → how many polls. */
+	failures: Map<string, number>;
+}
+
+/** Triggers this process keeps in memory; beyond that, the one polled longest ago is forgotten. */
+export const MAX_TRIGGERS = 1_000;
+const triggers = new Map<string, Shared>();
+
+/** The shared entry of a trigger, made the newest; the oldest idle ones go beyond the bound. */
+export function sharedOf(id: string): Shared {
+	const shared = triggers.get(id) ?? { polling: false, failures: new Map<string, number>() };
+	triggers.delete(id);
+	triggers.set(id, shared);
+	for (const [key, entry] of triggers) {
+		if (triggers.size <= MAX_TRIGGERS) break;
+		if (!entry.polling) triggers.delete(key);
+	}
+	return shared;
+}
+
+/** How many triggers this process keeps in memory. */
+export const triggersInMemory = () => triggers.size;
 
 /** The watched search with the trigger's form, sending `body`. */
 export function searchFor(
@@ -94,13 +150,38 @@ export function searchFor(
 	};
 }
 
+type WalkKind = 'longLived' | 'sweep';
+
+/** A page read by a walk: the cursor it was asked with, and the keys of its records in order. */
+interface Page {
+	walk: WalkKind;
+	from?: string;
+	keys: string[];
+}
+
+/** A record read by this poll that goes out (it is new and not part of the baseline). */
+interface Found {
+	record: IDataObject;
+	key: string;
+	response: FlareResponse;
+	page: Page;
+}
+
+/** Where a walk ended: the cursor to resume at, whether it reached the end, and what to skip there. */
+interface WalkEnd {
+	cursor?: string;
+	complete: boolean;
+	/** Keys of the page at `cursor` when it was read: the next walk reads it again. */
+	lastPage: string[];
+}
+
 /** A poll in progress: its item and form, its deadline, what it found and what it will store. */
 class Poll {
-	/** New records page by page, with the answer that brought them. */
-	readonly found: Array<[IDataObject[], FlareResponse]> = [];
+	/** New records, in the order found. */
+	readonly found: Found[] = [];
+	/** Arrival (ms) of every record the long-lived search read, in order, with its page. */
+	private readonly arrivals: Array<{ page: Page; key: string; arrived: number }> = [];
 	private read = 0;
-	/** New records kept for the output. */
-	private kept = 0;
 	/** The slowest page so far: what one more request is expected to take. */
 	private slowestPageMs = 0;
 
@@ -110,25 +191,29 @@ class Poll {
 		private readonly watch: Watch,
 		readonly state: TriggerState,
 		private readonly deadline: number,
+		private readonly cancel: AbortSignal,
 		/** At activation without backfill: what exists now is only noted, not emitted. */
-		private readonly baseline: boolean,
+		private readonly noteAll: boolean,
 	) {}
 
-	/** Takes a page: notes each record not seen before, and keeps it unless this is the baseline. */
-	private take(records: IDataObject[], response: FlareResponse, now: number): void {
-		const fresh: IDataObject[] = [];
+	/** Whether a record that arrived at `arrived` is noted only: what existed at activation. */
+	private noted(arrived: number): boolean {
+		if (this.noteAll) return true;
+		return this.state.baseline !== undefined && arrived < instantOf(this.state.baseline);
+	}
+
+	/** Takes a page: notes each record not seen before, and keeps it unless it is the baseline's. */
+	private take(records: IDataObject[], response: FlareResponse, page: Page, now: number): void {
 		for (const record of records) {
 			const key = this.watch.keyOf(record);
-			if (key in this.state.seen || this.state.lastPage.includes(key)) continue;
+			page.keys.push(key);
 			const arrived = instantOf(this.watch.arrivedAt(record));
+			if (page.walk === 'longLived') this.arrivals.push({ page, key, arrived });
+			if (key in this.state.seen || this.state.lastPage.includes(key)) continue;
 			this.state.seen[key] = Math.floor((Number.isNaN(arrived) ? now : arrived) / 1000);
-			fresh.push(record);
+			if (!this.noted(arrived)) this.found.push({ record, key, response, page });
 		}
 		this.read += records.length;
-		if (!this.baseline && fresh.length > 0) {
-			this.found.push([fresh, response]);
-			this.kept += fresh.length;
-		}
 	}
 
 	/**
@@ -139,45 +224,68 @@ class Poll {
 	private fits(nextPageMs: number): boolean {
 		const perRecord = this.watch.outputRequestsPerRecord ?? 0;
 		const requestMs = Math.max(this.slowestPageMs, DOCUMENTED_INTERVAL_MS.basic);
-		const outputMs = (this.kept + this.watch.pageSize) * perRecord * requestMs;
-		return Date.now() + nextPageMs + outputMs < this.deadline && this.read < this.watch.maxRecords;
+		const coming = this.noteAll ? 0 : this.watch.pageSize;
+		const outputMs = (this.found.length + coming) * perRecord * requestMs;
+		return (
+			Date.now() + nextPageMs + outputMs < this.deadline &&
+			this.read < MAX_RECORDS_PER_POLL &&
+			this.found.length < this.watch.maxRecords
+		);
 	}
 
 	/**
-	 * Walks `body` from `from` while pages come and fit (through empty pages, which filters cause).
-	 * Returns the cursor to save, whether the walk reached the end, and the keys of its last page.
+	 * Walks `body` from `from` (a page read before, whose keys are `rereads`) while pages come and
+	 * fit (through empty pages, which filters cause). Past the deadline, the page under way is
+	 * dropped and the walk ends where it had got to.
 	 */
 	async walk(
+		walk: WalkKind,
 		body: IDataObject,
 		from?: string,
-	): Promise<{ cursor?: string; complete: boolean; lastPage: string[] }> {
+		rereads: string[] = [],
+	): Promise<WalkEnd> {
 		let pageStart = Date.now();
-		let lastPage: string[] = [];
+		let at = from;
+		let read: Page | undefined;
 		let stopped = false;
 		const search = searchFor(this.watch, this.properties, body);
-		const resumable = { ...search, paging: { ...search.paging!, resumable: true } };
-		const end = await callFlare(this.item, resumable, {
-			pageSize: this.watch.pageSize,
-			from,
-			onPage: (records, response) => {
-				const now = Date.now();
-				this.slowestPageMs = Math.max(this.slowestPageMs, now - pageStart);
-				pageStart = now;
-				this.take(records, response, now);
-				if (records.length > 0) lastPage = records.map((record) => this.watch.keyOf(record));
-				stopped = !this.fits(this.slowestPageMs);
-				return !stopped;
-			},
-		});
+		const paging = { ...search.paging!, resumable: true };
+		let end;
+		try {
+			end = await callFlare(
+				this.item,
+				{ ...search, paging },
+				{
+					pageSize: this.watch.pageSize,
+					from,
+					onPage: (records, response) => {
+						const now = Date.now();
+						this.slowestPageMs = Math.max(this.slowestPageMs, now - pageStart);
+						pageStart = now;
+						read = { walk, from: at, keys: [] };
+						this.take(records, response, read, now);
+						const next = paging.next(response.body, recordsOf(response, true));
+						at = next === undefined ? at : String(next);
+						stopped = !this.fits(this.slowestPageMs);
+						return !stopped;
+					},
+				},
+			);
+		} catch (error) {
+			// Out of time: the walk resumes at the page that was under way.
+			if (!this.cancel.aborted) throw asNodeError(this.item, this.watch.operation, error);
+			return { cursor: at, complete: false, lastPage: read ? [] : rereads };
+		}
 		if (end.next === undefined) {
 			// The end: keep the cursor of the last page read, and read that page again next time
 			// (Flare's tenant-events guide keeps the last non-null `next` the same way).
 			const cursor = end.lastFrom === undefined ? undefined : String(end.lastFrom);
-			return { cursor, complete: true, lastPage };
+			return { cursor, complete: true, lastPage: read?.keys ?? [] };
 		}
-		// Stopped for time or room, or at the walk's bound of pages without a new record (filters leave
-		// pages empty), or caught up (an empty page that handed back its cursor).
-		return { cursor: String(end.next), complete: !stopped && !end.atBound, lastPage };
+		// Stopped for time or room, or at the walk's bound of pages without a new record (Flare's
+		// filters leave pages empty: the next poll goes on), or caught up (an empty page that handed
+		// back its cursor).
+		return { cursor: String(end.next), complete: !stopped && !end.atBound, lastPage: [] };
 	}
 
 	/** Whether time is left for another walk. */
@@ -185,17 +293,21 @@ class Poll {
 		return this.fits(0);
 	}
 
-	/** The output items of everything new, in the order found. */
-	async items(): Promise<IDataObject[]> {
-		const items: IDataObject[] = [];
-		for (const [records, response] of this.found) {
-			items.push(...(await this.watch.output(records, response)));
+	/**
+	 * Newest arrival the long-lived search read before `stop` (a page and a key on it, where the
+	 * poll stopped emitting), or in all.
+	 */
+	newestRead(stop?: { page: Page; key: string }): number {
+		let newest = Number.NaN;
+		for (const { page, key, arrived } of this.arrivals) {
+			if (stop && page === stop.page && key === stop.key) break;
+			if (!Number.isNaN(arrived) && !(arrived <= newest)) newest = arrived;
 		}
-		return items;
+		return newest;
 	}
 }
 
-/** Where a new long-lived search starts, and whether what exists now is emitted (a backfill). */
+/** Where a first long-lived search starts, and whether what exists now is emitted (a backfill). */
 function startOf(item: FlareItem, now: number): { start: string; backfill: boolean } {
 	const choice = item.parameter<string>('options.backfill', 'none');
 	const window = BACKFILL_MS[choice];
@@ -214,75 +326,116 @@ function startOf(item: FlareItem, now: number): { start: string; backfill: boole
  * sweeps never stop.
  */
 export function sweepDue(state: TriggerState, now: number): boolean {
+	if (state.sweepStarted !== undefined) return true; // one under way goes on
 	const last = instantOf(state.sweptAt ?? '');
 	return !(last <= now && now - last < SWEEP_EVERY_MS - POLL_TIMING_SLACK_MS);
 }
 
-/** A saved cursor that Flare no longer accepts. */
-function isStaleCursor(error: unknown): boolean {
-	return error instanceof NodeApiError && ['400', '422'].includes(error.httpCode ?? '');
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The state this poll starts from: the stored one; a new one at first activation; or, when the user
+ * changed the search, a new long-lived search that goes on from where the last one's knowledge ends
+ * (state.ts `resumeAt`), so that what arrived since the last poll is not lost.
+ */
+function stateFor(
+	known: TriggerState | undefined,
+	search: string,
+	first: { start: string; backfill: boolean },
+	now: number,
+): TriggerState {
+	if (!known) {
+		return {
+			rev: 1,
+			search,
+			start: first.start,
+			since: iso(now - LOOKBACK_MS),
+			// The long-lived search starts at least as early as a sweep would.
+			sweptAt: iso(now),
+			seen: {},
+			lastPage: [],
+			...(first.backfill ? {} : { baseline: iso(now) }),
+		};
+	}
+	const state = JSON.parse(JSON.stringify({ ...known, rev: known.rev + 1 })) as TriggerState;
+	if (known.search === search) return state;
+	const start = iso(Math.min(resumeAt(known, now - LOOKBACK_MS), now - LOOKBACK_MS));
+	delete state.cursor;
+	delete state.reached;
+	delete state.sweepFrom;
+	delete state.sweepStarted;
+	return { ...state, search, start, lastPage: [], sweptAt: iso(now) };
 }
 
 /** An active poll: see the top of this file. */
 export async function pollWatch(
 	context: IPollFunctions,
-	item: FlareItem,
 	properties: INodeProperties[],
-	watch: Watch,
+	watchOf: (item: FlareItem) => Watch,
 	startedAt: number,
 ): Promise<INodeExecutionData[][] | null> {
-	const id = `${context.getWorkflow().id}/${context.getNode().id}`;
-	const shared = triggers.get(id) ?? { pollingUntil: 0 };
-	triggers.set(id, shared);
-	if (shared.pollingUntil > startedAt) return null; // the poll before is still running
-	const budget = Math.min(context.getPollBudgetMs?.() ?? Infinity, POLL_TIME_LIMIT_MS);
-	shared.pollingUntil = startedAt + budget + 10_000;
+	const shared = sharedOf(`${context.getWorkflow().id}/${context.getNode().id}`);
+	if (shared.polling) return null; // the poll before is still under way
+	shared.polling = true;
 	try {
+		const budget = Math.min(context.getPollBudgetMs?.() ?? Infinity, POLL_TIME_LIMIT_MS);
+		const deadline = startedAt + budget;
+		const cancel = AbortSignal.timeout(Math.max(0, deadline - Date.now()));
+		const item = FlareItem.ofNode(context, properties, cancel);
+		const watch = watchOf(item);
 		const staticData = context.getWorkflowStaticData('node');
 		const stored = readState(staticData);
 		const known =
 			shared.state && (!stored || shared.state.rev > stored.rev) ? shared.state : stored;
-		const { start, backfill } = startOf(item, startedAt);
-		const search = fingerprint({ query: watch.asked, backfill });
-		const fresh = known?.search !== search;
-		const state: TriggerState = fresh
-			? {
-					rev: (known?.rev ?? 0) + 1,
-					search,
-					start,
-					since: new Date(startedAt - LOOKBACK_MS).toISOString(),
-					// The long-lived search starts at least as early as a sweep would.
-					sweptAt: new Date(startedAt).toISOString(),
-					seen: { ...known?.seen },
-					lastPage: [],
-				}
-			: JSON.parse(JSON.stringify({ ...known, rev: known!.rev + 1 }));
-		const poll = new Poll(item, properties, watch, state, startedAt + budget, fresh && !backfill);
+		const first = startOf(item, startedAt);
+		const search = fingerprint({ query: watch.asked, backfill: first.backfill });
+		const state = stateFor(known, search, first, startedAt);
+		const poll = new Poll(
+			item,
+			properties,
+			watch,
+			state,
+			deadline,
+			cancel,
+			!known && !first.backfill,
+		);
 
-		let walked;
+		let longLived: WalkEnd;
 		try {
-			walked = await poll.walk(watch.body(state.start), state.cursor);
+			longLived = await poll.walk(
+				'longLived',
+				watch.body(state.start),
+				state.cursor,
+				state.lastPage,
+			);
 		} catch (error) {
-			if (!isStaleCursor(error)) throw asNodeError(item, watch.operation, error);
-			// Flare refuses the saved cursor: the long-lived search starts again where the sweep
-			// starts, whose records are all known, so that none is emitted twice.
-			state.start = state.since;
-			state.search = fingerprint({ query: watch.asked, backfill, start: state.start });
-			walked = await poll.walk(watch.body(state.start));
+			if (!isRefusedCursorError(error)) throw asNodeError(item, watch.operation, error);
+			// Flare no longer accepts the saved cursor: the same search starts again where the
+			// trigger's knowledge ends, so that nothing is skipped and nothing emitted twice.
+			state.start = iso(resumeAt(state, startedAt - LOOKBACK_MS));
+			delete state.cursor;
+			state.lastPage = [];
+			longLived = await poll.walk('longLived', watch.body(state.start));
 		}
-		state.cursor = walked.cursor;
-		if (walked.cursor === undefined) delete state.cursor;
-		state.lastPage = walked.lastPage;
-
-		if (sweepDue(state, startedAt) && poll.timeLeft) {
-			const sweep = await poll.walk(watch.body(state.since));
-			if (sweep.complete) {
-				state.since = new Date(startedAt - LOOKBACK_MS).toISOString();
-				state.sweptAt = new Date(startedAt).toISOString();
+		let sweep: WalkEnd | undefined;
+		if (longLived.complete && sweepDue(state, startedAt) && poll.timeLeft) {
+			try {
+				sweep = await poll.walk('sweep', watch.body(state.since), state.sweepFrom);
+			} catch (error) {
+				if (!isRefusedCursorError(error)) throw asNodeError(item, watch.operation, error);
+				sweep = await poll.walk('sweep', watch.body(state.since)); // from its first page again
 			}
 		}
-		prune(state);
-		const items = await poll.items();
+
+		const { items, stop, later } = await emit(item, poll, watch, shared, cancel);
+		if (later) {
+			const message = `Flare could not send ${later.what} (try ${shared.failures.get(stop!.key)} of ${later.tries})`;
+			const description = `${later.reason.message}. The trigger asks again at the next poll, and after ${later.tries} tries emits it anyway, marked with the failure; what came after it waits until then.`;
+			if (items.length === 0)
+				throw new NodeOperationError(context.getNode(), message, { description });
+			context.logger?.warn(`${message}: ${description}`);
+		}
+		settle(state, poll, longLived, sweep, stop, startedAt);
 
 		// n8n stores the static data with an emit, and after the poll of an activation; the progress
 		// of a poll that emits nothing stays in memory, and is simply made again after a restart.
@@ -290,6 +443,100 @@ export async function pollWatch(
 		shared.state = state;
 		return items.length > 0 ? [context.helpers.returnJsonArray(items)] : null;
 	} finally {
-		shared.pollingUntil = 0;
+		shared.polling = false;
 	}
+}
+
+/**
+ * The output items of the new records, in the order found, up to the first that cannot go out in
+ * this poll (`stop`): the deadline came, or its output asked to wait (`later`).
+ */
+async function emit(
+	item: FlareItem,
+	poll: Poll,
+	watch: Watch,
+	shared: Shared,
+	cancel: AbortSignal,
+): Promise<{ items: IDataObject[]; stop?: Found; later?: OutputLater }> {
+	const items: IDataObject[] = [];
+	for (const found of poll.found) {
+		let output: IDataObject | OutputLater;
+		try {
+			output = await watch.output(
+				found.record,
+				found.response,
+				shared.failures.get(found.key) ?? 0,
+			);
+		} catch (error) {
+			if (cancel.aborted) return { items, stop: found };
+			throw asNodeError(item, watch.operation, error);
+		}
+		// Out of time after others went out: this record and those after it wait for the next poll,
+		// where it comes first (no try counted). Out of time on the first: a try, so that it ends.
+		if (cancel.aborted && output instanceof OutputLater && items.length > 0) {
+			return { items, stop: found };
+		}
+		if (output instanceof OutputLater) {
+			shared.failures.set(found.key, (shared.failures.get(found.key) ?? 0) + 1);
+			return { items, stop: found, later: output };
+		}
+		shared.failures.delete(found.key);
+		items.push(output);
+	}
+	return { items };
+}
+
+/**
+ * The state after this poll: where each walk got to; when the poll stopped emitting at `stop`, the
+ * records from there on are put back (not seen), and the walk that found the first of them resumes at
+ * its page (the sweep, when it ran, then counts as not done), so that the next poll reads them again.
+ */
+function settle(
+	state: TriggerState,
+	poll: Poll,
+	longLived: WalkEnd,
+	sweep: WalkEnd | undefined,
+	stop: Found | undefined,
+	startedAt: number,
+): void {
+	let longLivedEnd = longLived;
+	let sweepComplete = sweep?.complete === true;
+	if (stop) {
+		const putBack = new Set(poll.found.slice(poll.found.indexOf(stop)).map((found) => found.key));
+		for (const key of putBack) delete state.seen[key];
+		sweepComplete = false;
+		if (stop.page.walk === 'longLived') {
+			const lastPage = stop.page.keys.filter((key) => !putBack.has(key));
+			longLivedEnd = { cursor: stop.page.from, complete: false, lastPage };
+		}
+	}
+	// Read up to the newest arrival it read; at its end, up to what may still come late.
+	const newest = poll.newestRead(stop?.page.walk === 'longLived' ? stop : undefined);
+	const reached = Math.max(
+		...[newest, instantOf(state.reached ?? '')].filter((ms) => !Number.isNaN(ms)),
+		longLivedEnd.complete ? startedAt - LOOKBACK_MS : -Infinity,
+	);
+	if (Number.isFinite(reached)) state.reached = iso(reached);
+	state.cursor = longLivedEnd.cursor;
+	if (longLivedEnd.cursor === undefined) delete state.cursor;
+	state.lastPage = longLivedEnd.lastPage;
+	// Caught up once: what existed at activation has all been read.
+	if (longLivedEnd.complete) delete state.baseline;
+	if (sweepComplete) {
+		// Done: the next sweep reads what arrived since this one began, less the look-back.
+		const began = instantOf(state.sweepStarted ?? '');
+		const sweptAt = Number.isNaN(began) ? startedAt : began;
+		state.since = iso(sweptAt - LOOKBACK_MS);
+		state.sweptAt = iso(sweptAt);
+		delete state.sweepFrom;
+		delete state.sweepStarted;
+	} else if (sweep) {
+		// Not done: the next poll goes on from where this one got to (or from its stop).
+		const from =
+			stop?.page.walk === 'sweep' ? stop.page.from : stop ? state.sweepFrom : sweep.cursor;
+		state.sweepStarted ??= iso(startedAt);
+		if (from === undefined) delete state.sweepFrom;
+		else state.sweepFrom = from;
+	}
+	prune(state);
 }

@@ -4,14 +4,15 @@ import type { IDataObject } from 'n8n-workflow';
 /**
  * What the Flare Trigger keeps in the workflow's static data between polls (docs/api-contract.md,
  * "Flare Trigger"): the saved cursor of its one long-lived search, where the next sweep of recent
- * arrivals starts, and the records it already emitted or found there at activation, bounded.
+ * arrivals starts, and the records it already emitted or found there at activation, bounded. The
+ * names are read by every later version: fields are added, never renamed.
  */
 export interface TriggerState {
 	/** Revision, counted up at every change: of two copies (two activations), the newer wins. */
 	rev: number;
-	/** Fingerprint of the search (query and start): another search starts afresh. */
+	/** Fingerprint of what the user asks for (query, filters, whether to backfill). */
 	search: string;
-	/** Arrival date the long-lived search starts at, fixed for its life (ISO 8601). */
+	/** Arrival date the long-lived search starts at (ISO 8601); moves back only when it restarts. */
 	start: string;
 	/** Where the long-lived search resumes; none before its first page (or while it fits in one). */
 	cursor?: string;
@@ -19,10 +20,23 @@ export interface TriggerState {
 	since: string;
 	/** When the last complete sweep began (ISO 8601); none in a state saved before sweeps were spaced. */
 	sweptAt?: string;
+	/** A sweep under way (longer than a poll): when it began (ISO 8601), and where it goes on. */
+	sweepStarted?: string;
+	sweepFrom?: string;
 	/** Keys of the records emitted (or found at activation) that a sweep may read again: key → arrival (s). */
 	seen: Record<string, number>;
 	/** Keys of the last page the long-lived search read: the next poll reads it again. */
 	lastPage: string[];
+	/**
+	 * The long-lived search has read what arrived before this (ISO 8601): the newest arrival it read,
+	 * or, once it reached its end, the poll's time less the look-back. None before its first record.
+	 */
+	reached?: string;
+	/**
+	 * Activation without backfill (ISO 8601), until the long-lived search first reaches its end:
+	 * records that arrived before it are noted, not emitted.
+	 */
+	baseline?: string;
 }
 
 /** At most this many keys are kept in `seen`; see {@link prune}. About 40 bytes each. */
@@ -34,6 +48,7 @@ const isRecord = (value: unknown): value is IDataObject =>
 /** The state stored by an earlier poll, or undefined on first activation (or if it is unreadable). */
 export function readState(data: IDataObject): TriggerState | undefined {
 	const { rev, search, start, cursor, since, sweptAt, seen, lastPage } = data;
+	const { reached, baseline, sweepStarted, sweepFrom } = data;
 	if (typeof rev !== 'number' || typeof search !== 'string' || typeof start !== 'string')
 		return undefined;
 	if (typeof since !== 'string' || !isRecord(seen) || !Array.isArray(lastPage)) return undefined;
@@ -46,6 +61,10 @@ export function readState(data: IDataObject): TriggerState | undefined {
 		...(typeof sweptAt === 'string' ? { sweptAt } : {}),
 		seen: { ...(seen as Record<string, number>) },
 		lastPage: lastPage.map(String),
+		...(typeof reached === 'string' ? { reached } : {}),
+		...(typeof baseline === 'string' ? { baseline } : {}),
+		...(typeof sweepStarted === 'string' ? { sweepStarted } : {}),
+		...(typeof sweepFrom === 'string' ? { sweepFrom } : {}),
 	};
 }
 
@@ -70,21 +89,34 @@ export const digest = (value: string) =>
 export const fingerprint = (value: unknown): string => digest(JSON.stringify(value));
 
 /**
- * Keeps `seen` bounded: keys of records that arrived before `since` are dropped (no sweep reads them again, and
- * the long-lived search only reads its last page again, kept in `lastPage`); beyond
- * {@link MAX_SEEN} keys, the oldest go and the next sweep starts after them, so that it cannot read
- * them again either.
+ * Where the trigger's knowledge ends (ms): the earliest arrival that its long-lived search may not
+ * have read yet, or that a sweep may read again: the earlier of `since` and `reached` (`start` before
+ * the search read anything); `fallback` when neither can be read. A restarted or changed search
+ * starts there, and the keys of records that arrived since are kept, so that none is emitted twice.
+ */
+export function resumeAt(state: TriggerState, fallback: number): number {
+	const known = [instantOf(state.since), instantOf(state.reached ?? state.start)].filter(
+		(ms) => !Number.isNaN(ms),
+	);
+	return known.length > 0 ? Math.min(...known) : fallback;
+}
+
+/**
+ * Keeps `seen` bounded: keys of records that arrived before {@link resumeAt} are dropped (no sweep
+ * reads them again, no restarted search either, and the long-lived search only reads its last page
+ * again, kept in `lastPage`); beyond {@link MAX_SEEN} keys, the oldest go and the next sweep starts
+ * after them, so that it cannot read them again either.
  */
 export function prune(state: TriggerState): void {
-	const sinceS = Math.floor(instantOf(state.since) / 1000);
+	const sinceS = Math.floor(resumeAt(state, instantOf(state.since)) / 1000);
 	const kept = Object.entries(state.seen)
 		.filter(([, arrivedS]) => arrivedS >= sinceS)
 		.sort((a, b) => b[1] - a[1])
 		.slice(0, MAX_SEEN);
 	if (kept.length === MAX_SEEN) {
 		// Keys of that second may have been dropped too: the next sweep starts after it.
-		const afterOldestS = kept[kept.length - 1][1] + 1;
-		if (afterOldestS > sinceS) state.since = new Date(afterOldestS * 1000).toISOString();
+		const afterOldest = (kept[kept.length - 1][1] + 1) * 1000;
+		if (!(afterOldest <= instantOf(state.since))) state.since = new Date(afterOldest).toISOString();
 	}
 	state.seen = Object.fromEntries(kept);
 }

@@ -96,11 +96,16 @@ export function allWorkflowFiles(root: string): string[] {
 
 /** The workflow of the activated-trigger test (trigger-live.ts); no end-to-end case runs it. */
 export const TRIGGER_LIVE_WORKFLOW = 'behaviours/trigger-active.json';
+/** The same test's New Event workflow. */
+export const TRIGGER_LIVE_EVENTS_WORKFLOW = 'behaviours/trigger-active-events.json';
 
 /** Workflow files that neither an end-to-end case nor the activated-trigger test runs. */
 export function workflowsWithoutTest(files: string[], cases: Array<{ file: string }>): string[] {
 	return files.filter(
-		(file) => file !== TRIGGER_LIVE_WORKFLOW && !cases.some((testCase) => testCase.file === file),
+		(file) =>
+			file !== TRIGGER_LIVE_WORKFLOW &&
+			file !== TRIGGER_LIVE_EVENTS_WORKFLOW &&
+			!cases.some((testCase) => testCase.file === file),
 	);
 }
 

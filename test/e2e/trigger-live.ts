@@ -12,6 +12,12 @@
  *      n8n started again: the activation poll;
  *   5. the next poll.
  *
+ * Beside it, in the same n8n, the New Event trigger (`workflows/behaviours/trigger-active-events.json`,
+ * the tenant's feed → a NoOp) gets one new event in each round: in round 3 Flare also refuses every
+ * cursor it handed out (both triggers start their search again), and in round 5 the event comes after
+ * 1,000 ignored events (pages Flare leaves empty: more than one poll reads). Each event starts exactly
+ * one execution with exactly one item.
+ *
  * Each credential waits for its own poll, so each poll finds exactly one. It proves that activation
  * emits nothing (credentials imported before it, within the trigger's look-back, are noted, not
  * emitted) and that each new credential starts exactly one execution with exactly one item, which
@@ -26,7 +32,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { FakeFlare, type FakeFlareOptions } from '../fake-flare';
-import { fs, path, processRef } from '../support/node';
+import { createHash, fs, path, processRef } from '../support/node';
 import { SUITE_DATASET } from './cases';
 import { ensureN8n, type InstalledN8n, LINES, run } from './install';
 import { EditorSession } from './manual';
@@ -41,14 +47,24 @@ import {
 	repositoryRoot,
 	say,
 	seconds,
+	TRIGGER_LIVE_EVENTS_WORKFLOW,
 	TRIGGER_LIVE_WORKFLOW,
 	workFolder,
 } from './suite';
 
 const TRIGGER = 'New leaked credential for acme.com';
 const NEXT_NODE = 'Handle the new credential';
+const EVENT_TRIGGER = 'New event in the tenant feed';
+const EVENT_NEXT_NODE = 'Handle the new event';
+/**
+ * Ignored events before the event of round 5: Flare selects them and leaves them out of its pages. 100
+ * pages, and as many empty ones on the way (the suite's dataset has Flare's paging quirks): more than
+ * one poll reads in its 45 seconds at Flare's Basic pace, so the event comes a poll later.
+ */
+const FILTERED_RUN = 1_000;
 const DOMAIN = 'acme.com';
 const SEARCH_PATH = '/firework/v4/credentials/global/_search';
+const FEED_PATH = '/firework/v4/events/tenant/_search';
 /** A poll comes within a minute of the last; on a loaded machine n8n may be slow to run it. */
 const EXECUTION_DEADLINE_SECONDS = 150;
 /** How long n8n may take to add the trigger of a published workflow and run its activation poll. */
@@ -64,18 +80,23 @@ const DATASET: FakeFlareOptions = { ...SUITE_DATASET, credentials: 1_000 };
 
 type Restart = 'none' | 'stop' | 'kill';
 
-const ROUNDS: Array<{ restart: Restart; about: string }> = [
+/** Each round: how n8n goes on, and what else Flare does for the event (New Event). */
+const ROUNDS: Array<{ restart: Restart; about: string; event?: 'refusedCursors' | 'filteredRun' }> = [
 	{ restart: 'none', about: 'a poll' },
 	{
 		restart: 'stop',
 		about: 'n8n stopped (SIGTERM), added while down, n8n started: the activation poll',
 	},
-	{ restart: 'none', about: 'the next poll' },
+	{ restart: 'none', about: 'the next poll; Flare refuses every cursor', event: 'refusedCursors' },
 	{
 		restart: 'kill',
 		about: 'n8n killed (SIGKILL), added while down, n8n started: the activation poll',
 	},
-	{ restart: 'none', about: 'the next poll' },
+	{
+		restart: 'none',
+		about: `the next poll; the event after ${FILTERED_RUN} ignored ones`,
+		event: 'filteredRun',
+	},
 ];
 
 export interface TriggerLiveFigures {
@@ -112,8 +133,23 @@ export interface TriggerLiveFigures {
 	/** The workflow's static data as stored in n8n's database at the end, and the keys it holds. */
 	staticDataBytes: number;
 	keysKept: number;
+	/** The New Event trigger beside it: each round's event and its execution. */
+	events: {
+		rounds: Array<{ about: string; event: string; executionId: string; seconds: number }>;
+		beforeActivation: number;
+		added: string[];
+		emitted: string[];
+		executions: number;
+		itemsPerExecution: number[];
+		polls: number;
+		feedPages: number;
+		staticDataBytes: number;
+	};
 	totalSeconds: number;
 }
+
+/** The key the New Event trigger keeps for an event (nodes/FlareTrigger/newEvent.ts `eventKey`). */
+const eventKey = (uid: string) => `e:${createHash('sha256').update(uid).digest('hex').slice(0, 16)}`;
 
 interface ExecutionSummary {
 	id: string;
@@ -137,6 +173,8 @@ class LiveInstance {
 		readonly n8n: N8nInstance,
 		readonly workflow: { id: string; name: string },
 		private readonly figures: TriggerLiveFigures,
+		/** The New Event workflow beside it. */
+		readonly events: { id: string; name: string },
 	) {}
 
 	/** `n8n start` (n8n's log at debug level: it logs each poll), then the owner signs in. */
@@ -158,11 +196,10 @@ class LiveInstance {
 	 * Waits for the `count`th activation of the trigger in n8n's log (one per activation: the REST
 	 * call's, then each start's), which n8n logs once the activation poll is over.
 	 */
-	async activated(count: number): Promise<void> {
+	async activated(count: number, workflow = this.workflow): Promise<void> {
 		await waitFor(
-			`activation ${count} of the trigger (its first poll over)`,
-			async () =>
-				this.n8n.triggerActivations(this.workflow.name).length >= count ? true : undefined,
+			`activation ${count} of the trigger of "${workflow.name}" (its first poll over)`,
+			async () => (this.n8n.triggerActivations(workflow.name).length >= count ? true : undefined),
 			ACTIVATION_DEADLINE_SECONDS,
 		);
 	}
@@ -195,8 +232,8 @@ class LiveInstance {
 	}
 
 	/** The workflow's executions, oldest first. */
-	async executions(): Promise<ExecutionSummary[]> {
-		const filter = encodeURIComponent(JSON.stringify({ workflowId: this.workflow.id }));
+	async executions(workflow = this.workflow): Promise<ExecutionSummary[]> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId: workflow.id }));
 		const { results } = await this.rest.request<{ results: ExecutionSummary[] }>(
 			'GET',
 			`/executions?filter=${filter}&limit=100`,
@@ -205,15 +242,18 @@ class LiveInstance {
 	}
 
 	/** When n8n polled the trigger, from its log. */
-	polls(): string[] {
-		return this.n8n.polls(this.workflow.name);
+	polls(workflow = this.workflow): string[] {
+		return this.n8n.polls(workflow.name);
 	}
 
 	/**
 	 * The trigger's state in the workflow's static data, as n8n stored it in its SQLite database, read
 	 * with n8n's own sqlite3 module (read-only, also while n8n runs).
 	 */
-	async storedState(): Promise<StoredState | undefined> {
+	async storedState(
+		workflow = this.workflow,
+		trigger = TRIGGER,
+	): Promise<StoredState | undefined> {
 		const script = [
 			"const sqlite3 = require('sqlite3');",
 			'const db = new sqlite3.Database(process.argv[1], sqlite3.OPEN_READONLY);',
@@ -226,14 +266,14 @@ class LiveInstance {
 		const database = path.join(this.n8n.userFolder, '.n8n', 'database.sqlite');
 		const { stdout } = await run(
 			this.n8n.install.nodeBin,
-			['-e', script, database, this.workflow.id],
+			['-e', script, database, workflow.id],
 			{
 				cwd: path.join(this.n8n.install.dir, 'node_modules', 'n8n'),
 			},
 		);
 		if (!stdout) return undefined;
 		const stored = JSON.parse(stdout) as Record<string, StoredState | undefined>;
-		const state = stored[`node:${TRIGGER}`];
+		const state = stored[`node:${trigger}`];
 		return state?.seen ? { ...state, bytes: new TextEncoder().encode(stdout).length } : undefined;
 	}
 }
@@ -290,9 +330,21 @@ export async function triggerLive(options: {
 		searches: 0,
 		staticDataBytes: 0,
 		keysKept: 0,
+		events: {
+			rounds: [],
+			beforeActivation: 0,
+			added: [],
+			emitted: [],
+			executions: 0,
+			itemsPerExecution: [],
+			polls: 0,
+			feedPages: 0,
+			staticDataBytes: 0,
+		},
 		totalSeconds: 0,
 	};
 	const workflow = readWorkflow(root, TRIGGER_LIVE_WORKFLOW);
+	const eventsWorkflow = readWorkflow(root, TRIGGER_LIVE_EVENTS_WORKFLOW);
 	const fake = await FakeFlare.start(DATASET);
 	let live: LiveInstance | undefined;
 	const fail = (message: string) => {
@@ -306,8 +358,8 @@ export async function triggerLive(options: {
 		);
 		await n8n.installPackage(options.tarball);
 		await n8n.importCredentials([flareCredential(fake)]);
-		await n8n.importWorkflows([workflow.absolute]);
-		live = new LiveInstance(n8n, workflow, figures);
+		await n8n.importWorkflows([workflow.absolute, eventsWorkflow.absolute]);
+		live = new LiveInstance(n8n, workflow, figures, eventsWorkflow);
 		await live.start();
 		log(
 			`Package installed, credential and workflow imported; n8n started in ${figures.starts[0]} s (${path.relative(root, n8n.userFolder)}).`,
@@ -345,15 +397,87 @@ export async function triggerLive(options: {
 			`Activated: no execution; ${beforeActivation.length} acme.com credentials imported 5 min before were noted (${baseline.bytes} bytes of static data stored ${figures.activationSeconds} s after the activation was asked).`,
 		);
 
+		// The New Event trigger: two events entered the feed 5 minutes before; noted, not emitted.
+		const eventsBefore = fake
+			.addEvents(2, { materializedAt: new Date(fake.now() - BEFORE_ACTIVATION_MS).toISOString() })
+			.map((item) => item.metadata.uid);
+		figures.events.beforeActivation = eventsBefore.length;
+		await live.rest.activate(eventsWorkflow.id);
+		await live.activated(1, eventsWorkflow);
+		const eventsBaseline = await waitFor(
+			'static data of the New Event trigger stored after its activation poll',
+			async () => await live!.storedState(eventsWorkflow, EVENT_TRIGGER),
+			SAVE_DEADLINE_SECONDS,
+		);
+		const eventsNoted = eventsBefore.filter((uid) => eventsBaseline.seen[eventKey(uid)] !== undefined);
+		if (eventsNoted.length !== eventsBefore.length) {
+			fail(
+				`after activation n8n's database holds the keys ${JSON.stringify(Object.keys(eventsBaseline.seen))} of the New Event trigger, expected those of the events that entered the feed before it, ${JSON.stringify(eventsBefore.map(eventKey))}`,
+			);
+		}
+		if ((await live.executions(eventsWorkflow)).length > 0) {
+			fail('the New Event trigger started executions at activation, expected none');
+		}
+		log(`New Event activated: no execution; ${eventsBefore.length} events of 5 min before were noted.`);
+
 		const emitted: number[] = [];
+		const eventsEmitted: string[] = [];
+		/** One new event as this round wants it (after refusing cursors, or after a filtered run). */
+		const addEvent = (step: (typeof ROUNDS)[number]): string => {
+			if (step.event === 'refusedCursors') fake.expireCursors();
+			if (step.event === 'filteredRun') fake.addEvents(FILTERED_RUN, { ignored: true });
+			const [item] = fake.addEvents(1);
+			figures.events.added.push(item.metadata.uid);
+			return item.metadata.uid;
+		};
+		/** The execution the round's event started: exactly that event, reaching the next node. */
+		const checkEvent = async (
+			label: string,
+			step: (typeof ROUNDS)[number],
+			uid: string,
+			seen: number,
+			addedAt: number,
+		) => {
+			const about = step.about;
+			try {
+				const execution = await waitFor(
+					`New Event execution after event ${uid} was added`,
+					async () => (await live!.executions(eventsWorkflow))[seen],
+					// Past a run of empty pages, one poll more.
+					EXECUTION_DEADLINE_SECONDS + (step.event === 'filteredRun' ? 60 : 0),
+				);
+				const runJson = await live!.rest.finishedExecution(execution.id);
+				secrets.addRun(runJson, `execution ${execution.id}`);
+				fs.writeFileSync(
+					path.join(live!.n8n.userFolder, 'runs', `execution-${execution.id}.json`),
+					JSON.stringify(runJson, null, 2),
+				);
+				const seconds = round((Date.now() - addedAt) / 1000);
+				figures.events.rounds.push({ about, event: uid, executionId: execution.id, seconds });
+				if (runJson.status !== 'success') {
+					throw new E2eFailure(undefined, `execution ${execution.id} ended "${runJson.status}"`);
+				}
+				const view = new RunView(runJson);
+				const uids = (node: string) => view.json(node).map((item) => (item.metadata as { uid: string }).uid);
+				checkEqual(uids(EVENT_TRIGGER), [uid], EVENT_TRIGGER, `execution ${execution.id}: the items emitted`);
+				checkEqual(uids(EVENT_NEXT_NODE), [uid], EVENT_NEXT_NODE, `execution ${execution.id}: the items received`);
+				eventsEmitted.push(uid);
+				log(`  ✓ ${label}, New Event: event ${uid} → execution ${execution.id}, 1 item, ${seconds} s after it was added`);
+			} catch (error) {
+				fail(`${label}, New Event: ${(error as Error).message}`);
+			}
+		};
 		for (const [index, step] of ROUNDS.entries()) {
 			const label = `round ${index + 1}/${ROUNDS.length} (${step.about})`;
 			const seen = (await live.executions()).length;
+			const eventsSeen = (await live.executions(eventsWorkflow)).length;
+			let event: string;
 			await sleep(1_100); // a new import time, after the instant the last poll reached
 			let added: number[];
 			let addedAt: number;
 			if (step.restart === 'none') {
 				added = addOneAcmeCredential(fake);
+				event = addEvent(step);
 				addedAt = Date.now();
 				figures.added.push(...added);
 			} else {
@@ -366,15 +490,26 @@ export async function triggerLive(options: {
 						async () => ((await live!.storedState())?.seen[last] !== undefined ? true : undefined),
 						SAVE_DEADLINE_SECONDS,
 					);
+					const lastEvent = eventKey(eventsEmitted[eventsEmitted.length - 1]);
+					await waitFor(
+						`static data holding the last event in n8n's database`,
+						async () =>
+							(await live!.storedState(eventsWorkflow, EVENT_TRIGGER))?.seen[lastEvent] !== undefined
+								? true
+								: undefined,
+						SAVE_DEADLINE_SECONDS,
+					);
 					figures.savedBeforeKillSeconds = round((Date.now() - from) / 1000);
 				}
 				const signalled = Date.now();
 				const ended = await live.end(step.restart);
 				added = addOneAcmeCredential(fake);
+				event = addEvent(step);
 				addedAt = Date.now();
 				figures.added.push(...added);
 				await live.start();
 				await live.activated(figures.starts.length);
+				await live.activated(figures.starts.length, eventsWorkflow);
 				figures.restarts.push({
 					restart: step.restart,
 					...ended,
@@ -431,6 +566,7 @@ export async function triggerLive(options: {
 			} catch (error) {
 				fail(`${label}: ${(error as Error).message}`);
 			}
+			await checkEvent(label, step, event, eventsSeen, addedAt);
 		}
 
 		// One more poll, which finds nothing new: then across the whole run, one execution per added
@@ -461,6 +597,28 @@ export async function triggerLive(options: {
 				`the trigger started ${executions.length} executions in all (${executions.map((execution) => execution.id).join(', ')}), expected ${ROUNDS.length}: one per new credential`,
 			);
 		}
+		const eventExecutions = await live.executions(eventsWorkflow);
+		for (const execution of eventExecutions) {
+			const uids = new RunView(await live.rest.finishedExecution(execution.id))
+				.json(EVENT_TRIGGER)
+				.map((item) => (item.metadata as { uid: string }).uid);
+			figures.events.itemsPerExecution.push(uids.length);
+			figures.events.emitted.push(...uids);
+		}
+		figures.events.executions = eventExecutions.length;
+		try {
+			checkEqual(figures.events.emitted, figures.events.added, EVENT_TRIGGER, 'the events emitted, in all');
+		} catch (error) {
+			fail((error as Error).message);
+		}
+		if (eventExecutions.length !== ROUNDS.length) {
+			fail(
+				`the New Event trigger started ${eventExecutions.length} executions in all, expected ${ROUNDS.length}: one per new event`,
+			);
+		}
+		figures.events.staticDataBytes = (await live.storedState(eventsWorkflow, EVENT_TRIGGER))?.bytes ?? 0;
+		figures.events.polls = live.polls(eventsWorkflow).length;
+		figures.events.feedPages = fake.requests.filter((request) => request.path === FEED_PATH).length;
 		const stored = await live.storedState();
 		figures.staticDataBytes = stored?.bytes ?? 0;
 		figures.keysKept = Object.keys(stored?.seen ?? {}).length;
@@ -468,6 +626,9 @@ export async function triggerLive(options: {
 		figures.searches = fake.requests.filter((request) => request.path === SEARCH_PATH).length;
 		log(
 			`${figures.polls} polls (${figures.starts.length} at start-up), ${figures.searches} searches; ${executions.length} executions; static data in n8n's database: ${figures.staticDataBytes} bytes, ${figures.keysKept} keys kept.`,
+		);
+		log(
+			`New Event: ${figures.events.polls} polls, ${figures.events.feedPages} feed pages; ${figures.events.executions} executions of ${figures.events.itemsPerExecution.join(', ')} item(s); static data: ${figures.events.staticDataBytes} bytes.`,
 		);
 	} catch (error) {
 		fail(`the activated trigger could not be tested: ${(error as Error).message}`);
@@ -500,6 +661,17 @@ export function render(figures: TriggerLiveFigures): string {
 				row.credential,
 				row.executionId,
 				figures.itemsPerExecution[index] ?? '?',
+				row.seconds,
+			]),
+		),
+		'',
+		table(
+			['Round', 'Event (New Event)', 'Execution', 'Items', 'Seconds from its arrival to the execution ended'],
+			figures.events.rounds.map((row, index) => [
+				`${index + 1}: ${row.about}`,
+				row.event,
+				row.executionId,
+				figures.events.itemsPerExecution[index] ?? '?',
 				row.seconds,
 			]),
 		),

@@ -183,8 +183,13 @@ export interface AddEventsOptions {
 	severity?: Severity;
 	/** The identifiers the events matched (default: one of the dataset's, in turn). */
 	identifierIds?: number[];
-	/** Default now; must not be before the tenant's last event. */
+	/** Default now; must not be before the tenant's last event, unless `searchableLate`. */
 	materializedAt?: string;
+	/**
+	 * The events entered the feed at `materializedAt`, in the past, but become searchable only now:
+	 * they are filed by that date, before events that came later, where a saved cursor does not see them.
+	 */
+	searchableLate?: boolean;
 	/** Default: `materializedAt`. */
 	estimatedCreatedAt?: string;
 	tags?: string[];
@@ -619,7 +624,7 @@ export class EventStore {
 			: materializedMs;
 		if (Number.isNaN(materializedMs) || Number.isNaN(estimatedCreatedMs))
 			throw new Error('FakeFlare.addEvents: invalid date-time');
-		if (materializedMs < (this.lastMaterialized.get(tenantId) ?? -Infinity))
+		if (!options.searchableLate && materializedMs < (this.lastMaterialized.get(tenantId) ?? -Infinity))
 			throw new Error('FakeFlare.addEvents: materializedAt must not go backwards in time');
 		const items: FeedItem[] = [];
 		for (let j = 0; j < count; j++) {

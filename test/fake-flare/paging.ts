@@ -19,9 +19,17 @@ export interface Quirks {
 	shortPageEvery: number;
 }
 
+/** Bumped by {@link expireCursors}: part of every fingerprint, so that older cursors are refused. */
+let cursorEpoch = 0;
+
+/** Makes every cursor handed out so far one that Flare refuses (422 at `from`), as if it expired. */
+export function expireCursors(): void {
+	cursorEpoch++;
+}
+
 export function fingerprint(scope: string, params: unknown): string {
 	return createHash('sha256')
-		.update(`${scope}:${JSON.stringify(params)}`)
+		.update(`${cursorEpoch}:${scope}:${JSON.stringify(params)}`)
 		.digest('hex')
 		.slice(0, 16);
 }

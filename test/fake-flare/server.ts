@@ -35,6 +35,7 @@ import {
 	type ValidationErrorItem,
 	validationDetail,
 } from '../contract';
+import { whileParked } from '../support/clock';
 import { http, type net, performance } from '../support/node';
 import { type AddedCredentialOptions, Dataset, SCAN_CAP, type StoredAssignment } from './dataset';
 import { type Fault, Faults, isPagingFault, type PagingFault } from './faults';
@@ -53,7 +54,14 @@ import type { AddEventsOptions, EventStore, FeedSortKey } from './events';
 import { FeedApi, type FeedRouteName, feedRoutes } from './feed';
 import { ManagementApi, type ManagementRouteName, managementRoutes } from './management';
 import { identifierFilter } from './identifiers';
-import { type Cursor, encodeCursor, fingerprint, positionsPage, type Quirks } from './paging';
+import {
+	type Cursor,
+	encodeCursor,
+	expireCursors,
+	fingerprint,
+	positionsPage,
+	type Quirks,
+} from './paging';
 import { isoWithOffset } from './random';
 import { cursorFor, Halt, type HandlerRequest, type PageRead, type PageWalk } from './replies';
 import type { EndCursor, SearchOrder, SortKey } from './search-after';
@@ -617,6 +625,11 @@ export class FakeFlare {
 	}
 
 	/** Moves the fake's clock forward (until the next reset). */
+	/** Refuses every cursor handed out so far (422 `The cursor belongs to…` at `from`), as if expired. */
+	expireCursors(): void {
+		expireCursors();
+	}
+
 	advanceClock(ms: number): void {
 		if (!(ms >= 0)) throw new Error(`FakeFlare.advanceClock: ${ms} is not a duration`);
 		this.clockOffset += ms;
@@ -809,7 +822,7 @@ export class FakeFlare {
 		processed?: Reply,
 	): Promise<boolean> {
 		const now = () => this.now();
-		if ('delayMs' in fault) await sleep(fault.delayMs);
+		if ('delayMs' in fault) await whileParked(sleep(fault.delayMs));
 		else if ('expireTokens' in fault) this.expireAllTokens();
 		else if ('reset' in fault) {
 			ctx.entry.status = 0;
@@ -846,7 +859,7 @@ export class FakeFlare {
 	private async hold(answer: Promise<void>): Promise<void> {
 		this.held.add(answer);
 		try {
-			await answer;
+			await whileParked(answer);
 		} finally {
 			this.held.delete(answer);
 		}

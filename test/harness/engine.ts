@@ -31,7 +31,7 @@ import {
 	WorkflowExecute,
 } from 'n8n-core';
 
-import { path } from '../support/node';
+import { path, processRef } from '../support/node';
 import { collectRun, registerSecret } from './collect';
 import { CredentialStore, HarnessCredentialsHelper } from './credentials';
 
@@ -73,10 +73,13 @@ const NO_OP = 'n8n-nodes-base.noOp';
 
 let loaded: Promise<PackageDirectoryLoader> | undefined;
 
-/** Loads the built package (dist/) exactly as n8n loads a community package. */
+/**
+ * Loads the built package (dist/) exactly as n8n loads a community package; from the folder that
+ * `FLARE_PACKAGE_DIR` names, if set (the trigger model's deliberately broken variants).
+ */
 export async function loadPackage(): Promise<PackageDirectoryLoader> {
 	loaded ??= (async () => {
-		const loader = new PackageDirectoryLoader(path.resolve('.'));
+		const loader = new PackageDirectoryLoader(processRef.env.FLARE_PACKAGE_DIR ?? path.resolve('.'));
 		await loader.loadAll();
 		return loader;
 	})();

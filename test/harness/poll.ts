@@ -58,7 +58,7 @@ export class TriggerWorkflow {
 		this.name = spec.name ?? 'Flare Trigger';
 		this.workflowId = spec.workflowId ?? `harness-trigger-${++triggerWorkflows}`;
 		this.budgetMs = spec.budgetMs ?? DEFAULT_POLL_BUDGET_MS;
-		this.restart();
+		this.rebuild();
 	}
 
 	/** Restarts so far: each is a new n8n process. */
@@ -70,8 +70,22 @@ export class TriggerWorkflow {
 	 * workflow and node id, so a restarted workflow's node gets an id no earlier "process" saw.
 	 */
 	restart(): void {
+		this.restarts++;
+		this.rebuild();
+	}
+
+	/**
+	 * The user saves the workflow with other parameters: n8n deactivates it and activates it again
+	 * from what it stored, in the same process (whose memory stays), the node keeping its id.
+	 */
+	reactivate(parameters: IDataObject): void {
+		this.spec.parameters = parameters;
+		this.rebuild();
+	}
+
+	private rebuild(): void {
 		this.node = {
-			id: `flare-trigger-${this.restarts++}`,
+			id: `flare-trigger-${this.restarts}`,
 			name: this.name,
 			type: `${PACKAGE_NAME}.flareTrigger`,
 			typeVersion: 1,

@@ -1,10 +1,11 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { FeedRequestBody, type FeedItem } from '../contract';
 import { FakeFlare, type FakeFlareOptions, type LoggedRequest } from '../fake-flare';
 import { Harness } from '../harness/engine';
 import { TriggerWorkflow } from '../harness/poll';
-import { moveClock } from '../support/clock';
+import { moveClock, useVirtualTime } from '../support/clock';
 import { apiRequests, jsonOf } from './support';
 
 const TENANT = 101;
@@ -27,6 +28,7 @@ const gteOf = (body: IDataObject) => ((body.filters as IDataObject).materialized
  * the v2 activity — in n8n-core's real PollContext against the fake API.
  */
 describe('Flare Trigger: New Event', () => {
+	useVirtualTime();
 	let fake: FakeFlare;
 	let harness: Harness;
 
@@ -264,20 +266,128 @@ describe('Flare Trigger: New Event', () => {
 			expect(requests(ACTIVITY)).toHaveLength(40);
 		}, 120_000);
 
-		it('any other failure of a full event fails the poll and stores nothing; the next poll emits each event once', async () => {
+		it('a full event that Flare cannot send for now (503): the events before it go out; it and those after wait for the next poll, which emits each once', async () => {
 			start();
 			const workflow = trigger({ options: { fetchFullEvent: true } });
 			await activate(workflow);
-			const before = workflow.state;
 			const added = fake.addEvents(3);
 			fake.faults.add({ path: ACTIVITY, skip: 1, times: 5, fault: { status: 503 } });
 
-			const failed = await workflow.poll();
+			const first = await workflow.poll();
+			const second = await workflow.poll();
 
-			expect(failed.items).toBeNull();
-			expect(failed.error?.message).toBe('Flare is temporarily unavailable (HTTP 503) after 5 attempts');
-			expect(workflow.state).toEqual(before);
-			expect(jsonOf(await drain(workflow))).toEqual(added.map((item) => ({ ...item, fullEvent: activity(uidOf(item)) })));
+			expect(first.error).toBeUndefined();
+			expect(jsonOf(first.items ?? [])).toEqual([{ ...added[0], fullEvent: activity(uidOf(added[0])) }]);
+			expect(jsonOf(second.items ?? [])).toEqual(added.slice(1).map((item) => ({ ...item, fullEvent: activity(uidOf(item)) })));
+			expect(await workflow.poll()).toEqual({ items: null });
+			// The first event's full event once, the second's in both polls (5 attempts, then 1), the third's once.
+			expect(requests(ACTIVITY).map((request) => request.query.uid)).toEqual([
+				uidOf(added[0]),
+				...Array(5).fill(uidOf(added[1])),
+				uidOf(added[1]),
+				uidOf(added[2]),
+			]);
+		}, 60_000);
+
+		it('full events unavailable for two polls (500): each poll fails naming the first event; the third emits every event with its full event', async () => {
+			start();
+			const workflow = trigger({ options: { fetchFullEvent: true } });
+			await activate(workflow);
+			const added = fake.addEvents(3);
+			const first = uidOf(added[0]);
+			// Two polls of 5 attempts each.
+			fake.faults.add({ path: ACTIVITY, times: 10, fault: { status: 500 } });
+			const polls = [];
+			for (let poll = 0; poll < 3; poll++) {
+				polls.push(await workflow.poll());
+				moveClock(MINUTE);
+			}
+
+			expect(polls.map((poll) => poll.items)).toEqual([null, null, expect.any(Array)]);
+			expect(polls[0].error?.message).toBe(`Flare could not send the full event of event '${first}' (try 1 of 3)`);
+			expect(polls[0].error?.description).toBe(
+				'Flare is temporarily unavailable (HTTP 500) after 5 attempts. The trigger asks again at the next poll, and after 3 tries emits it anyway, marked with the failure; what came after it waits until then.',
+			);
+			expect(polls[1].error?.message).toBe(`Flare could not send the full event of event '${first}' (try 2 of 3)`);
+			expect(polls[2].error).toBeUndefined();
+			expect(jsonOf(polls[2].items ?? [])).toEqual(added.map((item) => ({ ...item, fullEvent: activity(uidOf(item)) })));
+			expect(await workflow.poll()).toEqual({ items: null });
+		}, 60_000);
+
+		it('full events slower than the poll: the deadline cancels them; after 3 polls the first goes out marked, and the next follows', async () => {
+			start();
+			const workflow = trigger({ options: { fetchFullEvent: true } }, { budgetMs: 5_000 });
+			await activate(workflow);
+			const added = fake.addEvents(2);
+			fake.faults.add({ path: ACTIVITY, times: Infinity, fault: { delayMs: 60_000 } });
+			const polls = [];
+			for (let poll = 0; poll < 4; poll++) {
+				const started = Date.now();
+				polls.push({ ...(await workflow.poll()), ms: Date.now() - started });
+				moveClock(MINUTE);
+			}
+
+			// Each poll ends at its deadline; none outlives it.
+			for (const poll of polls) expect(poll.ms).toBeLessThanOrEqual(5_000);
+			expect(polls.map((poll) => poll.error?.message)).toEqual([
+				`Flare could not send the full event of event '${uidOf(added[0])}' (try 1 of 3)`,
+				`Flare could not send the full event of event '${uidOf(added[0])}' (try 2 of 3)`,
+				undefined,
+				`Flare could not send the full event of event '${uidOf(added[1])}' (try 1 of 3)`,
+			]);
+			expect(polls[0].error?.description).toBe(
+				"Flare did not send it within the poll's time limit. The trigger asks again at the next poll, and after 3 tries emits it anyway, marked with the failure; what came after it waits until then.",
+			);
+			expect(jsonOf(polls[2].items ?? [])).toEqual([
+				{ ...added[0], fullEvent: null, fullEventError: { message: "Flare did not send it within the poll's time limit", status: null } },
+			]);
+			// The answers the polls gave up on end before the next test.
+			await sleep(60_000);
+		}, 60_000);
+
+		it('a full event Flare refuses for good (403, 500 every time): emitted without it, marked fullEventError, without blocking the others for ever', async () => {
+			start();
+			const workflow = trigger({ options: { fetchFullEvent: true } });
+			await activate(workflow);
+			const added = fake.addEvents(4);
+			const [forbidden, broken] = [uidOf(added[1]), uidOf(added[2])];
+			const forbiddenReply = { error: { code: 'FORBIDDEN', message: 'not allowed for this event type' } };
+			fake.faults.add({ path: ACTIVITY, skip: 1, fault: { status: 403, body: forbiddenReply } });
+			const events = fake.events as unknown as { fullEvent: (uid: string, tenant: number) => unknown };
+			const original = events.fullEvent.bind(events);
+			events.fullEvent = (uid, tenant) => {
+				if (uid === broken) throw new Error('this one document is corrupt');
+				return original(uid, tenant);
+			};
+			const emitted: INodeExecutionData[] = [];
+			const errors: Array<string | undefined> = [];
+			for (let poll = 0; poll < 3; poll++) {
+				const result = await workflow.poll();
+				emitted.push(...(result.items ?? []));
+				errors.push(result.error?.message);
+				moveClock(MINUTE);
+			}
+			events.fullEvent = original;
+
+			// Poll 1 emits the first two (the 403 at once) and holds the broken one back; polls 2 and 3
+			// name it; poll 3 emits it without its full event, and the last event after it.
+			expect(errors).toEqual([
+				undefined,
+				`Flare could not send the full event of event '${broken}' (try 2 of 3)`,
+				undefined,
+			]);
+			expect(jsonOf(emitted)).toEqual([
+				{ ...added[0], fullEvent: activity(uidOf(added[0])) },
+				{
+					...added[1],
+					fullEvent: null,
+					fullEventError: { message: 'Your Flare account has no access to this feature, needed to get the full event', status: 403 },
+				},
+				{ ...added[2], fullEvent: null, fullEventError: { message: 'Flare is temporarily unavailable (HTTP 500) after 5 attempts', status: 500 } },
+				{ ...added[3], fullEvent: activity(uidOf(added[3])) },
+			]);
+			expect(forbidden).not.toBe(broken);
+			expect(await workflow.poll()).toEqual({ items: null });
 		}, 60_000);
 	});
 

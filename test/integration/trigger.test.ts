@@ -5,7 +5,7 @@ import { GlobalSearchBody } from '../contract';
 import { FakeFlare, type FakeFlareOptions, type LoggedRequest } from '../fake-flare';
 import { Harness } from '../harness/engine';
 import { TriggerWorkflow, type PollResult } from '../harness/poll';
-import { moveClock } from '../support/clock';
+import { moveClock, useVirtualTime } from '../support/clock';
 import { apiRequests, jsonOf, masked, simplifiedCredential } from './support';
 
 const SEARCH_PATH = '/firework/v4/credentials/global/_search';
@@ -27,6 +27,7 @@ const gteOf = (body: IDataObject) => ((body.filters as IDataObject).imported_at 
  * state — in n8n-core's real PollContext against the fake API.
  */
 describe('Flare Trigger', () => {
+	useVirtualTime();
 	let fake: FakeFlare;
 	let harness: Harness;
 

@@ -1,3 +1,4 @@
+import { useVirtualTime } from '../support/clock';
 import { FAULTS, faultMatrix, SUBJECTS, type Position } from './matrix';
 
 const ALL: Position[] = ['first', 'middle', 'last'];
@@ -5,8 +6,10 @@ const ALL: Position[] = ['first', 'middle', 'last'];
 /**
  * The Flare Trigger's active poll over 30 new credentials (pages of 10, an empty and a short page on
  * the way, then the sweep). A poll that fails must emit nothing and store nothing; the next poll must
- * then emit every credential once. Unpaced: a poll is dozens of searches at Flare's 1 per second.
+ * then emit every credential once. Unpaced: a poll is dozens of searches at Flare's 1 per second. On
+ * virtual time: retries, rate-limit waits and slow answers take the clock's time, not the machine's.
  */
+useVirtualTime();
 faultMatrix('faults-trigger', SUBJECTS.trigger, [
 	[FAULTS.retryAfter, ALL],
 	[FAULTS.noRetryAfter, ['middle']],

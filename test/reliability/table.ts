@@ -64,18 +64,25 @@ function outcomes(rows: FaultRow[]): string {
 		.join(', ');
 }
 
-/** The Flare Trigger activated in a real n8n, restarted between polls: one row of the summary. */
+/**
+ * The Flare Trigger activated in a real n8n, restarted between polls: one row of the summary, both
+ * kinds (New Event since the run gained it).
+ */
 function triggerLiveRow(live: TriggerLiveFigures): string[] {
-	const emitted = unique(live.emitted);
-	const lost = live.added.filter((id) => !emitted.includes(id)).length;
+	const events = live.events ?? { added: [], emitted: [], executions: 0, itemsPerExecution: [], polls: 0 };
+	const added = [...live.added.map(String), ...events.added];
+	const emittedAll = [...live.emitted.map(String), ...events.emitted];
+	const emitted = unique(emittedAll);
+	const lost = added.filter((key) => !emitted.includes(key)).length;
 	const restarts = live.restarts.map((row) => (row.restart === 'kill' ? 'SIGKILL' : 'SIGTERM')).join(', ');
+	const withEvents = events.added.length > 0;
 	return [
-		`Flare Trigger activated in a real ${live.n8n.split(' on ')[0]}, polling every minute, one new credential per poll, n8n restarted between polls (${restarts})`,
-		plural(live.polls, 'poll'),
-		number(live.added.length),
+		`Flare Trigger activated in a real ${live.n8n.split(' on ')[0]}, polling every minute, one new credential${withEvents ? ' and one new event' : ''} per poll, n8n restarted between polls (${restarts})${withEvents ? ', refused cursors, 1,000 ignored events before one' : ''}`,
+		plural(live.polls + events.polls, 'poll'),
+		number(added.length),
 		number(lost),
-		number(live.emitted.length - emitted.length),
-		`${plural(live.executions, 'execution')} of ${live.itemsPerExecution.join(', ')} items for ${plural(live.added.length, 'new credential')}; none at activation`,
+		number(emittedAll.length - emitted.length),
+		`${plural(live.executions, 'execution')} of ${live.itemsPerExecution.join(', ')} items for ${plural(live.added.length, 'new credential')}${withEvents ? `, ${plural(events.executions, 'execution')} of ${events.itemsPerExecution.join(', ')} items for ${plural(events.added.length, 'new event')}` : ''}; none at activation`,
 	];
 }
 

@@ -1,14 +1,25 @@
 /**
  * This process's clock, movable: the node, n8n and the fake API all read `Date.now`, so moving it on
- * makes the next poll come later for all of them alike, without waiting. The fake's rate limits and
- * the time-outs run on `performance.now` and timers, and stay real; the node's rate gate reads
- * `Date.now`, so a move forward only lets its next request go sooner.
+ * makes the next poll come later for all of them alike, without waiting.
+ *
+ * By default only `Date.now` moves: the fake's rate limits run on `performance.now`, and timers (the
+ * node's pacing and retry waits, the fake's slow answers, time-outs) stay real. A suite that would
+ * otherwise wait calls {@link useVirtualTime}: then timers run on the same clock, which stands still
+ * while anything real is under way and jumps to the next timer once nothing but time is awaited (see
+ * {@link VirtualTime}). The pacing tests keep real time: they measure it.
  */
+import { replaceTimers, timers, type Timers } from './globals';
+import { diagnosticsChannel } from './node';
+
 const realNow = Date.now.bind(Date);
 let shiftMs = 0;
 
 /** Moves this process's clock on by `ms`. */
 export function moveClock(ms: number): void {
+	if (virtual) {
+		virtual.move(ms);
+		return;
+	}
 	shiftMs += ms;
 	Date.now = () => realNow() + shiftMs;
 }
@@ -16,4 +27,308 @@ export function moveClock(ms: number): void {
 /** Moves this process's clock to `time` (ms since the epoch). */
 export function moveClockTo(time: number): void {
 	moveClock(time - Date.now());
+}
+
+type Callback = (...args: unknown[]) => void;
+
+interface Timer {
+	id: number;
+	at: number;
+	/** Order of timers due at the same time: the order they were set (then re-armed). */
+	order: number;
+	callback: Callback;
+	args: unknown[];
+	repeatMs?: number;
+	/** Whether the timer alone is a reason to move time on (Node's `ref`). */
+	ref: boolean;
+}
+
+/** The handle `setTimeout` returns under virtual time: what Node's Timeout offers. */
+class TimerHandle {
+	constructor(
+		private readonly time: VirtualTime,
+		readonly id: number,
+	) {}
+
+	ref(): this {
+		this.time.setRef(this.id, true);
+		return this;
+	}
+
+	unref(): this {
+		this.time.setRef(this.id, false);
+		return this;
+	}
+
+	hasRef(): boolean {
+		return this.time.hasRef(this.id);
+	}
+
+	refresh(): this {
+		this.time.refresh(this.id);
+		return this;
+	}
+
+	[Symbol.toPrimitive](): number {
+		return this.id;
+	}
+}
+
+/**
+ * Time that moves only when the process waits for nothing but time. `Date.now` stands still while
+ * anything real is under way: an HTTP request that the client has open and the fake has not parked
+ * (`parked`: a slow answer, an answer held on purpose), or a timer due now. When only timers remain,
+ * the clock jumps to the earliest one and fires it — at once in `auto` mode, or as far as a test asks
+ * with {@link advance} in manual mode (a model test, where time is one of the commands). Timers that
+ * do not keep a process alive (`unref`, and every `AbortSignal.timeout`) fire when time passes them,
+ * but time does not move for them alone unless the fake holds an answer open.
+ */
+export class VirtualTime {
+	now: number;
+	auto = true;
+	private readonly timers = new Map<number, Timer>();
+	private lastId = 0;
+	private lastOrder = 0;
+	private openRequests = 0;
+	private parkedRequests = 0;
+	private checkPending = false;
+	private readonly waiters: Array<() => void> = [];
+	private readonly saved: {
+		timers: Timers;
+		dateNow: () => number;
+		abortTimeout?: PropertyDescriptor;
+	} = {
+		timers: timers(),
+		dateNow: Date.now,
+		abortTimeout: Object.getOwnPropertyDescriptor(AbortSignal, 'timeout'),
+	};
+
+	private readonly onRequest = (message: unknown) => {
+		const { request } = message as { request: { once(event: string, listener: () => void): void } };
+		this.openRequests++;
+		request.once('close', () => {
+			this.openRequests--;
+			this.wake();
+		});
+	};
+
+	constructor() {
+		this.now = Date.now();
+	}
+
+	install(): void {
+		replaceTimers({
+			setTimeout: (callback, ms, ...args) => this.add(callback, ms, args),
+			setInterval: (callback, ms, ...args) => this.add(callback, ms, args, true),
+			clearTimeout: (handle) => this.clear(handle),
+			clearInterval: (handle) => this.clear(handle),
+		});
+		Date.now = () => this.now;
+		AbortSignal.timeout = (ms: number) => {
+			const controller = new AbortController();
+			const reason = new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+			this.add(() => controller.abort(reason), ms, [], false, false);
+			return controller.signal;
+		};
+		diagnosticsChannel.subscribe('http.client.request.start', this.onRequest);
+	}
+
+	uninstall(): void {
+		diagnosticsChannel.unsubscribe('http.client.request.start', this.onRequest);
+		replaceTimers(this.saved.timers);
+		Date.now = this.saved.dateNow;
+		if (this.saved.abortTimeout)
+			Object.defineProperty(AbortSignal, 'timeout', this.saved.abortTimeout);
+		this.timers.clear();
+	}
+
+	/** Moves the clock on by `ms` (timers passed on the way fire, in order, as soon as they can). */
+	move(ms: number): void {
+		this.now += ms;
+		this.wake();
+	}
+
+	/** Keeps the clock from jumping while `work` runs: the fake parks an answer it holds on purpose. */
+	async parked<T>(work: Promise<T>): Promise<T> {
+		this.parkedRequests++;
+		this.wake();
+		try {
+			return await work;
+		} finally {
+			this.parkedRequests--;
+			this.wake();
+		}
+	}
+
+	/**
+	 * Manual mode: lets `ms` of time pass, firing every timer due on the way once nothing real is
+	 * under way; then waits until the process is idle again.
+	 */
+	async advance(ms: number): Promise<void> {
+		const until = this.now + ms;
+		for (;;) {
+			await this.idle();
+			const next = this.earliest(() => true);
+			if (!next || next.at > until) break;
+			this.now = Math.max(this.now, next.at);
+			this.fire(next);
+		}
+		this.now = Math.max(this.now, until);
+		await this.idle();
+	}
+
+	/** Runs the clock as in auto mode until `work` settles (manual mode: to let work finish). */
+	async runUntil<T>(work: Promise<T>): Promise<T> {
+		const auto = this.auto;
+		this.auto = true;
+		this.wake();
+		try {
+			return await work;
+		} finally {
+			this.auto = auto;
+		}
+	}
+
+	/** Resolves once no request is under way and no timer is due. */
+	async idle(): Promise<void> {
+		await new Promise<void>((resolve) => {
+			this.waiters.push(resolve);
+			this.wake();
+		});
+	}
+
+	setRef(id: number, ref: boolean): void {
+		const timer = this.timers.get(id);
+		if (timer) timer.ref = ref;
+		this.wake();
+	}
+
+	hasRef(id: number): boolean {
+		return this.timers.get(id)?.ref ?? false;
+	}
+
+	refresh(id: number): void {
+		const timer = this.timers.get(id);
+		if (!timer) return;
+		timer.at = this.now + (timer.repeatMs ?? 0);
+		timer.order = ++this.lastOrder;
+	}
+
+	private add(
+		callback: Callback,
+		ms: number | undefined,
+		args: unknown[],
+		repeat = false,
+		ref = true,
+	): TimerHandle {
+		const delay = Math.max(0, Math.floor(Number(ms) || 0));
+		const id = ++this.lastId;
+		this.timers.set(id, {
+			id,
+			at: this.now + delay,
+			order: ++this.lastOrder,
+			callback,
+			args,
+			repeatMs: repeat ? Math.max(1, delay) : undefined,
+			ref,
+		});
+		this.wake();
+		return new TimerHandle(this, id);
+	}
+
+	private clear(handle: unknown): void {
+		if (handle === undefined || handle === null) return;
+		this.timers.delete(Number(handle));
+	}
+
+	private earliest(eligible: (timer: Timer) => boolean): Timer | undefined {
+		let found: Timer | undefined;
+		for (const timer of this.timers.values()) {
+			if (!eligible(timer)) continue;
+			if (!found || timer.at < found.at || (timer.at === found.at && timer.order < found.order))
+				found = timer;
+		}
+		return found;
+	}
+
+	private fire(timer: Timer): void {
+		if (timer.repeatMs === undefined) this.timers.delete(timer.id);
+		else {
+			timer.at += timer.repeatMs;
+			timer.order = ++this.lastOrder;
+		}
+		timer.callback(...timer.args);
+	}
+
+	/** Whether anything real is under way: an open request that the fake has not parked. */
+	private get busy(): boolean {
+		return this.openRequests > this.parkedRequests;
+	}
+
+	/** Looks again once the current events are handled (after I/O callbacks, like setImmediate). */
+	private wake(): void {
+		if (this.checkPending) return;
+		this.checkPending = true;
+		this.saved.timers.setImmediate(() => {
+			this.checkPending = false;
+			this.check();
+		});
+	}
+
+	/** Fires one timer that is due, or jumps to the next one when allowed; or tells waiters it is idle. */
+	private check(): void {
+		const due = this.earliest((timer) => timer.at <= this.now);
+		if (due) {
+			this.fire(due);
+			this.wake();
+			return;
+		}
+		if (this.busy) return; // a request's close wakes the clock again
+		if (this.waiters.length > 0) {
+			for (const resolve of this.waiters.splice(0)) resolve();
+			this.wake();
+			return;
+		}
+		if (!this.auto) return;
+		// Only time is awaited: jump to the next timer that keeps the process alive, or to any timer
+		// when the fake holds an answer open (the client then waits for its own time-out).
+		const next = this.earliest((timer) => timer.ref || this.parkedRequests > 0);
+		if (!next) return;
+		this.now = next.at;
+		this.fire(next);
+		this.wake();
+	}
+}
+
+let virtual: VirtualTime | undefined;
+
+/** Puts this process on virtual time (see {@link VirtualTime}) until {@link useRealTime}. */
+export function installVirtualTime(): VirtualTime {
+	virtual ??= new VirtualTime();
+	virtual.install();
+	return virtual;
+}
+
+/** Back to real time. */
+export function useRealTime(): void {
+	virtual?.uninstall();
+	virtual = undefined;
+}
+
+/**
+ * Runs this test file on virtual time (see {@link VirtualTime}): installed before its tests, removed
+ * after them. Returns the clock, e.g. to switch to manual mode.
+ */
+export function useVirtualTime(): { time: VirtualTime } {
+	const context = {} as { time: VirtualTime };
+	beforeAll(() => {
+		context.time = installVirtualTime();
+	});
+	afterAll(() => useRealTime());
+	return context;
+}
+
+/** Keeps virtual time from jumping while the fake holds an answer on purpose (no effect on real time). */
+export async function whileParked<T>(work: Promise<T>): Promise<T> {
+	return virtual ? await virtual.parked(work) : await work;
 }

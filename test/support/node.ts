@@ -18,3 +18,5 @@ export { performance } from 'node:perf_hooks';
 export { default as processRef } from 'node:process';
 export { setTimeout as delay } from 'node:timers/promises';
 export { createRequire } from 'node:module';
+export { default as diagnosticsChannel } from 'node:diagnostics_channel';
+export { createHash } from 'node:crypto';

@@ -1,4 +1,5 @@
 import { DOCUMENTED_INTERVAL_MS, RateGate, rateGate } from '../../nodes/Flare/shared/rateGate';
+import { moveClock } from '../support/clock';
 
 /** Times (ms since the first) at which `count` acquires of the gate returned, started together. */
 async function acquireTimes(gate: RateGate, count: number, cancel?: AbortSignal): Promise<number[]> {
@@ -40,6 +41,22 @@ describe('Rate gate', () => {
 		// The documented pace, not a slower one (twice the interval would take 1,800 ms), with room for
 		// timer delays on a loaded machine.
 		expect(times[3] - times[0]).toBeLessThan(3 * 300 + 450);
+	});
+
+	it('a host clock moved back leaves the pace and a pause as they were: no wait for the clock to catch up', async () => {
+		const gate = new RateGate(100);
+		await gate.acquire();
+		gate.pauseUntil(Date.now() + 300);
+		moveClock(-10 * 60_000);
+		try {
+			// Before, the slot and the pause stayed 10 minutes ahead of the clock: a 10-minute wait.
+			const times = await acquireTimes(gate, 3);
+			expect(times[0]).toBeGreaterThanOrEqual(280);
+			for (const gap of gaps(times)) expect(gap).toBeGreaterThanOrEqual(100);
+			expect(times[2]).toBeLessThan(300 + 2 * 110 + 450);
+		} finally {
+			moveClock(10 * 60_000);
+		}
 	});
 
 	it('ends every wait at once when the execution is cancelled', async () => {

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialKey } from '../../nodes/FlareTrigger/newLeakedCredential';
-import { sweepDue } from '../../nodes/FlareTrigger/poll';
-import { MAX_SEEN, prune, readState, writeState, type TriggerState } from '../../nodes/FlareTrigger/state';
+import { MAX_TRIGGERS, sharedOf, sweepDue, triggersInMemory } from '../../nodes/FlareTrigger/poll';
+import { MAX_SEEN, prune, readState, resumeAt, writeState, type TriggerState } from '../../nodes/FlareTrigger/state';
 
 /** The bound docs/trigger.md states for the Flare Trigger's static data. */
 const STATIC_DATA_BOUND = 64 * 1024;
@@ -13,7 +13,7 @@ const bytesOf = (data: IDataObject) => Buffer.byteLength(JSON.stringify(data));
 
 /**
  * 100,000 emitted credentials, 1,000 a poll (a poll's most), every one arriving within the sweep's
- * window: the most keys the state can be asked to keep. Keys of 12-digit ids, or of credentials with
+ * window: the most keys the state can be asked to keep, with every other field filled. Keys of 12-digit ids, or of credentials with
  * neither id nor credential hash (the longest keys).
  */
 describe('Flare Trigger state stays bounded', () => {
@@ -23,7 +23,23 @@ describe('Flare Trigger state stays bounded', () => {
 	])('after 100,000 emitted credentials (%s), the static data stays under 64 KB', (_keys, recordOf) => {
 		const staticData: IDataObject = {};
 		const start = Date.parse('2026-11-23T08:00:00Z');
-		let state: TriggerState = { rev: 1, search: 'fingerprint', start: new Date(start).toISOString(), since: new Date(start).toISOString(), seen: {}, lastPage: [] };
+		// Every field filled, cursors of 200 characters (Flare's example cursors have about 50).
+		const instant = new Date(start).toISOString();
+		const cursor = 'c'.repeat(200);
+		let state: TriggerState = {
+			rev: 1,
+			search: 'fingerprint',
+			start: instant,
+			cursor,
+			since: instant,
+			sweptAt: instant,
+			sweepStarted: instant,
+			sweepFrom: cursor,
+			seen: {},
+			lastPage: [],
+			reached: instant,
+			baseline: instant,
+		};
 		const arrivalOf = (n: number) => Math.floor(start / 1000) + Math.floor(n / 200);
 		let largest = 0;
 		let keysSeen = 0;
@@ -73,5 +89,37 @@ describe('Flare Trigger state stays bounded', () => {
 		expect([ago(9 * 60 + 30), ago(10 * 60), ago(24 * 3600)].map((sweptAt) => sweepDue(state(sweptAt), now))).toEqual([true, true, true]);
 		// Saved before sweeps were spaced, unreadable, or in the future (the host's clock went back).
 		expect([undefined, 'garbage', ago(-3600)].map((sweptAt) => sweepDue(state(sweptAt), now))).toEqual([true, true, true]);
+	});
+
+	it('reads the fields of a sweep under way, where the search has read to, and the baseline; ignores what it cannot read', () => {
+		const stored = { rev: 3, search: 's', start: 'a', since: 'b', seen: {}, lastPage: [], reached: 'c', baseline: 'd', sweepStarted: 'e', sweepFrom: 'f' };
+		expect(readState(stored)).toEqual(stored);
+		expect(readState({ ...stored, reached: 1, baseline: null, sweepStarted: [], sweepFrom: {} })).toEqual({ rev: 3, search: 's', start: 'a', since: 'b', seen: {}, lastPage: [] });
+	});
+
+	it("knows what arrived before the earlier of the sweep's start and where the long-lived search has read to", () => {
+		const at = (iso: string) => Date.parse(iso);
+		const state = (fields: Partial<TriggerState>): TriggerState => ({ rev: 1, search: 's', start: '2026-11-01T00:00:00Z', since: '2026-11-23T11:45:00Z', seen: {}, lastPage: [], ...fields });
+		// Nothing read yet: from the start (a backfill).
+		expect(resumeAt(state({}), 0)).toBe(at('2026-11-01T00:00:00Z'));
+		// Behind (a backlog): where it has read to; caught up: where the sweep starts.
+		expect(resumeAt(state({ reached: '2026-11-10T00:00:00Z' }), 0)).toBe(at('2026-11-10T00:00:00Z'));
+		expect(resumeAt(state({ reached: '2026-11-23T11:59:00Z' }), 0)).toBe(at('2026-11-23T11:45:00Z'));
+		expect(resumeAt(state({ since: 'garbage', reached: 'garbage' }), 42)).toBe(42);
+		// Keys of records that arrived since are kept.
+		const pruned = state({ reached: '2026-11-10T00:00:00Z', seen: { old: at('2026-11-09T00:00:00Z') / 1000, kept: at('2026-11-10T00:00:00Z') / 1000 } });
+		prune(pruned);
+		expect(Object.keys(pruned.seen)).toEqual(['kept']);
+	});
+
+	it(`keeps at most ${MAX_TRIGGERS} triggers in memory, forgetting the one polled longest ago, never one that is polling`, () => {
+		const polling = sharedOf('workflow-0/node');
+		polling.polling = true;
+		for (let n = 1; n <= MAX_TRIGGERS + 5; n++) sharedOf(`workflow-${n}/node`);
+
+		expect(triggersInMemory()).toBe(MAX_TRIGGERS);
+		expect(sharedOf('workflow-0/node')).toBe(polling);
+		expect(triggersInMemory()).toBe(MAX_TRIGGERS);
+		polling.polling = false;
 	});
 });

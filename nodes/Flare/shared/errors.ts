@@ -234,6 +234,22 @@ export function isQuotaExceeded(failure: FlareFailure): boolean {
 	);
 }
 
+/**
+ * Flare refused a walk's cursor: a 422 (or a 400) whose validation detail points at `from`, the only
+ * answer Flare documents for a cursor it does not accept (docs/api-contract.md, "Paging").
+ */
+export function isRefusedCursor(failure: FlareFailure): boolean {
+	return (
+		(failure.status === 422 || failure.status === 400) &&
+		(failure.details ?? []).some(({ loc }) => loc[loc.length - 1] === 'from')
+	);
+}
+
+/** Whether `error` is the node's error for a refused cursor ({@link isRefusedCursor}). */
+export function isRefusedCursorError(error: unknown): boolean {
+	return error instanceof NodeApiError && error.context.refusedCursor === true;
+}
+
 /** What a JSON value is, in words, for messages about an answer of the wrong shape. */
 export function describeShape(value: unknown): string {
 	if (value === undefined) return 'nothing';
@@ -372,6 +388,12 @@ function explain(
 			description: `Check the ID, and that it belongs to the tenant selected in the credential.${flareSays}`,
 		};
 	}
+	if (isRefusedCursor(failure)) {
+		return {
+			message: `Flare refused the page cursor while trying to ${context.action}`,
+			description: `Flare no longer accepts where the walk had got to (HTTP ${status}).${flareSays} Run the workflow again to start the walk over.`,
+		};
+	}
 	if (status === 422 && failure.pageSize !== undefined && namesPageSize(failure)) {
 		return {
 			message: `Flare rejected the page size of ${failure.pageSize} results that the node asked for`,
@@ -495,12 +517,14 @@ function apiError(
 	itemIndex?: number,
 ): NodeApiError {
 	const httpCode = failure.status ? String(failure.status) : null;
-	return new NodeApiError(node, { message, description, httpCode } as JsonObject, {
+	const error = new NodeApiError(node, { message, description, httpCode } as JsonObject, {
 		message,
 		description,
 		httpCode: httpCode ?? undefined,
 		itemIndex,
 	});
+	if (isRefusedCursor(failure)) error.context.refusedCursor = true;
+	return error;
 }
 
 /** Input items in words: "item 3", "items 0–9", "items 0–2, 5 and 7–9". */

@@ -35,6 +35,7 @@ export class FlareItem {
 		readonly index: number,
 		private readonly properties: INodeProperties[],
 		private readonly read: (name: string, fallback: unknown) => unknown,
+		private readonly cancel?: AbortSignal,
 	) {}
 
 	/** Input item `index` of a node execution. */
@@ -48,10 +49,21 @@ export class FlareItem {
 		);
 	}
 
-	/** The parameters of a poll, or of a picker's list: a node without input items. */
-	static ofNode(context: IPollFunctions | ILoadOptionsFunctions, properties: INodeProperties[]) {
-		return new FlareItem(context, 0, properties, (name, fallback) =>
-			context.getNodeParameter(name, fallback),
+	/**
+	 * The parameters of a poll, or of a picker's list: a node without input items. `cancel` ends every
+	 * request and wait of it when it fires (a poll's deadline).
+	 */
+	static ofNode(
+		context: IPollFunctions | ILoadOptionsFunctions,
+		properties: INodeProperties[],
+		cancel?: AbortSignal,
+	) {
+		return new FlareItem(
+			context,
+			0,
+			properties,
+			(name, fallback) => context.getNodeParameter(name, fallback),
+			cancel,
 		);
 	}
 
@@ -78,8 +90,9 @@ export class FlareItem {
 		return displayNameIn(this.properties, name) ?? name;
 	}
 
-	/** The execution's cancel signal; polls and pickers have none. */
+	/** The execution's cancel signal, or the one given (a poll's deadline); pickers have none. */
 	cancelSignal(): AbortSignal | undefined {
+		if (this.cancel) return this.cancel;
 		return 'getExecutionCancelSignal' in this.context
 			? this.context.getExecutionCancelSignal()
 			: undefined;

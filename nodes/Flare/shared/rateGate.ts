@@ -23,15 +23,37 @@ export class RateGate {
 	/** Until when Flare asked the tier to wait. */
 	private pausedUntil = 0;
 
-	constructor(private readonly intervalMs: number) {}
+	/** The latest time this gate has read: a later reading before it means the host clock went back. */
+	private lastSeen = 0;
+
+	/**
+	 * Takes a reading of the clock; when the host clock went back, the slot and the pause go back as
+	 * far, so that they stay as far ahead as they were (no request waits for the clock to catch up).
+	 */
+	private observe(now: number): number {
+		if (now < this.lastSeen) {
+			const back = this.lastSeen - now;
+			this.nextSlot -= back;
+			this.pausedUntil -= back;
+		}
+		this.lastSeen = now;
+		return now;
+	}
+
+	/** Time from one request to the next: the interval and its margin (none for no interval). */
+	private readonly spacingMs: number;
+
+	constructor(intervalMs: number) {
+		this.spacingMs = intervalMs > 0 ? intervalMs + SAFETY_MS : 0;
+	}
 
 	/** Waits for this request's turn; several requests waiting go out one interval apart. */
 	async acquire(cancel?: AbortSignal): Promise<void> {
 		for (;;) {
-			const now = Date.now();
+			const now = this.observe(Date.now());
 			const start = Math.max(this.nextSlot, this.pausedUntil);
 			if (start <= now) {
-				this.nextSlot = now + (this.intervalMs > 0 ? this.intervalMs + SAFETY_MS : 0);
+				this.nextSlot = now + this.spacingMs;
 				return;
 			}
 			await wait(start - now, cancel);
@@ -40,13 +62,14 @@ export class RateGate {
 
 	/** Holds every request of the tier until `time` (ms since the epoch). */
 	pauseUntil(time: number): void {
+		this.observe(Date.now());
 		this.pausedUntil = Math.max(this.pausedUntil, time);
 	}
 
 	/** A request of the tier leaves only at `time`: the next slot counts from then. */
 	sentAt(time: number): void {
-		if (this.intervalMs > 0)
-			this.nextSlot = Math.max(this.nextSlot, time + this.intervalMs + SAFETY_MS);
+		this.observe(time);
+		this.nextSlot = Math.max(this.nextSlot, time + this.spacingMs);
 	}
 }
 

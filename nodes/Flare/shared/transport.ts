@@ -172,6 +172,8 @@ export async function flareRequest(
 	let transient = 0;
 	for (;;) {
 		await gate.acquire(request.cancel);
+		// Cancelled already (a poll past its deadline): nothing more is sent.
+		if (request.cancel?.aborted) throw new FlareRequestFailed({ code: 'CANCELLED', attempts });
 		attempts++;
 		const outcome = await sendOnce(ctx, request, gate);
 		if ('response' in outcome) return outcome.response;
