@@ -12,7 +12,8 @@ import {
 import { requestOptions } from '../Flare/shared/descriptions';
 import { FlareItem } from '../Flare/shared/item';
 import type { FlareResponse } from '../Flare/shared/operation';
-import { callFlare } from '../Flare/shared/runner';
+import { protectLeakedValues } from '../Flare/shared/output';
+import { callFlare, leakedValueOutputOf } from '../Flare/shared/runner';
 import { listSearch } from '../Flare/methods/listSearch';
 import { loadOptions } from '../Flare/methods/loadOptions';
 import { newEventFields, newEventWatch } from './newEvent';
@@ -144,7 +145,8 @@ export class FlareTrigger implements INodeType {
 	/**
 	 * Active polls walk Flare's search in ascending arrival order from the saved cursor and emit every
 	 * new match once (poll.ts); a manual "fetch test event" returns the newest few and changes
-	 * nothing. A failed poll throws and leaves the stored state as it was.
+	 * nothing. Either way, every item's leaked values are protected as Leaked Value Output says. A
+	 * failed poll throws and leaves the stored state as it was.
 	 */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const startedAt = Date.now();
@@ -154,9 +156,13 @@ export class FlareTrigger implements INodeType {
 			throw new NodeOperationError(this.getNode(), `Event has an unknown value: "${name}"`);
 		}
 		const form = formOf(kind);
-		if (this.getMode() === 'manual') {
-			return await newestMatches(this, FlareItem.ofNode(this, form), form, kind);
-		}
-		return await pollWatch(this, form, kind.watch, startedAt);
+		const item = FlareItem.ofNode(this, form);
+		const leakedValues = leakedValueOutputOf(item, form);
+		const emitted =
+			this.getMode() === 'manual'
+				? await newestMatches(this, item, form, kind)
+				: await pollWatch(this, form, kind.watch, startedAt);
+		for (const { json } of emitted?.[0] ?? []) protectLeakedValues(json, leakedValues);
+		return emitted;
 	}
 }

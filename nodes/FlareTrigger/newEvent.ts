@@ -16,6 +16,7 @@ import { searchTenantFeedOperation } from '../Flare/resources/event/searchTenant
 import {
 	identifierGroupLocator,
 	identifierLocator,
+	leakedValueOutput,
 	updateDisplayOptions,
 } from '../Flare/shared/descriptions';
 import type { FlareItem } from '../Flare/shared/item';
@@ -90,8 +91,9 @@ export const newEventFields: INodeProperties[] = updateDisplayOptions(
 					name: 'fetchFullEvent',
 					type: 'boolean',
 					default: false,
-					description: `Whether to add everything Flare knows of each event (Get Full Event) to its item, as fullEvent. It takes one more request per event, so a poll then takes at most ${MAX_FULL_EVENTS_PER_POLL} events and leaves the rest for the next poll.`,
+					description: `Whether to add everything Flare knows of each event (Get Full Event) to its item, as fullEvent, its leaked values masked as Leaked Value Output says. It takes one more request per event, so a poll then takes at most ${MAX_FULL_EVENTS_PER_POLL} events and leaves the rest for the next poll.`,
 				},
+				leakedValueOutput,
 			],
 		},
 	],

@@ -5,6 +5,7 @@
  */
 import type { FeedItem, FeedRequestBodyInput, FullEvent } from '../contract';
 import type { FakeFlare, LoggedRequest } from '../fake-flare';
+import { maskedView } from '../integration/support';
 import type { E2eCase, Step } from './cases';
 import { check, checkEqual } from './report';
 
@@ -45,12 +46,13 @@ function checkWalk(requests: LoggedRequest[], path: string, body: object, node: 
 	);
 }
 
+/** The feed items as the node outputs them by default: the fake's planted leaked values masked. */
 const feed = (fake: FakeFlare, body: FeedRequestBodyInput, identifierId?: number): FeedItem[] =>
-	fake.feed.feedAll(TENANT, body, identifierId);
+	maskedView(fake.feed.feedAll(TENANT, body, identifierId), fake.plantedValues());
 
-/** The full event as Flare serves it now, unwrapped as the node outputs it. */
+/** The full event as Flare serves it now, unwrapped and masked as the node outputs it by default. */
 const activity = (fake: FakeFlare, uid: string): FullEvent['activity'] =>
-	fake.events.fullEvent(uid, TENANT)!.activity;
+	maskedView(fake.events.fullEvent(uid, TENANT)!.activity, fake.plantedValues());
 
 /** The UIDs the take-action workflow ignores (12 low-severity events of the suite's dataset). */
 const IGNORED_UIDS = [
@@ -220,7 +222,6 @@ export const EVENT_CASES: E2eCase[] = [
 						source: header.source_name,
 						actor: header.actor ?? '',
 						posted_at: header.timestamp,
-						summary: header.content_preview,
 						link: event.metadata.flare_url,
 					};
 				});

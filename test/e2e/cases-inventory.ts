@@ -224,12 +224,12 @@ export const INVENTORY_CASES: E2eCase[] = [
 					const after = fake.dataset.identifier(7029, TENANT);
 					checkEqual(
 						api.map((request) => `${request.method} ${request.path} ${request.status}`),
-						[`GET ${IDENTIFIERS_PATH}7029 200`, `PUT ${IDENTIFIERS_PATH}7029 200`],
+						[`GET ${IDENTIFIERS_PATH}7029 200`, `GET ${IDENTIFIERS_PATH}7029 200`, `PUT ${IDENTIFIERS_PATH}7029 200`],
 						node,
-						'requests: read, then write',
+						'requests: read, read again just before the write (unchanged), then write',
 					);
 					checkEqual(
-						api[1]?.body,
+						api[2]?.body,
 						{
 							data: { type: 'ip', ip: '203.0.113.29' },
 							name: 'Head office IP',

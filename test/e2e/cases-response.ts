@@ -9,7 +9,7 @@ import { createHash } from 'crypto';
 
 import type { FeedItem, IdentityRecord, LeakedCookie, StealerLogCookie, TenantCredential } from '../contract';
 import type { FakeFlare, LoggedRequest } from '../fake-flare';
-import { masked, simplifiedIdentities } from '../integration/support';
+import { masked, maskedView, simplifiedIdentities } from '../integration/support';
 import type { E2eCase, Step } from './cases';
 import { check, checkEqual } from './report';
 
@@ -111,7 +111,7 @@ export const RESPONSE_CASES: E2eCase[] = [
 			check(run, { fake, api }) {
 				const node = 'Search the events of group 101';
 				const body = { filters: { severity: 'medium' }, order: 'desc' } as const;
-				const expected = fake.feed.groupFeedAll(TENANT, body, 101);
+				const expected = maskedView(fake.feed.groupFeedAll(TENANT, body, 101), fake.plantedValues());
 				check(expected.length > 10, node, 'the group has more than one page of such events');
 				checkEqual(run.json(node), expected, node, 'output (the feed items)');
 				checkWalk(api, '/firework/v4/events/identifier_groups/101/_search', { ...body, size: 10 }, node);
@@ -126,7 +126,7 @@ export const RESPONSE_CASES: E2eCase[] = [
 			check(run, { fake, api }) {
 				const node = 'Search all of Flare for example.com';
 				const body = { query: { type: 'domain', fqdn: 'example.com' }, order: 'desc' };
-				const expected = fake.feed.globalSearchAll(TENANT, body);
+				const expected = maskedView(fake.feed.globalSearchAll(TENANT, body), fake.plantedValues());
 				check(expected.length >= 25, node, 'Flare holds 25 such events or more');
 				const items = run.json(node);
 				checkEqual(
@@ -373,7 +373,7 @@ export const RESPONSE_CASES: E2eCase[] = [
 			check(run, { fake, api }) {
 				const trigger = 'New stealer log';
 				checkEqual(stealerLogs.length, 5, trigger, 'the feed has 5 stealer logs or more');
-				checkEqual(run.json(trigger), stealerLogs, trigger, 'output: the 5 newest stealer logs');
+				checkEqual(run.json(trigger), maskedView(stealerLogs, fake.plantedValues()), trigger, 'output: the 5 newest stealer logs, masked');
 				const feedPages = api.filter((request) => request.path === TENANT_FEED);
 				checkEqual(
 					feedPages.map((request) => withoutFrom(request.body)),

@@ -3,8 +3,8 @@
  * against the fake Flare API, checked against the fake's dataset (the oracle) and request log.
  */
 import type { IdentityRecord } from '../contract';
-import type { FakeFlare, FakeFlareOptions, LoggedRequest } from '../fake-flare';
-import { masked, simplifiedIdentities } from '../integration/support';
+import { planted, type FakeFlare, type FakeFlareOptions, type LoggedRequest } from '../fake-flare';
+import { masked, maskedView, simplifiedIdentities } from '../integration/support';
 import { CANARY_API_KEY, CANARY_TOKEN_PREFIX } from '../reliability/secret-scan';
 import { EVENT_CASES } from './cases-events';
 import { INVENTORY_CASES } from './cases-inventory';
@@ -202,7 +202,7 @@ export const CASES: E2eCase[] = [
 				const node = 'Get the event';
 				checkEqual(
 					run.json(node),
-					[fake.dataset.event('blog_post/hack&talk/4230')],
+					maskedView([fake.dataset.event('blog_post/hack&talk/4230')], fake.plantedValues()),
 					node,
 					'output',
 				);
@@ -257,13 +257,13 @@ export const CASES: E2eCase[] = [
 			check(run, { fake, api }) {
 				const node = 'Get identities by password';
 				const expected = simplifiedIdentities(
-					fake.dataset.identitiesByPassword('hunter2', 10),
+					fake.dataset.identitiesByPassword(planted('hunter2'), 10),
 				).slice(0, 10);
-				checkEqual(expected.length, 10, node, 'the dataset has 10 results for hunter2');
+				checkEqual(expected.length, 10, node, 'the dataset has 10 results for hunter2~PlAnTeD');
 				checkEqual(run.json(node), expected, node, 'output (simplified, masked)');
 				checkEqual(
 					api.map((request) => request.path),
-					['/leaksdb/identities/by_password/hunter2'],
+					['/leaksdb/identities/by_password/hunter2~PlAnTeD'],
 					node,
 					'request paths',
 				);
@@ -736,7 +736,8 @@ export const CASES: E2eCase[] = [
 					filters: { severity: 'high' },
 					order: 'desc',
 				} as const;
-				const expectedEvents = fake.feed.feedAll(101, feedBody).slice(0, 5);
+				// The feed items as the tool outputs them: planted leaked values masked.
+				const expectedEvents = maskedView(fake.feed.feedAll(101, feedBody).slice(0, 5), fake.plantedValues());
 				check(expectedEvents.length > 0, feedTool, 'the feed has events for the model');
 				checkEqual(
 					api
@@ -768,7 +769,7 @@ export const CASES: E2eCase[] = [
 				);
 				check(feedRequests.length > 0, feedTool, 'the feed was searched');
 				// Each tool variant ran once and gave the agent its items: the 5 simplified, masked
-				// credentials, and the 5 feed items as Flare sends them.
+				// credentials, and the 5 feed items, their leaked values masked.
 				const toolOutput = (name: string) => {
 					const toolRuns = run.run.data.resultData.runData[name] ?? [];
 					checkEqual(toolRuns.length, 1, name, 'runs of the tool');

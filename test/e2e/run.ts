@@ -207,11 +207,11 @@ async function main(): Promise<void> {
 	}
 	say('');
 	say(await secrets.write(root));
-	if (secrets.leaks) {
+	if (secrets.leaks || secrets.leakedValueProblems.length) {
 		failures.push({
 			line: 'all lines',
 			step: 0,
-			subject: 'secret scan',
+			subject: 'secret and leaked-value scan',
 			message: secrets.describe(),
 		});
 	}

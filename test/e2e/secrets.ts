@@ -1,12 +1,21 @@
 /**
  * The end-to-end suite's secret scan: the fake issues a recognisable API key and tokens, and every run
  * n8n printed (output items, error messages and descriptions), every file n8n wrote as its log, and its
- * database are searched for them. The summary goes where the reliability tables (docs/reliability.md) find it.
+ * database are searched for them. The outputs and errors of this package's nodes are also searched for
+ * the leaked values the fake plants (test/fake-flare/planted.ts): none may show unless the node ran with
+ * Leaked Value Output Full. The summary goes where the reliability tables (docs/reliability.md) find it.
  */
 import {
 	describeHits,
+	describeLeakedValueScan,
+	emptyLeakedValueScan,
+	leakedValueProblems,
+	PACKAGE_NODE_PREFIX,
+	producedTextOf,
 	type ScanSummary,
 	scanFiles,
+	scanNodeRun,
+	type ScannedNode,
 	scanText,
 	type SecretHit,
 	secretPatterns,
@@ -31,6 +40,7 @@ export class E2eSecretScan {
 	private logLines = 0;
 	private databaseBytes = 0;
 	private readonly hits: SecretHit[] = [];
+	private readonly leakedValues = emptyLeakedValueScan();
 
 	/** `suite` names the summary file: test-results/secret-scan-<suite>.json. */
 	constructor(
@@ -40,8 +50,11 @@ export class E2eSecretScan {
 		this.patterns = secretPatterns([apiKey]);
 	}
 
-	/** One run as n8n printed it. */
-	addRun(run: RunJson, source: string): void {
+	/**
+	 * One run as n8n printed it; `nodes` are its workflow's, for the leaked-value scan of this package's
+	 * nodes (each node's task data, and the run's error when that node raised it).
+	 */
+	addRun(run: RunJson, source: string, nodes: ScannedNode[] = []): void {
 		const { resultData } = run.data;
 		const text = textOf(run).text;
 		this.runs++;
@@ -59,6 +72,13 @@ export class E2eSecretScan {
 			}
 		}
 		this.hits.push(...scanText(text, this.patterns, source));
+		for (const node of nodes.filter((candidate) => candidate.type.startsWith(PACKAGE_NODE_PREFIX))) {
+			const tasks = resultData.runData?.[node.name] ?? [];
+			const raised = resultData.error?.node?.name === node.name;
+			if (tasks.length === 0 && !raised) continue;
+			const items = tasks.reduce((sum, task) => sum + (task.data?.main ?? []).reduce((inner, output) => inner + (output?.length ?? 0), 0), 0);
+			scanNodeRun(this.leakedValues, node, producedTextOf({ tasks, error: raised ? resultData.error : undefined }), items, source);
+		}
 	}
 
 	/**
@@ -104,8 +124,15 @@ export class E2eSecretScan {
 		return this.hits.length;
 	}
 
+	/** What is wrong with the leaked-value scan: planted values in default output, or a Full that gave none. */
+	get leakedValueProblems(): string[] {
+		return leakedValueProblems(this.leakedValues);
+	}
+
 	describe(): string {
-		return describeHits(this.hits);
+		const problems = this.leakedValueProblems;
+		const leakedValues = problems.length ? `\n${problems.join('; ')}:\n${describeHits(this.leakedValues.hits)}` : '';
+		return `${describeHits(this.hits)}${leakedValues}`;
 	}
 
 	/** Writes test-results/secret-scan-<suite>.json; returns a one-line summary. */
@@ -120,9 +147,10 @@ export class E2eSecretScan {
 			logLines: this.logLines,
 			leaks: this.hits.length,
 			hits: this.hits,
+			leakedValues: this.leakedValues,
 		};
 		const file = await writeScanSummary(path.join(root, 'test-results'), summary);
 		const database = `${(this.databaseBytes / 1_048_576).toFixed(1)} MiB of n8n's database`;
-		return `Secret scan: ${this.runs} runs, ${this.items} output items, ${this.errors} errors, ${this.logLines} lines in ${this.logFiles} files n8n printed or logged, ${database}: ${this.hits.length} leaks (${path.relative(root, file)}).`;
+		return `Secret scan: ${this.runs} runs, ${this.items} output items, ${this.errors} errors, ${this.logLines} lines in ${this.logFiles} files n8n printed or logged, ${database}: ${this.hits.length} leaks (${path.relative(root, file)}).\n${describeLeakedValueScan(this.leakedValues)}.`;
 	}
 }

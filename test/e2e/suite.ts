@@ -10,6 +10,7 @@ import { FAKE_MODEL_API_KEY, type FakeModel } from './fake-model';
 import { ensureN8n, type InstalledN8n, type LineKey, run } from './install';
 import { type CredentialToImport, type Execution, N8nInstance } from './n8n';
 import { describeError, E2eFailure, failedNode, RunView } from './report';
+import type { ScannedNode } from '../reliability/secret-scan';
 import type { E2eSecretScan } from './secrets';
 
 export const CREDENTIAL_ID = 'flareApiExample1';
@@ -68,6 +69,11 @@ export interface WorkflowFile {
 	absolute: string;
 	id: string;
 	name: string;
+}
+
+/** The nodes of a workflow file: what the leaked-value scan reads (names, types, parameters). */
+export function workflowNodes(workflow: WorkflowFile): ScannedNode[] {
+	return (JSON.parse(fs.readFileSync(workflow.absolute, 'utf8')) as { nodes: ScannedNode[] }).nodes;
 }
 
 export function readWorkflow(root: string, file: string): WorkflowFile {
@@ -205,7 +211,7 @@ export async function runCase(
 		const modelMark = model.requests.length;
 		const execution = await execute(workflow);
 		const requests = fake.requests.slice(mark);
-		if (execution.run) secrets.addRun(execution.run, execution.outputFile);
+		if (execution.run) secrets.addRun(execution.run, execution.outputFile, workflowNodes(workflow));
 		const fail = (problem: string) => {
 			const message = `${problem}\n(n8n's full output: ${execution.outputFile})`;
 			say(`  ✗ ${workflow.file}${label}  ${execution.seconds.toFixed(1)} s${note(execution)}`);

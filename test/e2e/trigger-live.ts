@@ -49,6 +49,7 @@ import {
 	seconds,
 	TRIGGER_LIVE_EVENTS_WORKFLOW,
 	TRIGGER_LIVE_WORKFLOW,
+	workflowNodes,
 	workFolder,
 } from './suite';
 
@@ -529,7 +530,7 @@ export async function triggerLive(options: {
 				);
 			});
 			const runJson = await live.rest.finishedExecution(execution.id);
-			secrets.addRun(runJson, `execution ${execution.id}`);
+			secrets.addRun(runJson, `execution ${execution.id}`, workflowNodes(workflow));
 			fs.writeFileSync(
 				path.join(live.n8n.userFolder, 'runs', `execution-${execution.id}.json`),
 				JSON.stringify(runJson, null, 2),
@@ -705,8 +706,9 @@ async function main(): Promise<void> {
 	say(render(figures));
 	say('');
 	say(await secrets.write(root));
-	if (secrets.leaks) say(secrets.describe());
-	if (failures.length || secrets.leaks) processRef.exitCode = 1;
+	const leakedValues = secrets.leakedValueProblems.length > 0;
+	if (secrets.leaks || leakedValues) say(secrets.describe());
+	if (failures.length || secrets.leaks || leakedValues) processRef.exitCode = 1;
 }
 
 main().catch((error: Error) => {

@@ -43,6 +43,7 @@ import {
 	shuffled,
 } from './random';
 import { type Quirks, shapeAfterPage } from './paging';
+import { planted, plantedSecret } from './planted';
 import { lowerBound, type Matcher, NOTHING, scan } from './scan';
 import {
 	type EndCursor,
@@ -173,6 +174,8 @@ export class Dataset {
 	/** Sources that credentials come from: the default ones (extra sources are only listed). */
 	private readonly credentialSources: number;
 	private readonly eventList: BlogPostEvent[];
+	/** The planted passwords the blog posts quote. */
+	private readonly eventPasswords: string[] = [];
 	private readonly hashOffset: number;
 	private lastIso = { ms: Number.NaN, text: '' };
 
@@ -202,7 +205,7 @@ export class Dataset {
 		);
 		for (const id of this.identifierList)
 			this.assignments.set(id, initialAssignments(next, this.policyList));
-		this.eventList = buildEvents(next);
+		this.eventList = buildEvents(next, this.eventPasswords);
 		this.credentialSources = this.globalSources.length;
 
 		// Longer lists come from a stream of their own: the default dataset stays exactly as it is.
@@ -831,7 +834,8 @@ export class Dataset {
 
 	/**
 	 * The identifier record of `id` (PublicIdentifierResponse), as tenant `tenantId` sees it: kinds
-	 * rotate (domain, keyword, identity, IP, card BIN), names are what a user would type.
+	 * rotate (domain, keyword, identity, IP, card BIN; {@link SECRET_IDENTIFIER_ID} watches a secret),
+	 * names are what a user would type.
 	 */
 	identifier(id: number, tenantId: number): PublicIdentifier {
 		const stored = this.storedIdentifiers.get(id);
@@ -875,6 +879,11 @@ export class Dataset {
 				break;
 			}
 			default: {
+				if (id === SECRET_IDENTIFIER_ID) {
+					data = { type: 'secret', secret: plantedSecret('sk_live_', `identifier-${this.seed}`) };
+					name = 'Payments API key';
+					break;
+				}
 				const bin = String(400000 + (h(4) % 100000));
 				data = { type: 'bin', bin };
 				name = `Card BIN ${bin}`;
@@ -1022,6 +1031,18 @@ export class Dataset {
 		return this.passwordList.map((value) => value.hash);
 	}
 
+	/**
+	 * Every planted value this dataset serves (planted.ts): the credentials' passwords, the blog posts'
+	 * and the secrets of the `secret` identifiers (those created through the API included).
+	 */
+	plantedValues(): string[] {
+		const secrets = this.identifierIds().flatMap((id) => {
+			const { data } = this.identifier(id, 0);
+			return data.type === 'secret' ? [data.secret] : [];
+		});
+		return [...this.passwords(), ...this.eventPasswords, ...secrets];
+	}
+
 	/** All usernames (the part before `@`). */
 	usernames(): string[] {
 		return Array.from({ length: this.userCount }, (_, u) => this.username(u));
@@ -1086,6 +1107,9 @@ function onlyResidue(matcher: Matcher, period: number, residue: number): Matcher
 
 // ---- seeded builders ----
 
+/** The seeded identifier of type `secret` (in place of a card BIN): it watches a planted secret. */
+export const SECRET_IDENTIFIER_ID = 7025;
+
 /** Categories (SearchType values) an identifier may watch. */
 const IDENTIFIER_CATEGORIES = [
 	'leak',
@@ -1112,7 +1136,8 @@ function buildPasswords(next: () => number): PasswordValue[] {
 	for (let k = 0; k < 3; k++) {
 		list.push({ hash: `$2y$10$${digest('sha256', k).slice(0, 53)}`, hashType: 'bcrypt' });
 	}
-	return list;
+	// Every leaked value is planted (planted.ts), so that a scan finds any that an output shows.
+	return list.map((value) => ({ ...value, hash: planted(value.hash) }));
 }
 
 function dateOrNull(next: () => number, fromYear: number): string | null {
@@ -1201,7 +1226,7 @@ function initialAssignments(next: () => number, policies: MatchingPolicy[]): Sto
 		}));
 }
 
-function buildEvents(next: () => number): BlogPostEvent[] {
+function buildEvents(next: () => number, quoted: string[]): BlogPostEvent[] {
 	const events: BlogPostEvent[] = [];
 	for (let k = 0; k < 25; k++) {
 		const source = words.EVENT_SOURCES[k % words.EVENT_SOURCES.length];
@@ -1219,6 +1244,11 @@ function buildEvents(next: () => number): BlogPostEvent[] {
 			next() % 60,
 		);
 		const slug = `${source.replace(/[^a-z]+/g, '-')}-post-${k + 1}`;
+		// Every third post quotes a leaked credential line, its password planted (planted.ts).
+		const password = planted(words.COMMON_PASSWORDS[k % words.COMMON_PASSWORDS.length]);
+		if (k % 3 === 1) quoted.push(password);
+		const sample =
+			k % 3 === 1 ? ` Sample: admin@${source.replace(/[^a-z]+/g, '')}.example:${password}` : '';
 		events.push({
 			event_type: 'blog_post',
 			metadata: {
@@ -1230,7 +1260,7 @@ function buildEvents(next: () => number): BlogPostEvent[] {
 			},
 			data: {
 				url: `https://blog.${source.replace(/[^a-z]+/g, '')}.example/${slug}`,
-				content: `Post ${k + 1} on ${source}: leaked data mentioning ${words.POLICY_KEYWORDS[next() % words.POLICY_KEYWORDS.length]}.`,
+				content: `Post ${k + 1} on ${source}: leaked data mentioning ${words.POLICY_KEYWORDS[next() % words.POLICY_KEYWORDS.length]}.${sample}`,
 				description: `Blog post ${k + 1} from ${source}`,
 				posted_at: isoNaive(created - (next() % 86_400) * 1000),
 			},

@@ -32,6 +32,7 @@ import {
 	type TenantMetadataBody,
 	type TenantMetadataResponse,
 } from '../contract';
+import { planted, plantedSecret } from './planted';
 import { hash32, seededStream } from './random';
 import * as words from './words';
 
@@ -49,7 +50,14 @@ export const EVENT_TYPES = [
 	'leak',
 	'bot',
 ] as const satisfies readonly ActivityModelName[];
-export type EventType = (typeof EVENT_TYPES)[number];
+/**
+ * Types only `addEvents` makes (the seeded feed keeps its eleven): a source-code secret, a kind whose
+ * leaked value sits in neither a password nor a cookie.
+ */
+export const ADDED_EVENT_TYPES = [
+	'source_code_secret',
+] as const satisfies readonly ActivityModelName[];
+export type EventType = (typeof EVENT_TYPES)[number] | (typeof ADDED_EVENT_TYPES)[number];
 
 /** [source id, source name] per type; some source ids need encoding in a URL. */
 const SOURCES: Record<EventType, Array<[string, string]>> = {
@@ -76,6 +84,7 @@ const SOURCES: Record<EventType, Array<[string, string]>> = {
 	ransomleak: [['lockbit', 'LockBit blog']],
 	leak: [['leak_site', 'Leak site']],
 	bot: [['genesis_market', 'Genesis Market']],
+	source_code_secret: [['github', 'GitHub']],
 };
 
 /**
@@ -111,6 +120,12 @@ export const TYPE_CATEGORIES: Record<string, string[]> = {
 	financial_data: ['cc', 'ccbin'],
 	social_media: ['social_media_account'],
 };
+
+/**
+ * The filter value (`SearchType`) of an event type, where the two differ: the docs' filter table and
+ * `ActivityModelName` say `source_code_secret`, `SearchType` says `source_code_secrets`.
+ */
+const FILTER_TYPE: Record<string, string> = { source_code_secret: 'source_code_secrets' };
 
 /** The base types a filter value stands for (itself when it is not a category). */
 export function expandType(value: string): string[] {
@@ -161,9 +176,12 @@ export interface StoredEvent {
 		usernames: string[];
 		ips: string[];
 		bins: string[];
+		/** Every planted leaked value of the event (planted.ts): passwords, cookie values, secrets. */
 		secrets: string[];
 	};
 	credentials: Array<{ url: string; username: string; password: string }>;
+	/** A stealer log's session cookies. */
+	cookies: Array<{ host_key: string; name: string; value: string }>;
 }
 
 export interface EventState {
@@ -278,6 +296,22 @@ export class EventStore {
 		return this.state(tenantId, uid) !== undefined;
 	}
 
+	/**
+	 * Every planted value the events hold (planted.ts), appended events included, and the passwords
+	 * and cookie values that expanding a stealer log lists.
+	 */
+	plantedValues(): string[] {
+		return [...this.byUid.values()].flatMap((event) => [
+			...event.features.secrets,
+			...(this.expand(event.uid, 'credentials') ?? []).map(
+				(entry) => (entry as StealerLogCredential).password,
+			),
+			...(this.expand(event.uid, 'cookies') ?? []).map(
+				(entry) => (entry as StealerLogCookie).value,
+			),
+		]);
+	}
+
 	// ---- the feed ----
 
 	/**
@@ -374,7 +408,7 @@ export class EventStore {
 		return {
 			selects: (event) =>
 				(!scope || event.identifierIds.some((id) => scope.has(id))) &&
-				(!types || types.has(event.type)) &&
+				(!types || types.has(FILTER_TYPE[event.type] ?? event.type)) &&
 				(!query || query(event)) &&
 				created(event.estimatedCreatedMs) &&
 				materialized(event.materializedMs),
@@ -431,8 +465,8 @@ export class EventStore {
 
 	/**
 	 * The cookies or credentials of a stealer log (GET …/events/_expand), or undefined when the event
-	 * is not a stealer log. The first credential is the one of the full event; every other cookie value
-	 * and password is planted: recognisable, so that a scan of the outputs finds it if unmasked.
+	 * is not a stealer log: first those of its full event, then more of the same log, their passwords
+	 * and cookie values planted (planted.ts).
 	 */
 	expand(
 		uid: string,
@@ -455,25 +489,34 @@ export class EventStore {
 					: {
 							url: `https://${hosts[k % hosts.length]}/login`,
 							username: event.credentials[0].username,
-							password: `${PLANTED_PASSWORD}${digest(`${uid}#${k}`).slice(0, 10)}`,
+							password: plantedSecret('', `${uid}#password${k}`),
 							application:
 								k % 2 ? 'Browser/Logins/Edge_Default.txt' : 'Browser/Logins/Chrome_Default.txt',
 						},
 			);
 		}
-		const count = 1 + (next() % 45);
-		return Array.from({ length: count }, (_, k) => ({
-			host_key: hosts[k % hosts.length],
-			path: COOKIE_PATHS[k % COOKIE_PATHS.length],
-			expires_utc:
-				k % 5 === 4
-					? null
-					: isoMicrosZ(
-							event.materializedMs + (k % 3 === 0 ? -1 : 1) * ((k + 1) * 7 * DAY_MS),
-						).slice(0, 19),
-			name: COOKIE_NAMES[k % COOKIE_NAMES.length],
-			value: `${PLANTED_COOKIE}${digest(`${uid}#${k}`).slice(0, 16)}`,
+		const own: StealerLogCookie[] = event.cookies.map((cookie) => ({
+			host_key: cookie.host_key,
+			path: '/',
+			expires_utc: null,
+			name: cookie.name,
+			value: cookie.value,
 		}));
+		const count = 1 + (next() % 45);
+		return own.concat(
+			Array.from({ length: count }, (_, k) => ({
+				host_key: hosts[k % hosts.length],
+				path: COOKIE_PATHS[k % COOKIE_PATHS.length],
+				expires_utc:
+					k % 5 === 4
+						? null
+						: isoMicrosZ(
+								event.materializedMs + (k % 3 === 0 ? -1 : 1) * ((k + 1) * 7 * DAY_MS),
+							).slice(0, 19),
+				name: COOKIE_NAMES[k % COOKIE_NAMES.length],
+				value: plantedSecret('', `${uid}#cookie${k}`),
+			})),
+		);
 	}
 
 	/**
@@ -589,6 +632,7 @@ export class EventStore {
 					ignored_at: state.ignoredMs === null ? null : isoMicrosOffset(state.ignoredMs),
 					remediated_at: state.remediatedMs === null ? null : isoMicrosOffset(state.remediatedMs),
 					verb: 'posted',
+					...typeHeader(event),
 				},
 				history_logs: null,
 				metadata,
@@ -624,7 +668,10 @@ export class EventStore {
 			: materializedMs;
 		if (Number.isNaN(materializedMs) || Number.isNaN(estimatedCreatedMs))
 			throw new Error('FakeFlare.addEvents: invalid date-time');
-		if (!options.searchableLate && materializedMs < (this.lastMaterialized.get(tenantId) ?? -Infinity))
+		if (
+			!options.searchableLate &&
+			materializedMs < (this.lastMaterialized.get(tenantId) ?? -Infinity)
+		)
 			throw new Error('FakeFlare.addEvents: materializedAt must not go backwards in time');
 		const items: FeedItem[] = [];
 		for (let j = 0; j < count; j++) {
@@ -703,7 +750,8 @@ export class EventStore {
 		};
 		const brand = mentions.map((m) => m.brand).find(Boolean) ?? 'Initech';
 		const subject = mentions.map((m) => m.text).join(' and ');
-		const password = words.COMMON_PASSWORDS[next() % words.COMMON_PASSWORDS.length];
+		const password = planted(words.COMMON_PASSWORDS[next() % words.COMMON_PASSWORDS.length]);
+		const uid = `${type}/${source}/${id}`;
 		const login =
 			features.emails[0] ?? `${features.usernames[0] ?? 'admin'}@${brand.toLowerCase()}.com`;
 		const credentials: StoredEvent['credentials'] = [];
@@ -717,10 +765,37 @@ export class EventStore {
 			if (!features.emails.includes(login)) features.emails.push(login);
 		}
 		if (type === 'stealer_log' || type === 'bot') features.ips.push(`198.51.100.${(k % 250) + 1}`);
+		// Session cookies of the infected device (from the uid: the seeded stream stays as it was).
+		const cookies: StoredEvent['cookies'] =
+			type === 'stealer_log' || type === 'bot'
+				? [
+						{
+							host_key: `.${brand.toLowerCase()}.com`,
+							name: 'session',
+							value: plantedSecret('', `${uid}/session`),
+						},
+						{
+							host_key: '.login.microsoftonline.com',
+							name: 'ESTSAUTH',
+							value: plantedSecret('', `${uid}/ests`),
+						},
+					]
+				: [];
+		const secret = type === 'source_code_secret' ? plantedSecret('AKIA', uid) : undefined;
+		if (type === 'paste') features.secrets.push(password); // its content quotes login:password
+		features.secrets.push(...cookies.map((cookie) => cookie.value), ...(secret ? [secret] : []));
 		const actor = type === 'leaked_credential' ? null : ACTORS[next() % ACTORS.length];
-		const [title, content] = text(type, brand, subject, login, password, features.bins[0], k);
+		const [title, content] = text(
+			type,
+			brand,
+			subject,
+			login,
+			secret ?? password,
+			features.bins[0],
+			k,
+		);
 		return {
-			uid: `${type}/${source}/${id}`,
+			uid,
 			type,
 			source,
 			sourceName,
@@ -739,15 +814,13 @@ export class EventStore {
 					: `https://${source.replace(/[^a-z]+/g, '')}.example/${encodeURIComponent(id)}`,
 			features,
 			credentials,
+			cookies,
 		};
 	}
 }
 
 // ---- generation helpers ----
 
-/** Prefixes of the planted leaked values of stealer logs: recognisable in any output. */
-export const PLANTED_PASSWORD = 'planted-stealer-password-';
-export const PLANTED_COOKIE = 'planted-session-cookie-';
 const COOKIE_NAMES = ['session', 'PHPSESSID', 'auth_token', 'remember_me', 'XSRF-TOKEN'];
 const COOKIE_PATHS = ['/', '/login', '/app'];
 
@@ -906,6 +979,11 @@ function text(
 			return [`${brand} - part ${1 + (k % 3)}`, `Files of ${brand} published: ${subject}.`];
 		case 'leak':
 			return [`${brand} customer dump`, `Dump of ${subject} including ${login}.`];
+		case 'source_code_secret':
+			return [
+				`Secret in ${brand.toLowerCase()}-deploy/config/settings.py`,
+				`# settings of ${subject}\nAWS_SECRET_ACCESS_KEY = "${password}"\nAWS_REGION = "us-east-1"`,
+			];
 	}
 }
 
@@ -916,6 +994,7 @@ function typeFields(event: StoredEvent, created: string): Record<string, unknown
 		case 'leaked_credential':
 			return {
 				identity_name: credential.username,
+				// "Only shown with the appropriate permission" (leaked-credential.mdx): the fake shows it.
 				password: credential.password,
 				domain: credential.username.split('@')[1] ?? null,
 				source_id: event.source,
@@ -928,6 +1007,13 @@ function typeFields(event: StoredEvent, created: string): Record<string, unknown
 				credentials: event.credentials.map((entry) => ({
 					...entry,
 					application: 'Browser/Logins/Chrome_Default.txt',
+				})),
+				cookies: event.cookies.map((cookie) => ({
+					host_key: cookie.host_key,
+					path: '/',
+					expires_utc: '2027-01-01T00:00:00',
+					name: cookie.name,
+					value: cookie.value,
 				})),
 				user_information: {
 					ip_address: event.features.ips.at(-1),
@@ -947,6 +1033,30 @@ function typeFields(event: StoredEvent, created: string): Record<string, unknown
 			return { name: event.title, identifier_domain: event.features.domains };
 		case 'ransomleak':
 			return { victim_name: event.title.split(' - ')[0] };
+		default:
+			return {};
+	}
+}
+
+/**
+ * Fields of the full event's `header` that only some types have: a leaked credential's password
+ * (leaked-credential.mdx shows it in the header too), a source-code secret's findings (source-code.mdx
+ * shows `contains_secrets` and an empty `secrets_metadata`; the fake's entries are its own guess).
+ */
+function typeHeader(event: StoredEvent): Record<string, unknown> {
+	switch (event.type) {
+		case 'leaked_credential':
+			return { password: event.credentials[0].password };
+		case 'source_code_secret':
+			return {
+				contains_secrets: true,
+				secrets_metadata: event.features.secrets.map((secret) => ({
+					rule: 'aws-secret-access-key',
+					file: 'config/settings.py',
+					line: 2,
+					secret,
+				})),
+			};
 		default:
 			return {};
 	}

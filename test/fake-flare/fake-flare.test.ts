@@ -25,7 +25,7 @@ import {
 	TokenTestResponse,
 	ValidationErrorEnvelope,
 } from '../contract';
-import { FakeFlare, type KeyRole, threatReportFor } from './index';
+import { FakeFlare, type KeyRole, planted, threatReportFor } from './index';
 
 let fake: FakeFlare;
 
@@ -979,10 +979,10 @@ describe('identity lookups (id cursor)', () => {
 			(_, i) => fake.dataset.credential(i).hash,
 		);
 		for (const password of [
-			'p@ss/w0rd?#1',
-			'100% secure+',
-			'пароль2024',
-			'correct horse battery staple',
+			planted('p@ss/w0rd?#1'),
+			planted('100% secure+'),
+			planted('пароль2024'),
+			planted('correct horse battery staple'),
 		]) {
 			const pages = await walkIdentities(
 				`/leaksdb/identities/by_password/${encodeURIComponent(password)}`,

@@ -21,6 +21,7 @@ export {
 	Dataset,
 	DEFAULT_LIST_SIZES,
 	SCAN_CAP,
+	SECRET_IDENTIFIER_ID,
 	type StoredAssignment,
 } from './dataset';
 export { type Cursor, decodeCursor } from './paging';
@@ -33,7 +34,9 @@ export {
 } from './search-after';
 export { Faults, type Fault, type FaultRule, type PagingFault } from './faults';
 export { OtherOrigin, type OtherOriginRequest, STOLEN_TOKEN } from './other-origin';
+export { holdsPlanted, planted, PLANTED_MARKER, plantedSecret } from './planted';
 export {
+	ADDED_EVENT_TYPES,
 	type AddEventsOptions,
 	EVENT_TYPES,
 	type EventState,

@@ -581,6 +581,14 @@ export class FakeFlare {
 		return this.feedApi.events;
 	}
 
+	/**
+	 * Every planted leaked value the fake serves now (test/fake-flare/planted.ts): of the dataset, of
+	 * the events, and of the identifiers created through the API.
+	 */
+	plantedValues(): string[] {
+		return [...new Set([...this.currentDataset.plantedValues(), ...this.events.plantedValues()])];
+	}
+
 	/** Every request, in arrival order. */
 	get requests(): LoggedRequest[] {
 		return this.log;

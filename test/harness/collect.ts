@@ -1,7 +1,9 @@
 /**
  * The run collector: every workflow run, trigger poll and credential test of the harness is scanned
  * for secrets as it ends, so that secret hygiene is checked over the whole jest run, not only over
- * the tests written for it.
+ * the tests written for it. The outputs and errors of this package's nodes are also scanned for the
+ * leaked values the fake plants (test/fake-flare/planted.ts): none may show unless the node runs
+ * with Leaked Value Output Full, so that every operation, also one added later, is checked.
  *
  * The jest global setup (test/reliability/global-setup.js) sets FLARE_SECRET_SCAN_DIR; each worker
  * appends one JSON line per run to `runs-<pid>.jsonl` there (sizes, item and error counts, and any
@@ -9,14 +11,19 @@
  * teardown adds n8n's log files, writes the summary and fails the run on any hit. Without the
  * variable (a single test file run outside jest's global setup) nothing is written.
  */
-import type { IRun } from 'n8n-workflow';
+import type { INode, IRun } from 'n8n-workflow';
 
 import { fs, path, processRef } from '../support/node';
 import {
+	emptyLeakedValueScan,
+	PACKAGE_NODE_PREFIX,
+	producedTextOf,
+	scanNodeRun,
 	scanText,
 	secretPatterns,
 	textOf,
 	type CollectedText,
+	type LeakedValueScan,
 	type SecretHit,
 } from '../reliability/secret-scan';
 
@@ -30,14 +37,22 @@ export interface CollectedRun {
 	items: number;
 	errors: number;
 	hits: SecretHit[];
+	/** The leaked-value scan of the run's nodes of this package. */
+	leakedValues: LeakedValueScan;
 }
 
 const secrets = new Set<string>();
 let lastHits: SecretHit[] = [];
+let lastLeakedValues = emptyLeakedValueScan();
 
 /** The hits of the last run, poll or credential test collected in this worker. */
 export function lastCollectedHits(): SecretHit[] {
 	return lastHits;
+}
+
+/** The leaked-value scan of the last run or poll collected in this worker. */
+export function lastLeakedValueScan(): LeakedValueScan {
+	return lastLeakedValues;
 }
 
 /** Remembers a secret the harness handled (an API key, an access token) so the scan looks for it. */
@@ -86,14 +101,42 @@ function runText(run: IRun): CollectedText {
 const isRun = (data: unknown): data is IRun =>
 	typeof (data as IRun | undefined)?.data?.resultData?.runData === 'object';
 
-/** Scans what a run produced and records the result; returns the hits (empty when clean). */
-export function collectRun(kind: CollectedKind, data: unknown, items: number): SecretHit[] {
+const ofPackage = (node: INode) => node.type.startsWith(PACKAGE_NODE_PREFIX);
+
+/**
+ * The leaked-value scan of what this package's nodes did: for a workflow run, each such node's task
+ * data (items and errors) and the run's error when that node raised it; for a poll, all of it.
+ */
+function leakedValuesOf(kind: CollectedKind, data: unknown, items: number, nodes: INode[]): LeakedValueScan {
+	const scan = emptyLeakedValueScan();
+	const source = `${kind} in ${currentTest() ?? 'unknown test'}`;
+	if (kind === 'poll') {
+		for (const node of nodes.filter(ofPackage)) scanNodeRun(scan, node, producedTextOf(data), items, source);
+	} else if (kind === 'run' && isRun(data)) {
+		const { runData, error } = data.data.resultData;
+		for (const node of nodes.filter(ofPackage)) {
+			const tasks = runData[node.name] ?? [];
+			const raised = (error as { node?: { name?: string } } | undefined)?.node?.name === node.name;
+			const count = tasks.reduce((sum, task) => sum + (task.data?.main ?? []).reduce((inner, output) => inner + (output?.length ?? 0), 0), 0);
+			if (tasks.length === 0 && !raised) continue;
+			scanNodeRun(scan, node, producedTextOf({ tasks, error: raised ? error : undefined }), count, source);
+		}
+	}
+	return scan;
+}
+
+/**
+ * Scans what a run produced and records the result; returns the secret hits (empty when clean).
+ * `nodes` are the workflow's (for a poll: the trigger), for the leaked-value scan.
+ */
+export function collectRun(kind: CollectedKind, data: unknown, items: number, nodes: INode[] = []): SecretHit[] {
 	const { text, errors } = kind === 'run' && isRun(data) ? runText(data) : textOf(data);
 	const hits = scanText(text, secretPatterns(secrets), kind);
 	lastHits = hits;
+	lastLeakedValues = leakedValuesOf(kind, data, items, nodes);
 	const dir = collectorDir();
 	if (dir) {
-		const line: CollectedRun = { kind, test: currentTest(), bytes: text.length, items, errors, hits };
+		const line: CollectedRun = { kind, test: currentTest(), bytes: text.length, items, errors, hits, leakedValues: lastLeakedValues };
 		fs.appendFileSync(path.join(dir, `runs-${processRef.pid}.jsonl`), `${JSON.stringify(line)}\n`);
 	}
 	return hits;

@@ -294,7 +294,7 @@ export class Harness {
 		cancelAfterMs?: number,
 	): Promise<WorkflowResult> {
 		const run = await this.executeWorkflow(nodes, connections, mode, cancelAfterMs);
-		collectRun('run', run, outputItems(run));
+		collectRun('run', run, outputItems(run), nodes);
 		return {
 			run,
 			status: run.status,

@@ -127,7 +127,7 @@ export class TriggerWorkflow {
 
 	async poll(mode: 'trigger' | 'manual' = 'trigger'): Promise<PollResult> {
 		const result = await this.pollOnce(mode);
-		collectRun('poll', { result, state: this.state, saved: this.saved }, result.items?.length ?? 0);
+		collectRun('poll', { result, state: this.state, saved: this.saved }, result.items?.length ?? 0, [this.node]);
 		return result;
 	}
 

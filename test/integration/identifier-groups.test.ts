@@ -11,7 +11,7 @@ import { ExecutionLifecycleHooks, LoadOptionsContext } from 'n8n-core';
 import { FeedItem, FeedRequestBody, IdentifierGroup } from '../contract';
 import type { LoggedRequest } from '../fake-flare';
 import { PACKAGE_NAME } from '../harness/engine';
-import { apiRequests, jsonOf, useFakeFlare } from './support';
+import { apiRequests, jsonOf, maskedView, useFakeFlare } from './support';
 
 const TENANT = 101;
 const GROUPS = '/firework/v2/assets/groups/';
@@ -224,7 +224,8 @@ describe('Identifier groups', () => {
 	});
 
 	describe('Event → Search Identifier Group Feed', () => {
-		const feedOf = (groupId: number, body: IDataObject) => flare.fake.feed.groupFeedAll(TENANT, body, groupId);
+		const feedOf = (groupId: number, body: IDataObject) =>
+			maskedView(flare.fake.feed.groupFeedAll(TENANT, body, groupId), flare.fake.plantedValues());
 
 		it('walks the feed of the group picked (empty and short pages included) with the identifier feed\'s body', async () => {
 			flare.fake.reset({ credentials: 100, eventsPerTenant: 200, quirks: { emptyPageEvery: 2, shortPageEvery: 3 } });

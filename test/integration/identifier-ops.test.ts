@@ -7,7 +7,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { IdentifierCreateBody, IdentifierUpdateBody, PublicIdentifier, TenantList } from '../contract';
-import { apiRequests, jsonOf, useFakeFlare } from './support';
+import { planted, type FakeFlare } from '../fake-flare';
+import { apiRequests, jsonOf, maskedView, useFakeFlare } from './support';
 
 const LIST_PATH = '/firework/v4/identifiers/';
 const path = (id: number) => `/firework/v4/identifiers/${id}`;
@@ -20,6 +21,10 @@ const identifier = (operation: string, parameters: IDataObject = {}) => ({
 	parameters: { resource: 'identifier', operation, ...parameters },
 });
 const byId = (id: number | string) => ({ __rl: true, mode: 'id', value: String(id) });
+/** Identifiers as the node outputs them by default: a `secret` identifier's secret masked. */
+const asOutput = <T>(fake: FakeFlare, records: T): T => maskedView(records, fake.plantedValues());
+/** A monitored secret typed into the form (planted, so that the leaked-value scan looks for it). */
+const SECRET = ` ${planted('AKIA EXAMPLE')} `;
 
 describe('Identifier → Create', () => {
 	const flare = useFakeFlare({ credentials: 100 });
@@ -49,7 +54,7 @@ describe('Identifier → Create', () => {
 		IdentifierCreateBody.parse(request.body);
 		const stored = flare.fake.dataset.identifier(FIRST_NEW_ID, TENANT);
 		expect(stored).toMatchObject({ name: 'Main website', group_id: 102, data: { type: 'domain', fqdn: 'acme.com' } });
-		expect(jsonOf(result.output)).toEqual([stored]);
+		expect(jsonOf(result.output)).toEqual(asOutput(flare.fake, [stored]));
 		PublicIdentifier.parse(result.output[0].json);
 		expect(flare.fake.state.writes).toHaveLength(1);
 	});
@@ -62,7 +67,7 @@ describe('Identifier → Create', () => {
 		[{ identifierType: 'azure_tenant', azureTenantId: '72f988bf-86f1-41af-91ab-2d7cd011db47' }, { type: 'azure_tenant', tenant_id: '72f988bf-86f1-41af-91ab-2d7cd011db47' }],
 		[{ identifierType: 'search_query', searchQuery: '"acme corp" AND password' }, { type: 'search_query', search_query: '"acme corp" AND password' }],
 		[{ identifierType: 'github_repository', repoOwner: 'acme', repoName: 'web.site' }, { type: 'github_repository', repo_owner: 'acme', repo_name: 'web.site' }],
-		[{ identifierType: 'secret', secret: ' AKIA EXAMPLE ' }, { type: 'secret', secret: ' AKIA EXAMPLE ' }],
+		[{ identifierType: 'secret', secret: SECRET }, { type: 'secret', secret: SECRET }],
 		[
 			{
 				identifierType: 'identity',
@@ -93,8 +98,8 @@ describe('Identifier → Create', () => {
 			severities: ['info', 'low', 'medium', 'high', 'critical'],
 		});
 		IdentifierCreateBody.parse(request.body);
-		expect(jsonOf(result.output)).toEqual([flare.fake.dataset.identifier(FIRST_NEW_ID, TENANT)]);
-		expect(result.output[0].json.data).toEqual(data);
+		expect(jsonOf(result.output)).toEqual(asOutput(flare.fake, [flare.fake.dataset.identifier(FIRST_NEW_ID, TENANT)]));
+		expect(result.output[0].json.data).toEqual(asOutput(flare.fake, data));
 	});
 
 	const fifteen = { emails: Array.from({ length: 16 }, (_, k) => ({ email: `user${k}@acme.com` })) };
@@ -154,7 +159,7 @@ describe('Identifier → Get', () => {
 		const result = await flare.harness.runNode(identifier('get', { identifierId: byId(' 7003 ') }));
 
 		expect(apiRequests(flare.fake).map((request) => [request.method, request.path, request.status])).toEqual([['GET', path(7003), 200]]);
-		expect(jsonOf(result.output)).toEqual([flare.fake.dataset.identifier(7003, TENANT)]);
+		expect(jsonOf(result.output)).toEqual(asOutput(flare.fake, [flare.fake.dataset.identifier(7003, TENANT)]));
 		PublicIdentifier.parse(result.output[0].json);
 	});
 
@@ -181,7 +186,7 @@ describe('Identifier → Get Many', () => {
 		expect(apiRequests(flare.fake).map((request) => [request.method, request.path, request.query])).toEqual([
 			['GET', LIST_PATH, { order_by: 'id', size: '5' }],
 		]);
-		expect(jsonOf(result.output)).toEqual(flare.fake.dataset.identifiers(TENANT).slice(0, 5));
+		expect(jsonOf(result.output)).toEqual(asOutput(flare.fake, flare.fake.dataset.identifiers(TENANT).slice(0, 5)));
 	});
 
 	it('Return All walks pages of 100 to the end, through empty and short pages', async () => {
@@ -192,7 +197,7 @@ describe('Identifier → Get Many', () => {
 		expect(result.status).toBe('success');
 		const expected = flare.fake.dataset.identifiers(TENANT, 'name');
 		expect(expected).toHaveLength(260);
-		expect(jsonOf(result.output)).toEqual(expected);
+		expect(jsonOf(result.output)).toEqual(asOutput(flare.fake, expected));
 		const queries = apiRequests(flare.fake).map((request) => request.query);
 		// 100, empty, 50 (short), empty, the last 110 in two pages.
 		expect(queries.map((query) => [query.size, query.order_by])).toEqual(Array(6).fill(['100', 'name']));
@@ -212,7 +217,7 @@ describe('Identifier → Get Many', () => {
 		expect(request.query).toEqual({ order_by: 'id', is_disabled: 'false', group_id: '101', types: 'ip', size: '100' });
 		const expected = flare.fake.dataset.identifiers(TENANT).filter(matches);
 		expect(new Set(expected.map((record) => record.data.type))).toEqual(new Set(['ip', 'bin']));
-		expect(jsonOf(result.output)).toEqual(expected);
+		expect(jsonOf(result.output)).toEqual(asOutput(flare.fake, expected));
 	});
 
 	it('filters on the authorization status of domain identifiers', async () => {
@@ -221,7 +226,7 @@ describe('Identifier → Get Many', () => {
 		const result = await flare.harness.runNode(identifier('getAll', { returnAll: true, filters: { authorizationStatus: 'pending' } }));
 
 		expect(apiRequests(flare.fake)[1].query).toEqual({ order_by: 'id', authorization_status: 'pending', size: '100' });
-		expect(jsonOf(result.output)).toEqual([flare.fake.dataset.identifier(FIRST_NEW_ID, TENANT)]);
+		expect(jsonOf(result.output)).toEqual(asOutput(flare.fake, [flare.fake.dataset.identifier(FIRST_NEW_ID, TENANT)]));
 	});
 
 	it('rejects bad filters before any request', async () => {
@@ -290,7 +295,7 @@ describe('Identifier → Update', () => {
 			group_id: 7,
 			is_disabled: true,
 		});
-		expect(jsonOf(result.output)).toEqual([flare.fake.dataset.identifier(7001, TENANT)]);
+		expect(jsonOf(result.output)).toEqual(asOutput(flare.fake, [flare.fake.dataset.identifier(7001, TENANT)]));
 		expect(result.output[0].json).toMatchObject({ data: { type: 'keyword', keyword: 'acme' }, is_disabled: true, group_id: 7 });
 	});
 

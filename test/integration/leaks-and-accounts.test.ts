@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { ByAccountsBody, CookieSearchBody, type CookieSearchBodyInput, TenantCredential } from '../contract';
-import { PLANTED_COOKIE } from '../fake-flare/events';
+import { PLANTED_MARKER } from '../fake-flare/planted';
 import { apiRequests, jsonOf, masked, simplifiedIdentities, useFakeFlare } from './support';
 
 const TENANT = 101;
@@ -86,7 +86,7 @@ describe('Leaked Cookie → Search', () => {
 		);
 		for (const request of requests) CookieSearchBody.parse(request.body);
 		expect(jsonOf(result.output)).toEqual(expected.map((cookie) => ({ ...cookie, value: masked(cookie.value) })));
-		expect(JSON.stringify(jsonOf(result.output))).not.toContain(PLANTED_COOKIE);
+		expect(JSON.stringify(jsonOf(result.output))).not.toContain(PLANTED_MARKER);
 		expect(flare.fake.quotaUsed()).toBe(0);
 	});
 

@@ -21,6 +21,28 @@ export function masked(value: string): string {
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
+/**
+ * What default output promises for data the fake served (docs/api-contract.md, "Masking"), written
+ * from the fake's planted values (test/fake-flare/planted.ts), not from the node's code: a field whose
+ * value is a planted value is {@link masked}; a planted value inside other text becomes eight stars.
+ */
+export function maskedView<T>(data: T, plantedValues: Iterable<string>): T {
+	const values = new Set(plantedValues);
+	const longestFirst = [...values].sort((a, b) => b.length - a.length);
+	const visit = (value: unknown): unknown => {
+		if (typeof value === 'string') {
+			if (values.has(value)) return masked(value);
+			return longestFirst.reduce((text, planted) => (text.includes(planted) ? text.split(planted).join('********') : text), value);
+		}
+		if (Array.isArray(value)) return value.map(visit);
+		if (value !== null && typeof value === 'object') {
+			return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, visit(entry)]));
+		}
+		return value;
+	};
+	return visit(data) as T;
+}
+
 /** What Simplify promises for a credential (README), with the leaked value already transformed. */
 export function simplifiedCredential(record: CredentialRecord, hash: string | undefined, remaining?: number): IDataObject {
 	const item: IDataObject = {

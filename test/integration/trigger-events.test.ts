@@ -6,7 +6,7 @@ import { FakeFlare, type FakeFlareOptions, type LoggedRequest } from '../fake-fl
 import { Harness } from '../harness/engine';
 import { TriggerWorkflow } from '../harness/poll';
 import { moveClock, useVirtualTime } from '../support/clock';
-import { apiRequests, jsonOf } from './support';
+import { apiRequests, jsonOf, maskedView } from './support';
 
 const TENANT = 101;
 const TENANT_FEED = '/firework/v4/events/tenant/_search';
@@ -33,10 +33,14 @@ describe('Flare Trigger: New Event', () => {
 	let harness: Harness;
 
 	const requests = (path: string) => apiRequests(fake).filter((request) => request.path === path);
-	/** The tenant feed's events that entered it at or after `gte`, oldest first, as the oracle has them. */
+	/**
+	 * The tenant feed's events that entered it at or after `gte`, oldest first, as the oracle has them
+	 * and the trigger emits them by default (planted values masked).
+	 */
 	const feedSince = (gte: string, filters: IDataObject = {}, identifierId?: number): FeedItem[] =>
-		fake.feed.feedAll(TENANT, { filters: { ...filters, materialized_at: { gte } }, order: 'asc' }, identifierId);
-	const activity = (uid: string) => fake.events.fullEvent(uid, TENANT)!.activity as IDataObject;
+		maskedView(fake.feed.feedAll(TENANT, { filters: { ...filters, materialized_at: { gte } }, order: 'asc' }, identifierId), fake.plantedValues());
+	/** The full event, as the trigger adds it by default (planted values masked). */
+	const activity = (uid: string) => maskedView(fake.events.fullEvent(uid, TENANT)!.activity, fake.plantedValues()) as IDataObject;
 
 	/** The seeded feed ends 5 days ago: an activation without backfill finds nothing new. */
 	const start = (options: FakeFlareOptions = {}) => {

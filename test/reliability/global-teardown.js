@@ -2,14 +2,25 @@
 // 1. Secret hygiene over the whole jest run: reads what the harness's run collector saw in every
 //    workflow run, trigger poll and credential test (test/harness/collect.ts), scans every n8n log
 //    file of the run for API keys and access tokens (test/reliability/secret-scan.ts), writes
-//    test-results/secret-scan-harness.json, and fails the run if anything was found.
+//    test-results/secret-scan-harness.json, and fails the run if anything was found. The same for the
+//    leaked values the fake plants: none in the output or errors of this package's nodes unless they
+//    ran with Leaked Value Output Full, and Full runs must give some back.
 // 2. Merges the result rows of the reliability tests into test-results/reliability.json, which
 //    test/reliability/table.ts prints as the tables of docs/reliability.md.
 // Jest transforms this hook's TypeScript requires with the project's transform (ts-jest).
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { describeHits, scanFiles, scanSummaryFile, secretPatterns } = require('./secret-scan.ts');
+const {
+	addLeakedValueScans,
+	describeHits,
+	describeLeakedValueScan,
+	emptyLeakedValueScan,
+	leakedValueProblems,
+	scanFiles,
+	scanSummaryFile,
+	secretPatterns,
+} = require('./secret-scan.ts');
 
 const filesIn = (dir, pattern) =>
 	fs.existsSync(dir)
@@ -21,7 +32,7 @@ const filesIn = (dir, pattern) =>
 		: [];
 
 async function scanRun(scanDir) {
-	const summary = { suite: 'harness', runs: 0, items: 0, errors: 0, bytes: 0, logFiles: 0, logLines: 0, leaks: 0, hits: [] };
+	const summary = { suite: 'harness', runs: 0, items: 0, errors: 0, bytes: 0, logFiles: 0, logLines: 0, leaks: 0, hits: [], leakedValues: emptyLeakedValueScan() };
 	for (const file of filesIn(scanDir, /^runs-\d+\.jsonl$/)) {
 		for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
 			if (!line.trim()) continue;
@@ -31,6 +42,7 @@ async function scanRun(scanDir) {
 			summary.errors += run.errors;
 			summary.bytes += run.bytes;
 			for (const hit of run.hits) summary.hits.push({ ...hit, source: `${run.kind} in ${run.test ?? 'unknown test'}` });
+			if (run.leakedValues) summary.leakedValues = addLeakedValueScans(summary.leakedValues, run.leakedValues);
 		}
 	}
 	const literals = filesIn(scanDir, /^secrets-\d+\.json$/).flatMap((file) => JSON.parse(fs.readFileSync(file, 'utf8')));
@@ -64,6 +76,11 @@ module.exports = async function globalTeardown() {
 	}
 	for (const dir of [scanDir, rowsDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
 	const line = `Secret scan: ${summary.runs} runs (${summary.items} output items, ${summary.errors} errors) and ${summary.logLines} n8n log lines in ${summary.logFiles} files: ${summary.leaks} leaks`;
+	const leakedLine = describeLeakedValueScan(summary.leakedValues);
 	if (summary.leaks > 0) throw new Error(`${line}\n${describeHits(summary.hits)}`);
-	process.stdout.write(`\n${line}\n`);
+	const problems = leakedValueProblems(summary.leakedValues);
+	if (problems.length > 0) {
+		throw new Error(`${leakedLine}\n${problems.join('; ')}\n${describeHits(summary.leakedValues.hits)}`);
+	}
+	process.stdout.write(`\n${line}\n${leakedLine}\n`);
 };

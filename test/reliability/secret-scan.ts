@@ -11,6 +11,7 @@
  * A hit never repeats the secret it found: it carries the pattern's name, a fingerprint (first
  * characters and length) and the surrounding text with the secret replaced.
  */
+import { PLANTED_MARKER } from '../fake-flare/planted';
 import { fsp } from '../support/node';
 
 /** The API keys the fake API accepts unless told otherwise (test/fake-flare DEFAULT_API_KEYS). */
@@ -124,13 +125,14 @@ export interface CollectedText {
  * properties JSON leaves out (message, stack, description, cause, context). Repeated objects are
  * written once.
  */
-export function textOf(value: unknown): CollectedText {
+export function textOf(value: unknown, options: { withoutNodes?: boolean } = {}): CollectedText {
 	let errors = 0;
 	const seen = new WeakSet<object>();
 	const text = JSON.stringify(value, function (this: unknown, key: string, current: unknown) {
 		// `this[key]` is the value before its toJSON(): n8n's errors have one that leaves parts out.
 		const original = (this as Record<string, unknown>)[key];
 		if (typeof current === 'bigint') return String(current);
+		if (options.withoutNodes && key === 'node' && isWorkflowNode(current)) return '[node]';
 		if (original instanceof Error || isErrorLike(original)) {
 			if (seen.has(original as object)) return '[seen]';
 			seen.add(original as object);
@@ -150,6 +152,20 @@ export function textOf(value: unknown): CollectedText {
 		return current;
 	});
 	return { text: text ?? '', errors };
+}
+
+/** The definition of a workflow node (n8n attaches it to an error): its parameters are what the user typed. */
+function isWorkflowNode(value: unknown): boolean {
+	return value !== null && typeof value === 'object' && 'parameters' in value && 'type' in value;
+}
+
+/**
+ * What a node of this package produced, as one text for the leaked-value scan: its items and errors,
+ * without the copy of the node's own definition that n8n attaches to an error (the parameters the
+ * user typed, e.g. the password a lookup is asked for, are the workflow's, not an output).
+ */
+export function producedTextOf(value: unknown): string {
+	return textOf(value, { withoutNodes: true }).text;
 }
 
 /** An error from another realm (jest's sandbox, n8n's modules) that `instanceof Error` misses. */
@@ -173,6 +189,106 @@ export function describeHits(hits: SecretHit[], max = 20): string {
 	return `${hits.length} secret(s) found:\n${lines.join('\n')}`;
 }
 
+// ---- planted leaked values (test/fake-flare/planted.ts) ----
+
+/** Every planted leaked value holds the marker; nothing else the fake serves does. */
+export const PLANTED_PATTERN: SecretPattern = {
+	name: 'planted leaked value',
+	pattern: new RegExp(PLANTED_MARKER, 'g'),
+};
+
+/** Node types of this package: their outputs and errors are what the leaked-value scan reads. */
+export const PACKAGE_NODE_PREFIX = 'n8n-nodes-flareio.';
+
+/** A node of a workflow, as far as the scan reads it. */
+export interface ScannedNode {
+	name: string;
+	type: string;
+	parameters: Record<string, unknown>;
+}
+
+/**
+ * Whether a node of this package runs with Leaked Value Output Full (top level for the identity
+ * lookups, in Options elsewhere): only a literal Full counts; any other value, an expression or none
+ * is scanned as masked.
+ */
+export function runsWithFullOutput(node: ScannedNode): boolean {
+	const options = node.parameters.options as Record<string, unknown> | undefined;
+	return (node.parameters.leakedValueOutput ?? options?.leakedValueOutput) === 'full';
+}
+
+/**
+ * The leaked-value scan of one suite: every output and error of this package's nodes, searched for
+ * planted values. Outputs with Leaked Value Output other than Full must hold none; those with Full are
+ * counted apart and must hold some, or Full would not be shown to give the values back.
+ */
+export interface LeakedValueScan {
+	/** Node runs (and trigger polls) scanned with Leaked Value Output other than Full. */
+	outputs: number;
+	/** Their output items. */
+	items: number;
+	/** Planted values found in them: 0 is the only acceptable figure. */
+	found: number;
+	hits: SecretHit[];
+	/** Node runs with Leaked Value Output Full, their items, and the planted values they held. */
+	fullOutputs: number;
+	fullItems: number;
+	fullFound: number;
+}
+
+export function emptyLeakedValueScan(): LeakedValueScan {
+	return { outputs: 0, items: 0, found: 0, hits: [], fullOutputs: 0, fullItems: 0, fullFound: 0 };
+}
+
+/** Adds one node run (its output and errors as `text`) to `scan`. */
+export function scanNodeRun(
+	scan: LeakedValueScan,
+	node: ScannedNode,
+	text: string,
+	items: number,
+	source: string,
+): void {
+	const hits = scanText(text, [PLANTED_PATTERN], `${source}, node "${node.name}"`);
+	if (runsWithFullOutput(node)) {
+		scan.fullOutputs++;
+		scan.fullItems += items;
+		scan.fullFound += hits.length;
+		return;
+	}
+	scan.outputs++;
+	scan.items += items;
+	scan.found += hits.length;
+	scan.hits.push(...hits);
+}
+
+/** Sums scans (e.g. of jest's workers). */
+export function addLeakedValueScans(total: LeakedValueScan, part: LeakedValueScan): LeakedValueScan {
+	return {
+		outputs: total.outputs + part.outputs,
+		items: total.items + part.items,
+		found: total.found + part.found,
+		hits: [...total.hits, ...part.hits],
+		fullOutputs: total.fullOutputs + part.fullOutputs,
+		fullItems: total.fullItems + part.fullItems,
+		fullFound: total.fullFound + part.fullFound,
+	};
+}
+
+/** What is wrong with a scan: planted values in default output, or Full that returned none. */
+export function leakedValueProblems(scan: LeakedValueScan): string[] {
+	const problems: string[] = [];
+	if (scan.found > 0) problems.push(`${scan.found} planted leaked values in output that is not Full`);
+	if (scan.fullItems > 0 && scan.fullFound === 0) {
+		problems.push(`${scan.fullOutputs} outputs with Leaked Value Output Full held no planted value`);
+	}
+	return problems;
+}
+
+/** The one-line summary of a scan. */
+export function describeLeakedValueScan(scan: LeakedValueScan): string {
+	return `Leaked-value scan: ${scan.outputs} outputs (${scan.items} items) of this package's nodes with Leaked Value Output not Full: ${scan.found} planted values found; with Full: ${scan.fullOutputs} outputs (${scan.fullItems} items) gave back ${scan.fullFound}`;
+}
+
 /** What one suite's secret scan covered; table.ts prints every `test-results/secret-scan-<suite>.json`. */
 export interface ScanSummary {
 	suite: string;
@@ -188,6 +304,8 @@ export interface ScanSummary {
 	/** Number of hits: 0 is the only acceptable figure. */
 	leaks: number;
 	hits: SecretHit[];
+	/** The leaked-value scan of the same outputs. */
+	leakedValues?: LeakedValueScan;
 }
 
 /** Where a suite writes its {@link ScanSummary}. */

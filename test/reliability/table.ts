@@ -7,12 +7,13 @@
  *
  * With --write, also replaces the tables between the `reliability` markers of docs/reliability.md
  * (CI does, after every suite has run). Exits with 1 when the figures are missing or show a lost or
- * duplicated record, a write applied twice, a changed path or a secret leak.
+ * duplicated record, a write applied twice, a changed path, a secret leak or a planted leaked value in
+ * output that is not Full (or a Full output that gave none back).
  */
 import type { TriggerLiveFigures } from '../e2e/trigger-live';
 import { writeBlock } from '../docs/blocks';
 import { fs, path, processRef } from '../support/node';
-import type { ScanSummary } from './secret-scan';
+import { leakedValueProblems, type ScanSummary } from './secret-scan';
 import type {
 	AnswerRow,
 	BadInputRow,
@@ -107,6 +108,10 @@ function render(figures: Figures): { markdown: string; problems: string[] } {
 	// A write may be sent again only after a 429 (Flare did not process it).
 	const twice = sum(writes, (row) => row.duplicated) + writes.filter((row) => !row.fault.startsWith('429') && row.requests > 1).length;
 	const leaks = sum(figures.secretScan, (scan) => scan.leaks);
+	const leakedValueScans = figures.secretScan.filter((scan) => scan.leakedValues);
+	for (const scan of leakedValueScans) {
+		for (const problem of leakedValueProblems(scan.leakedValues!)) problems.push(`${scan.suite}: ${problem}`);
+	}
 	if (lost) problems.push(`${lost} records lost`);
 	if (duplicated) problems.push(`${duplicated} records duplicated`);
 	if (overBound) problems.push(`${overBound} scenarios over the retry bound`);
@@ -199,6 +204,14 @@ function render(figures: Figures): { markdown: string; problems: string[] } {
 				`**${number(leaks)} secret leaks** in ${number(sum(figures.secretScan, (scan) => scan.errors))} errors and ${number(sum(figures.secretScan, (scan) => scan.logLines))} printed or logged lines`,
 			],
 			...(live ? [triggerLiveRow(live.figures)] : []),
+			...leakedValueScans.map(({ suite, leakedValues: scan }) => [
+				`Leaked values planted by the fake (passwords, hashes, session cookies, source-code and monitored secrets, credential lines) in every output and error of this package's nodes run with Leaked Value Output other than Full (${suite})`,
+				`${number(scan!.outputs)} outputs`,
+				number(scan!.items),
+				'—',
+				'—',
+				`**${number(scan!.found)} planted values found**; with Full, ${plural(scan!.fullOutputs, 'output')} gave back ${number(scan!.fullFound)}`,
+			]),
 			[
 				'Leaked values in default output (search, identity lookups, trigger; simplified and raw)',
 				`${plural(masking.length, 'output')}`,

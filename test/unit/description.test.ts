@@ -61,16 +61,16 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 	},
 	leakedCookie: { search: ['domain', 'returnAll', 'limit', 'filters', 'options'] },
 	identifier: {
-		create: [...IDENTIFIER_DATA, 'categories', 'severities', 'additionalFields'],
+		create: [...IDENTIFIER_DATA, 'categories', 'severities', 'additionalFields', 'options'],
 		delete: ['identifierId'],
-		get: ['identifierId'],
+		get: ['identifierId', 'options'],
 		getAll: ['returnAll', 'limit', 'filters', 'options'],
-		update: ['identifierId', 'replaceData', ...IDENTIFIER_DATA, 'updateFields'],
+		update: ['identifierId', 'replaceData', ...IDENTIFIER_DATA, 'updateFields', 'options'],
 	},
 	tenant: { getAll: [] },
 	event: {
-		get: ['uid'],
-		getFullEvent: ['uid'],
+		get: ['uid', 'options'],
+		getFullEvent: ['uid', 'options'],
 		searchIdentifierFeed: ['identifierId', ...FEED_SEARCH],
 		searchTenantFeed: FEED_SEARCH,
 		takeAction: ['uid', 'actionType'],
@@ -81,7 +81,7 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 	},
 	threatReport: {
 		createRequest: ['reportTitle', 'timeRangeType', 'timeRangeFrom', 'timeRangeTo', 'additionalFields'],
-		getRequestStatus: ['requestId'],
+		getRequestStatus: ['requestId', 'options'],
 	},
 };
 
@@ -161,7 +161,13 @@ describe('Flare node description', () => {
 				'remediated',
 				'tags',
 			]);
-			expect(options(form.find((property) => property.name === 'options')!).map((option) => option.name)).toEqual(['order']);
+			expect(options(form.find((property) => property.name === 'options')!).map((option) => option.name)).toEqual(['leakedValueOutput', 'order']);
+		}
+		const identifiers = formOf('identifier', 'getAll').find((property) => property.name === 'options')!;
+		expect(options(identifiers).map((option) => option.name)).toEqual(['leakedValueOutput', 'orderBy']);
+		for (const [resource, operation] of [['event', 'get'], ['event', 'getFullEvent'], ['identifier', 'create'], ['identifier', 'get'], ['identifier', 'update'], ['threatReport', 'getRequestStatus']]) {
+			const form = formOf(resource, operation).find((property) => property.name === 'options')!;
+			expect([resource, operation, options(form).map((option) => option.name)]).toEqual([resource, operation, ['leakedValueOutput']]);
 		}
 	});
 
@@ -194,6 +200,19 @@ describe('Flare node description', () => {
 		}
 	});
 
+	it('tells a model which operations change data in Flare: the writes, and only they', () => {
+		// n8n describes a tool as "<action> in Flare" (n8n-workflow's makeDescription).
+		for (const [resource, operations] of Object.entries(flareOperations)) {
+			const operation = properties.find((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource))!;
+			for (const option of options(operation)) {
+				const write = flareOperations[resource][String(option.value)].write === true;
+				expect([resource, option.value, option.action?.startsWith('Change data by ')]).toEqual([resource, option.value, write]);
+				expect([resource, option.value, /changes data in Flare\.?$/.test(option.description ?? '')]).toEqual([resource, option.value, write]);
+			}
+			expect(Object.keys(operations).length).toBeGreaterThan(0);
+		}
+	});
+
 	it('masks secret inputs and defaults to masked output', () => {
 		const secrets = [...allProperties(properties)].filter((property) => ['secret', 'password'].includes(property.name));
 		// Search, Search ASTP, Identity → Get by Password, Identifier → Create and Update, and the two
@@ -202,10 +221,15 @@ describe('Flare node description', () => {
 		expect(secrets).toHaveLength(13);
 		for (const property of secrets) expect(property.typeOptions?.password).toBe(true);
 		const outputs = [...allProperties(properties)].filter((property) => property.name === 'leakedValueOutput');
-		// Search, Search ASTP, Get Tenant Feed and the two identity lookups; Get Identifier Feed, Leaked
-		// Cookie → Search, Expand Stealer Log and Check Accounts.
-		expect(outputs.length).toBe(9);
-		for (const property of outputs) expect(property.default).toBe('masked');
+		// Search, Search ASTP, Get Tenant Feed, the two identity lookups, the three feed searches, Get Full
+		// Event, Event → Get, Identifier → Create, Get, Get Many and Update, Threat Report → Get Request
+		// Status; Search All of Flare, Expand Stealer Log, Get Identifier Feed, Leaked Cookie → Search and
+		// Check Accounts.
+		expect(outputs.length).toBe(20);
+		for (const property of outputs) {
+			expect(property.default).toBe('masked');
+			expect(options(property).map((option) => option.value)).toEqual(['full', 'masked', 'omit', 'sha256']);
+		}
 	});
 
 	it.each([

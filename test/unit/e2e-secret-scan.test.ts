@@ -1,4 +1,5 @@
 import type { RunJson } from '../e2e/report';
+import { planted } from '../fake-flare/planted';
 import { E2eSecretScan, N8N_LOG_FILE } from '../e2e/secrets';
 import { CANARY_API_KEY, CANARY_TOKEN_PREFIX } from '../reliability/secret-scan';
 import { fs, os, path } from '../support/node';
@@ -89,4 +90,37 @@ describe('the end-to-end secret scan', () => {
 			expect(scan.describe()).not.toContain(token);
 		},
 	);
+
+	describe('planted leaked values in the output of this package\'s nodes', () => {
+		const flare = (parameters: Record<string, unknown> = {}) => ({ name: 'Flare', type: 'n8n-nodes-flareio.flare', parameters });
+		const leaked = planted('hunter2');
+
+		it('counts masked output, and reports a planted value in an item or an error', async () => {
+			const scan = new E2eSecretScan(CANARY_API_KEY);
+			scan.addRun(run({ hash: 'h********D' }), 'clean', [flare()]);
+			expect(scan.leakedValueProblems).toEqual([]);
+			scan.addRun(run({ data: { password: leaked } }), 'in an item', [flare()]);
+			scan.addRun(run({ id: 1 }, { message: `Flare said ${leaked}` }), 'in an error', [flare({ options: { leakedValueOutput: 'masked' } })]);
+			// A parameter the user typed, which n8n copies into the error's node, is not an output.
+			const typed = run({ id: 1 }, { message: 'not found', node: { name: 'Flare', type: 'n8n-nodes-flareio.flare', parameters: { password: leaked } } } as never);
+			scan.addRun(typed, 'a typed parameter', [flare({ password: leaked })]);
+			expect(scan.leakedValueProblems).toEqual(['2 planted leaked values in output that is not Full']);
+			expect(scan.describe()).toContain('in an item, node "Flare"');
+			expect(scan.describe()).toContain('in an error, node "Flare"');
+			expect(await scan.write(folder)).toContain(
+				"Leaked-value scan: 4 outputs (8 items) of this package's nodes with Leaked Value Output not Full: 2 planted values found; with Full: 0 outputs (0 items) gave back 0",
+			);
+		});
+
+		it('counts Full apart, and requires it to give the values back; other nodes are not read', () => {
+			const scan = new E2eSecretScan(CANARY_API_KEY);
+			scan.addRun(run({ hash: leaked }), 'full', [flare({ options: { leakedValueOutput: 'full' } })]);
+			scan.addRun(run({ hash: leaked }), 'lookup, full', [flare({ leakedValueOutput: 'full' })]);
+			scan.addRun(run({ hash: leaked }), 'another node', [{ name: 'Flare', type: 'n8n-nodes-base.set', parameters: {} }]);
+			expect(scan.leakedValueProblems).toEqual([]);
+			const empty = new E2eSecretScan(CANARY_API_KEY);
+			empty.addRun(run({ hash: 'h********D' }), 'full without values', [flare({ options: { leakedValueOutput: 'full' } })]);
+			expect(empty.leakedValueProblems).toEqual(['1 outputs with Leaked Value Output Full held no planted value']);
+		});
+	});
 });

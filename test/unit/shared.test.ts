@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import type { INode } from 'n8n-workflow';
 
 import { getAllOperation as astpUrlsOperation } from '../../nodes/Flare/resources/astpUrl/getAll';
@@ -117,6 +118,96 @@ describe('leaked values', () => {
 		expect(protectLeakedValues({ hash: 'p', credential_hash: 'abc' }, 'masked')).toEqual({ hash: '********', credential_hash: 'abc' });
 		expect(protectLeakedValues({ hash: 123456 }, 'sha256')).toEqual({ hash: '8d969eef6ecad3c29a3a629280e686cf0c3f5d5a86aff3ca12020c923adc6c92' });
 		expect(protectLeakedValues({ hash: 'x' }, 'full')).toEqual({ hash: 'x' });
+	});
+
+	// Test values, built from parts so that they are not taken for hardcoded secrets.
+	const AWS_KEY = ['AKIA', 'XYZ0123456789ABC'].join('');
+	const STRIPE_KEY = ['sk', 'live', '0123456789'].join('_');
+
+	/** A full event of each kind that holds a secret (docs/event-types/*.mdx), shortened. */
+	const fullEvents = () => ({
+		leakedCredential: {
+			data: { uid: 'leaked_credential/combolists/1', identity_name: 'jane@acme.com', password: 'Winter2024!!', imported_at: '2025-01-01T00:00:00+00:00' },
+			header: { uid: 'leaked_credential/combolists/1', title: 'Leaked credential of jane@acme.com', password: 'Winter2024!!', content_preview: 'jane@acme.com Winter2024!!' },
+		},
+		stealerLog: {
+			data: {
+				credentials: [{ url: 'https://login.acme.com/signin', username: 'jane@acme.com', password: 'raf-secret-1', application: 'Browser/Logins/Chrome_Default.txt' }],
+				cookies: [{ host_key: '.acme.com', path: '/', expires_utc: '2026-03-04T02:22:08', name: 'session', value: 'c00kie-value-0123456789' }],
+				user_information: { ip_address: '198.51.100.1', username: 'jane', hwid: 'HWID-1' },
+			},
+			header: { content_preview: '1 credentials', title: '' },
+		},
+		sourceCode: {
+			data: { content: `AWS_REGION = "us-east-1"\nkey = "${AWS_KEY}"` },
+			header: { contains_secrets: true, secrets_metadata: [{ rule: 'aws', line: 2, secret: AWS_KEY }] },
+		},
+	});
+
+	it('protect secrets at any depth, by what they are, and leave what workflows need', () => {
+		const events = fullEvents();
+		protectLeakedValues(events, 'masked');
+		expect(events.leakedCredential.data).toEqual({ uid: 'leaked_credential/combolists/1', identity_name: 'jane@acme.com', password: 'W********!', imported_at: '2025-01-01T00:00:00+00:00' });
+		expect(events.leakedCredential.header).toEqual({ uid: 'leaked_credential/combolists/1', title: 'Leaked credential of jane@acme.com', password: 'W********!', content_preview: 'jane@acme.com ********' });
+		expect(events.stealerLog.data.credentials).toEqual([{ url: 'https://login.acme.com/signin', username: 'jane@acme.com', password: 'r********1', application: 'Browser/Logins/Chrome_Default.txt' }]);
+		expect(events.stealerLog.data.cookies).toEqual([{ host_key: '.acme.com', path: '/', expires_utc: '2026-03-04T02:22:08', name: 'session', value: 'c********9' }]);
+		expect(events.stealerLog.data.user_information).toEqual({ ip_address: '198.51.100.1', username: 'jane', hwid: 'HWID-1' });
+		expect(events.sourceCode).toEqual({
+			data: { content: 'AWS_REGION = "us-east-1"\nkey = "********"' },
+			header: { contains_secrets: true, secrets_metadata: [{ rule: 'aws', line: 2, secret: 'A********C' }] },
+		});
+		const kept = {
+			id: 7, uid: 'a/b/c', credential_hash: 'a1b2c3d4e5f67890', hash_type: 'md5', known_password_id: 'kp_1', identity_name: 'jane@acme.com',
+			urls: ['https://login.acme.com/'], value: { keywords: ['acme'] }, cookie_names: ['session'], has_password: true, contains_secrets: false,
+		};
+		expect(protectLeakedValues(structuredClone(kept), 'masked')).toEqual(kept);
+		expect(protectLeakedValues({ data: { type: 'secret', secret: STRIPE_KEY }, name: 'Secret' }, 'masked')).toEqual({ data: { type: 'secret', secret: 's********9' }, name: 'Secret' });
+		expect(protectLeakedValues({ params: { api_key: 'k', api_token: 't', token: 't2', basic_auth: { password: 'p' } } }, 'masked')).toEqual({
+			params: { api_key: '********', api_token: '********', token: '********', basic_auth: { password: '********' } },
+		});
+		// A cookie known by its shape, wherever it is.
+		expect(protectLeakedValues({ found: [[{ host_key: '.x.io', name: 'sid', value: 'v' }]] }, 'masked')).toEqual({ found: [[{ host_key: '.x.io', name: 'sid', value: '********' }]] });
+	});
+
+	it("mask in free text the record's own secret values of 6 characters or more", () => {
+		const record = { hash: 'hunter2', highlights: { content: ['said hunter2 twice: hunter2'] }, title: 'hunter2!', url: 'https://x.io/hunter2' };
+		expect(protectLeakedValues(record, 'masked')).toEqual({ hash: '********', highlights: { content: ['said ******** twice: ********'] }, title: '********!', url: 'https://x.io/hunter2' });
+		expect(protectLeakedValues({ password: 'abcde', content: 'abcde is short' }, 'masked')).toEqual({ password: '********', content: 'abcde is short' });
+	});
+
+	it.each([
+		['<mark>admin@vpn.com</mark>:hunter2\nsee vpn and 203.0.113.14', '<mark>admin@vpn.com</mark>:********\nsee vpn and 203.0.113.14'],
+		['combo: jane.doe@acme.com:Summer2024! and more', 'combo: jane.doe@acme.com:******** and more'],
+		['admin@acme.com:<mark>hunter2</mark>, leaked', 'admin@acme.com:<mark>********</mark>, leaked'],
+		['<mark>admin@vpn.com:hunter2</mark>', '<mark>admin@vpn.com:********</mark>'],
+		['see https://login.acme.com/signin:jdoe:s3cr3t here', 'see https://login.acme.com/signin:jdoe:******** here'],
+		['https://sso.acme.com:8443/login:jdoe@acme.com:pw1', 'https://sso.acme.com:8443/login:jdoe@acme.com:********'],
+		['dump\njdoe:qwerty123\n  root:toor  \n', 'dump\njdoe:********\n  root:********  \n'],
+		['DB_PASSWORD=letmein42\napi_key: "sk_live_9"\nAuthorization: Bearer eyJ0eXAi.x.y', 'DB_PASSWORD=********\napi_key: "********"\nAuthorization: Bearer ********'],
+	])('mask the password of a credential line or a secret assignment: %j', (text, expected) => {
+		expect(protectLeakedValues({ content: text }, 'masked')).toEqual({ content: expected });
+	});
+
+	it.each([
+		'Meeting at 10:30:00 on 2025-03-12T09:15:00Z about ratio 3:1',
+		'Open https://acme.com/path and http://vpn.acme.com:8080/x or [2001:db8::1]:443',
+		'Note: text, vpn.acme.com:443 is open, passport: 123, tokens: 5, Author: Jane',
+		'Email / Username: jane@acme.com (acme.com)',
+		'Stealer log with saved logins for password: admin@password.com',
+	])('leave other colons alone: %j', (text) => {
+		expect(protectLeakedValues({ content: text }, 'masked')).toEqual({ content: text });
+	});
+
+	it('apply SHA-256 and Omit to secrets at any depth, and mask free text in both', () => {
+		const record = () => ({ data: { password: 'hunter22', content: 'x hunter22 y' }, cookies: [{ name: 'a', value: 'hunter33' }] });
+		expect(protectLeakedValues(record(), 'sha256')).toEqual({
+			data: { password: createHash('sha256').update('hunter22').digest('hex'), content: 'x ******** y' },
+			cookies: [{ name: 'a', value: createHash('sha256').update('hunter33').digest('hex') }],
+		});
+		expect(protectLeakedValues(record(), 'omit')).toEqual({ data: { content: 'x ******** y' }, cookies: [{ name: 'a' }] });
+		const full = fullEvents();
+		expect(protectLeakedValues(full, 'full')).toBe(full);
+		expect(full).toEqual(fullEvents());
 	});
 });
 

@@ -48,29 +48,41 @@ export const simplify: INodeProperties = {
 	description: 'Whether to return a simplified version of the response instead of the raw data',
 };
 
+/** Leaked Value Output (docs/api-contract.md, "Masking"): the runner reads it for every operation. */
 export const leakedValueOutput: INodeProperties = {
 	displayName: 'Leaked Value Output',
 	name: 'leakedValueOutput',
 	type: 'options',
 	default: 'masked',
 	description:
-		'How leaked passwords and hashes appear in the output. Execution data is stored by n8n and visible to everyone who can open the workflow, so Masked is the safe choice.',
+		'How leaked and monitored secrets appear in the output: passwords and password hashes, session cookies, monitored secrets and tokens, wherever they are in an item. In every choice but Full, the free text of the item (contents, titles, highlights) has these values and the passwords of login:password lines masked too; it may still hold a secret Flare did not mark as one, e.g. a password without its login. Execution data is stored by n8n and visible to everyone who can open the workflow, and an AI Agent gives it to its model, so Masked is the safe choice.',
 	options: [
-		{ name: 'Full', value: 'full', description: 'The leaked value as Flare returns it' },
+		{ name: 'Full', value: 'full', description: 'The leaked values as Flare returns them' },
 		{
 			name: 'Masked',
 			value: 'masked',
 			description:
 				'Eight stars whatever the length, with the first and last characters around them only for values of 12 characters or more, e.g. ******** or C********y',
 		},
-		{ name: 'Omit', value: 'omit', description: 'Leave the leaked value out' },
+		{ name: 'Omit', value: 'omit', description: 'Leave the leaked values out' },
 		{
 			name: 'SHA-256',
 			value: 'sha256',
 			description:
-				'The SHA-256 hex digest of the leaked value, to compare values without showing them. Weak passwords can be recovered from their digest with lookup tables.',
+				'The SHA-256 hex digest of each leaked value, to compare values without showing them. Weak passwords can be recovered from their digest with lookup tables.',
 		},
 	],
+};
+
+/** Options holding only Leaked Value Output, for outputs that may hold leaked or monitored secrets. */
+export const leakedValueOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	description: 'How the output shows leaked values',
+	options: [leakedValueOutput],
 };
 
 /** A form notice; the name must be unique per operation. */

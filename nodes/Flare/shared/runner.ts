@@ -3,6 +3,7 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestOptions,
 	INodeExecutionData,
+	INodeProperties,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -33,9 +34,11 @@ import {
 	type FlareRequestParts,
 	type FlareResponse,
 } from './operation';
+import { LEAKED_VALUE_OUTPUTS, protectLeakedValues, type LeakedValueOutput } from './output';
 import { walkPages, type WalkEnd } from './paging';
 import { searchesRemaining } from './quota';
 import { flareRequest, type FlareRequest } from './transport';
+import { optionValue } from './validation';
 
 /** How much of an operation to fetch, and what to do with each page. */
 export interface CallOptions {
@@ -312,25 +315,64 @@ function wantedItems(item: FlareItem): number {
 }
 
 /**
+ * Where a form offers Leaked Value Output: at the top (the identity lookups, as saved workflows have
+ * it), in Options, or nowhere.
+ */
+function leakedValueOutputPath(properties: INodeProperties[]): string | undefined {
+	const named = (property: { name: string }) => property.name === 'leakedValueOutput';
+	if (properties.some(named)) return 'leakedValueOutput';
+	const options = properties.find((property) => property.name === 'options');
+	return (options?.options as INodeProperties[] | undefined)?.some(named)
+		? 'options.leakedValueOutput'
+		: undefined;
+}
+
+/**
+ * The item's Leaked Value Output, checked before anything is sent: Masked where the form has no such
+ * option, so that every output is protected (docs/api-contract.md, "Masking").
+ */
+export function leakedValueOutputOf(
+	item: FlareItem,
+	properties: INodeProperties[],
+): LeakedValueOutput {
+	const path = leakedValueOutputPath(properties);
+	return path === undefined ? 'masked' : optionValue(item, path, LEAKED_VALUE_OUTPUTS, 'masked');
+}
+
+/**
  * Runs an operation of the Flare node for each input item, in turn: an exact Limit with the fewest
  * pages (the page size is chosen once, for the whole walk: the fewest pages, filled evenly), Return
  * All with the largest pages (after a small first page where the quota counts results), one output
- * item per record, each paired with its input item. A failed item gives none of its records, only
- * its error: thrown, or a paired error item when the node continues on fail. Items run one after
- * another, which keeps one execution within Flare's rate limits.
+ * item per record, each paired with its input item, its leaked values protected as the item's Leaked
+ * Value Output says. A failed item gives none of its records, only its error: thrown, or a paired
+ * error item when the node continues on fail. Items run one after another, which keeps one execution
+ * within Flare's rate limits.
  */
 export async function runFlareOperation(
 	context: IExecuteFunctions,
 	operation: FlareOperation,
 ): Promise<INodeExecutionData[][]> {
-	if (operation.batch) return await runBatched(context, operation, operation.batch);
 	const properties = [...operation.properties, requestOptions];
+	if (operation.batch) {
+		// Each item's choice, read before anything is sent.
+		const modes = context
+			.getInputData()
+			.map((_, index) =>
+				leakedValueOutputOf(FlareItem.ofInput(context, index, properties), properties),
+			);
+		const [items] = await runBatched(context, operation, operation.batch);
+		for (const { json, error, pairedItem } of items) {
+			if (!error) protectLeakedValues(json, modes[(pairedItem as { item: number }).item]);
+		}
+		return [items];
+	}
 	const results: INodeExecutionData[] = [];
 	for (let index = 0; index < context.getInputData().length; index++) {
 		const item = FlareItem.ofInput(context, index, properties);
 		const pairedItem = { item: index };
 		const start = results.length;
 		try {
+			const mode = leakedValueOutputOf(item, properties);
 			const wanted = operation.paging ? wantedItems(item) : Infinity;
 			const end = start + wanted;
 			await callFlare(item, operation, {
@@ -340,7 +382,7 @@ export async function runFlareOperation(
 					// One at a time: spreading a large array into push() overflows the call stack.
 					for (const json of operation.output(item, records, response)) {
 						if (results.length >= end) break;
-						results.push({ json, pairedItem });
+						results.push({ json: protectLeakedValues(json, mode), pairedItem });
 					}
 					return results.length < end;
 				},

@@ -7,7 +7,6 @@ import {
 	updateDisplayOptions,
 } from '../../shared/descriptions';
 import { nextCursor, type FlareOperation } from '../../shared/operation';
-import { protectLeakedValues, type LeakedValueOutput } from '../../shared/output';
 import { optionValue, requiredText } from '../../shared/validation';
 
 const FIELDS = ['cookies', 'credentials'] as const;
@@ -82,7 +81,6 @@ export const expandStealerLogOperation: FlareOperation = {
 	},
 	output(item, records) {
 		const uid = requiredText(item, 'uid');
-		const mode = item.parameter<LeakedValueOutput>('options.leakedValueOutput', 'masked');
-		return records.map((record) => protectLeakedValues({ ...record, event_uid: uid }, mode));
+		return records.map((record) => ({ ...record, event_uid: uid }));
 	},
 };

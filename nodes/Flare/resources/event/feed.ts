@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { returnAllOrLimit } from '../../shared/descriptions';
+import { leakedValueOutput, returnAllOrLimit } from '../../shared/descriptions';
 import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import { nextCursor, type Paging } from '../../shared/operation';
@@ -371,6 +371,7 @@ const optionFields: INodeProperties = {
 	default: {},
 	description: 'How the events are returned',
 	options: [
+		leakedValueOutput,
 		{
 			displayName: 'Order',
 			name: 'order',

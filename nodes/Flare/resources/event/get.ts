@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { notice, updateDisplayOptions } from '../../shared/descriptions';
+import { leakedValueOptions, notice, updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/operation';
 import { requiredText } from '../../shared/validation';
 
@@ -15,6 +15,7 @@ const fields: INodeProperties[] = [
 		placeholder: 'e.g. blog_post/darkforum/4242',
 		description: 'UID of the event, of the form index/source/ID',
 	},
+	leakedValueOptions,
 ];
 
 export const getDescription = updateDisplayOptions(

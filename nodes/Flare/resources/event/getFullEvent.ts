@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { updateDisplayOptions } from '../../shared/descriptions';
+import { leakedValueOptions, updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/operation';
 import { requiredText } from '../../shared/validation';
 
@@ -15,6 +15,7 @@ const fields: INodeProperties[] = [
 		description:
 			'UID of the event, of the form type/source/ID (e.g. the metadata.uid of a feed search)',
 	},
+	leakedValueOptions,
 ];
 
 export const getFullEventDescription = updateDisplayOptions(

@@ -79,15 +79,16 @@ export const eventDescription: INodeProperties[] = [
 			{
 				name: 'Take Action',
 				value: 'takeAction',
-				action: 'Remediate or ignore an event',
-				description: 'Mark events remediated or ignored, or clear those marks',
+				action: 'Change data by remediating or ignoring an event',
+				description:
+					'Mark events remediated or ignored, or clear those marks; changes data in Flare',
 			},
 			{
 				name: 'Update Tenant Metadata',
 				value: 'updateTenantMetadata',
-				action: 'Update the tenant metadata of an event',
+				action: 'Change data by updating the tenant metadata of an event',
 				description:
-					"Set the tenant's tags, severity override or notes of an event, e.g. to tag it handled",
+					"Set the tenant's tags, severity override or notes of an event, e.g. to tag it handled; changes data in Flare",
 			},
 		],
 		default: 'get',

@@ -1,6 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { notice, returnAllOrLimit, updateDisplayOptions } from '../../shared/descriptions';
+import {
+	leakedValueOutput,
+	notice,
+	returnAllOrLimit,
+	updateDisplayOptions,
+} from '../../shared/descriptions';
 import { parameterError } from '../../shared/errors';
 import type { FlareOperation } from '../../shared/operation';
 import { quotaFields } from '../../shared/quota';
@@ -30,6 +35,7 @@ const fields: INodeProperties[] = [
 		default: {},
 		description: 'How the events are returned',
 		options: [
+			leakedValueOutput,
 			{
 				displayName: 'Order',
 				name: 'order',

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { updateDisplayOptions } from '../../shared/descriptions';
+import { leakedValueOptions, updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/operation';
 import { boundedText, MAX_NAME_LENGTH } from '../../shared/validation';
 import {
@@ -38,6 +38,7 @@ const fields: INodeProperties[] = [
 			},
 		],
 	},
+	leakedValueOptions,
 ];
 
 export const createDescription = updateDisplayOptions(

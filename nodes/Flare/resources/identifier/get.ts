@@ -1,11 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { identifierLocator, updateDisplayOptions } from '../../shared/descriptions';
+import {
+	identifierLocator,
+	leakedValueOptions,
+	updateDisplayOptions,
+} from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/operation';
 import { locatorInteger, locatorLabel } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
 	identifierLocator('Identifier to get: pick it by name, or enter its numeric ID'),
+	leakedValueOptions,
 ];
 
 export const getDescription = updateDisplayOptions(

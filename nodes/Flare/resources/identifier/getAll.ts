@@ -1,6 +1,10 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { returnAllOrLimit, updateDisplayOptions } from '../../shared/descriptions';
+import {
+	leakedValueOutput,
+	returnAllOrLimit,
+	updateDisplayOptions,
+} from '../../shared/descriptions';
 import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import { nextCursor, type FlareOperation } from '../../shared/operation';
@@ -60,8 +64,9 @@ const fields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		description: 'Order of the identifiers',
+		description: 'Order and output settings of the list',
 		options: [
+			leakedValueOutput,
 			{
 				displayName: 'Order By',
 				name: 'orderBy',

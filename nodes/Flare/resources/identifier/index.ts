@@ -19,15 +19,16 @@ export const identifierDescription: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				action: 'Create a monitored identifier',
+				action: 'Change data by creating a monitored identifier',
 				description:
-					'Start monitoring a domain, keyword, identity, IP address, BIN or other identifier',
+					'Start monitoring a domain, keyword, identity, IP address, BIN or other identifier; changes data in Flare',
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
-				action: 'Delete a monitored identifier',
-				description: 'Delete an identifier and its related data; removal can take up to an hour',
+				action: 'Change data by deleting a monitored identifier',
+				description:
+					'Delete an identifier and its related data; removal can take up to an hour; changes data in Flare',
 			},
 			{
 				name: 'Get',
@@ -44,9 +45,9 @@ export const identifierDescription: INodeProperties[] = [
 			{
 				name: 'Update',
 				value: 'update',
-				action: 'Update a monitored identifier',
+				action: 'Change data by updating a monitored identifier',
 				description:
-					'Change an identifier; the fields left out keep their current values (read from Flare first). Do not update one identifier from executions that run at the same time.',
+					'Change an identifier; the fields left out keep their current values (read from Flare first). Do not update one identifier from executions that run at the same time; this changes data in Flare.',
 			},
 		],
 		default: 'delete',

@@ -1,7 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { identifierLocator, updateDisplayOptions } from '../../shared/descriptions';
+import {
+	identifierLocator,
+	leakedValueOptions,
+	updateDisplayOptions,
+} from '../../shared/descriptions';
 import { describeShape, parameterError, unexpectedAnswer } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
@@ -65,6 +69,7 @@ const fields: INodeProperties[] = [
 			severitiesField,
 		],
 	},
+	leakedValueOptions,
 ];
 
 export const updateDescription = updateDisplayOptions(

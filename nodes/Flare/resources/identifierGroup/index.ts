@@ -18,14 +18,15 @@ export const identifierGroupDescription: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				action: 'Create an identifier group',
-				description: 'Create a group to gather identifiers, e.g. those of one brand or subsidiary',
+				action: 'Change data by creating an identifier group',
+				description:
+					'Create a group to gather identifiers, e.g. those of one brand or subsidiary; changes data in Flare',
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
-				action: 'Delete an identifier group',
-				description: 'Delete an identifier group',
+				action: 'Change data by deleting an identifier group',
+				description: 'Delete an identifier group; changes data in Flare',
 			},
 			{
 				name: 'Get',

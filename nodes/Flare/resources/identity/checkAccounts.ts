@@ -8,7 +8,7 @@ import {
 } from '../../shared/descriptions';
 import { describeShape, unexpectedAnswer } from '../../shared/errors';
 import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
-import { protectLeakedValues, simplifyIdentity, type LeakedValueOutput } from '../../shared/output';
+import { simplifyIdentity } from '../../shared/output';
 import { requiredText } from '../../shared/validation';
 
 /** Most accounts Flare takes in one request. */
@@ -84,7 +84,7 @@ function identityOf({ body, statusCode }: FlareResponse, account: string): IData
 /**
  * Which accounts of a list leaked passwords (ASTP `POST /astp/identities/by_accounts`): each input
  * item is one account, sent up to 100 to a request in input order, and gets one output item,
- * `leaked` or not. A read: a request that fails for a server or network reason is tried again as a
+ * `leaked` or not, its passwords protected by the runner as Leaked Value Output says. A read: a request that fails for a server or network reason is tried again as a
  * whole, and when it fails for good every account it carried fails with its error.
  */
 export const checkAccountsOperation: FlareOperation = {
@@ -106,7 +106,6 @@ export const checkAccountsOperation: FlareOperation = {
 		const account = String(target.account);
 		const identity = identityOf(response, account);
 		const passwords = (identity.passwords ?? []) as IDataObject[];
-		const mode = item.parameter<LeakedValueOutput>('options.leakedValueOutput', 'masked');
 		const result: IDataObject = item.parameter<boolean>('simplify', true)
 			? {
 					account,
@@ -119,7 +118,6 @@ export const checkAccountsOperation: FlareOperation = {
 					leaked: passwords.length > 0,
 					...(JSON.parse(JSON.stringify(identity)) as IDataObject),
 				};
-		protectLeakedValues(result, mode);
 		return [result];
 	},
 };

@@ -2,12 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { leakedValueOutput, notice, returnAllOrLimit, simplify } from '../../shared/descriptions';
 import type { FlareOperation, Paging } from '../../shared/operation';
-import {
-	passwordsOf,
-	protectLeakedValues,
-	simplifyIdentity,
-	type LeakedValueOutput,
-} from '../../shared/output';
+import { passwordsOf, simplifyIdentity } from '../../shared/output';
 
 /** Fields and behaviour shared by the two deprecated identity lookups (by password, by keyword). */
 export const identityLookupFields: INodeProperties[] = [
@@ -49,12 +44,7 @@ export function identityLookup(
 		tier: 'basic',
 		paging: byPasswordId,
 		apiFields: { ...definition.apiFields, size: 'limit' },
-		output(item, records) {
-			const mode = item.parameter<LeakedValueOutput>('leakedValueOutput', 'masked');
-			const results: IDataObject[] = item.parameter<boolean>('simplify', true)
-				? records.flatMap(simplifyIdentity)
-				: records.map((identity) => JSON.parse(JSON.stringify(identity)) as IDataObject);
-			return results.map((result) => protectLeakedValues(result, mode));
-		},
+		output: (item, records) =>
+			item.parameter<boolean>('simplify', true) ? records.flatMap(simplifyIdentity) : records,
 	};
 }

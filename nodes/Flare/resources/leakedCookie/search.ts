@@ -9,7 +9,6 @@ import {
 import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import { nextCursor, type FlareOperation } from '../../shared/operation';
-import { protectLeakedValues, type LeakedValueOutput } from '../../shared/output';
 import { dateTime, domainName, optionValue, requiredText } from '../../shared/validation';
 import { textList } from '../event/feed';
 
@@ -175,8 +174,5 @@ export const searchOperation: FlareOperation = {
 	prepare(item, request) {
 		request.body = searchBody(item);
 	},
-	output(item, records) {
-		const mode = item.parameter<LeakedValueOutput>('options.leakedValueOutput', 'masked');
-		return records.map((record) => protectLeakedValues({ ...record }, mode));
-	},
+	output: (_item, records) => records,
 };

@@ -8,7 +8,6 @@ import {
 	updateDisplayOptions,
 } from '../../shared/descriptions';
 import { nextCursor, type FlareOperation } from '../../shared/operation';
-import { protectLeakedValues, type LeakedValueOutput } from '../../shared/output';
 import { locatorInteger, locatorLabel } from '../../shared/validation';
 import { simplifyTenantCredential } from './getTenantFeed';
 
@@ -55,11 +54,6 @@ export const getIdentifierFeedOperation: FlareOperation = {
 	prepare(item, request) {
 		request.pathParameters.identifier_id = locatorInteger(item, 'identifierId');
 	},
-	output(item, records) {
-		const simplified = item.parameter<boolean>('simplify', true);
-		const mode = item.parameter<LeakedValueOutput>('options.leakedValueOutput', 'masked');
-		return records.map((record) =>
-			protectLeakedValues(simplified ? simplifyTenantCredential(record) : { ...record }, mode),
-		);
-	},
+	output: (item, records) =>
+		item.parameter<boolean>('simplify', true) ? records.map(simplifyTenantCredential) : records,
 };

@@ -7,7 +7,6 @@ import {
 	updateDisplayOptions,
 } from '../../shared/descriptions';
 import { nextCursor, type FlareOperation } from '../../shared/operation';
-import { protectLeakedValues, type LeakedValueOutput } from '../../shared/output';
 import { optionValue } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
@@ -77,11 +76,6 @@ export const getTenantFeedOperation: FlareOperation = {
 	prepare(item, request) {
 		request.qs = { order_type: optionValue(item, 'options.order', ['desc', 'asc'], 'desc') };
 	},
-	output(item, records) {
-		const simplified = item.parameter<boolean>('simplify', true);
-		const mode = item.parameter<LeakedValueOutput>('options.leakedValueOutput', 'masked');
-		return records.map((record) =>
-			protectLeakedValues(simplified ? simplifyTenantCredential(record) : { ...record }, mode),
-		);
-	},
+	output: (item, records) =>
+		item.parameter<boolean>('simplify', true) ? records.map(simplifyTenantCredential) : records,
 };

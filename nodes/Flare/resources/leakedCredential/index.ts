@@ -49,9 +49,9 @@ export const leakedCredentialDescription: INodeProperties[] = [
 			{
 				name: 'Take Action',
 				value: 'takeAction',
-				action: 'Remediate or ignore leaked credentials',
+				action: 'Change data by remediating or ignoring leaked credentials',
 				description:
-					'Mark leaked credentials as remediated or ignored, or clear those marks, by credential hash',
+					'Mark leaked credentials as remediated or ignored, or clear those marks, by credential hash; changes data in Flare',
 			},
 		],
 		default: 'search',

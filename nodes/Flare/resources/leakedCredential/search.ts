@@ -9,11 +9,7 @@ import {
 } from '../../shared/descriptions';
 import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
-import {
-	protectLeakedValues,
-	simplifyCredential,
-	type LeakedValueOutput,
-} from '../../shared/output';
+import { simplifyCredential } from '../../shared/output';
 import { nextCursor, type FlareOperation } from '../../shared/operation';
 import { quotaFields } from '../../shared/quota';
 import {
@@ -240,13 +236,10 @@ export function searchBody(item: FlareItem): IDataObject {
 	};
 }
 
-/** Output items of a credential search: simplified or raw, leaked values as Leaked Value Output says. */
+/** Output items of a credential search: simplified or raw (the runner protects the leaked values). */
 export function credentialItems(item: FlareItem, records: IDataObject[]): IDataObject[] {
-	const simplified = item.parameter<boolean>('simplify', true);
-	const mode = item.parameter<LeakedValueOutput>('options.leakedValueOutput', 'masked');
-	return records.map((record) =>
-		protectLeakedValues(simplified ? simplifyCredential(record) : { ...record }, mode),
-	);
+	if (!item.parameter<boolean>('simplify', true)) return records;
+	return records.map(simplifyCredential);
 }
 
 export const searchOperation: FlareOperation = {

@@ -23,21 +23,22 @@ export const matchingPolicyDescription: INodeProperties[] = [
 			{
 				name: 'Assign',
 				value: 'assign',
-				action: 'Assign a matching policy to identifiers',
-				description: 'Assign a matching policy to one or more identifiers (beta)',
+				action: 'Change data by assigning a matching policy to identifiers',
+				description:
+					'Assign a matching policy to one or more identifiers (beta); changes data in Flare',
 			},
 			{
 				name: 'Create',
 				value: 'create',
-				action: 'Create a matching policy',
+				action: 'Change data by creating a matching policy',
 				description:
-					'Create a policy: keywords to include or exclude, a Lucene query, or ASTP cookie and domain rules (beta)',
+					'Create a policy: keywords to include or exclude, a Lucene query, or ASTP cookie and domain rules (beta); changes data in Flare',
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
-				action: 'Delete a matching policy',
-				description: 'Delete a matching policy (beta)',
+				action: 'Change data by deleting a matching policy',
+				description: 'Delete a matching policy (beta); changes data in Flare',
 			},
 			{
 				name: 'Get',
@@ -66,15 +67,16 @@ export const matchingPolicyDescription: INodeProperties[] = [
 			{
 				name: 'Unassign',
 				value: 'unassign',
-				action: 'Unassign a matching policy from identifiers',
-				description: 'Remove a matching policy from one or more identifiers (beta)',
+				action: 'Change data by unassigning a matching policy from identifiers',
+				description:
+					'Remove a matching policy from one or more identifiers (beta); changes data in Flare',
 			},
 			{
 				name: 'Update',
 				value: 'update',
-				action: 'Update a matching policy',
+				action: 'Change data by updating a matching policy',
 				description:
-					'Change the name or the value of a matching policy; the rest is kept (read from Flare first) (beta)',
+					'Change the name or the value of a matching policy; the rest is kept (read from Flare first) (beta); changes data in Flare',
 			},
 		],
 		default: 'getByIdentifier',

@@ -1,6 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { notice, reportRequestLocator, updateDisplayOptions } from '../../shared/descriptions';
+import {
+	leakedValueOptions,
+	notice,
+	reportRequestLocator,
+	updateDisplayOptions,
+} from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/operation';
 import { locatorLabel, locatorUuid } from '../../shared/validation';
 
@@ -12,6 +17,7 @@ const fields: INodeProperties[] = [
 	reportRequestLocator(
 		'The request_id that Create Request returned. Flare has no endpoint that lists report requests, so enter it or map it from the Create Request output.',
 	),
+	leakedValueOptions,
 ];
 
 export const getRequestStatusDescription = updateDisplayOptions(

@@ -16,9 +16,9 @@ export const threatReportDescription: INodeProperties[] = [
 			{
 				name: 'Create Request',
 				value: 'createRequest',
-				action: 'Request a threat intelligence report',
+				action: 'Change data by requesting a threat intelligence report',
 				description:
-					'Ask Flare to generate a threat intelligence report (deprecated, threat intelligence)',
+					'Ask Flare to generate a threat intelligence report (deprecated, threat intelligence); changes data in Flare',
 			},
 			{
 				name: 'Get Request Status',
