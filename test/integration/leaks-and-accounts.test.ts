@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ByAccountsBody, CookieSearchBody, type CookieSearchBodyInput, TenantCredential } from '../contract';
 import { PLANTED_MARKER } from '../fake-flare/planted';
-import { apiRequests, jsonOf, masked, simplifiedIdentities, useFakeFlare } from './support';
+import { apiRequests, jsonOf, masked, sha256, simplifiedIdentities, useFakeFlare } from './support';
 
 const TENANT = 101;
 const identifierFeed = (id: number | string) => `/firework/v3/identifiers/${id}/feed/credentials`;
@@ -229,6 +229,58 @@ describe('Identity → Check Accounts', () => {
 			["Flare's answer could not be used while trying to check accounts for leaked passwords", { item: 1 }],
 		]);
 		expect(result.output[1].error?.description).toMatch(/^Flare's answer holds nothing for the account, not its identity/);
+	});
+
+	it('never reads an identity without its list of passwords as "not leaked": that item fails, saying what came', async () => {
+		flare.fake.faults.add({ path: BY_ACCOUNTS, fault: { status: 200, body: { 'jane.doe@example.com': { name: 'jane.doe@example.com', links: {} } } } });
+
+		const result = await flare.harness.runNode({ ...check(), onError: 'continueRegularOutput' }, { items: [{ account: 'jane.doe@example.com' }] });
+
+		expect(result.output.map((item) => [item.json.error ?? item.json.leaked, item.pairedItem])).toEqual([
+			["Flare's answer could not be used while trying to check accounts for leaked passwords", { item: 0 }],
+		]);
+		expect(result.output[0].error?.description).toMatch(/^Flare's answer holds the account's identity without its list of passwords/);
+	});
+
+	it.each(['__proto__', 'constructor', 'toString'])('looks an account named %s up among the answer\'s own keys: missing, it fails', async (account) => {
+		flare.fake.faults.add({ path: BY_ACCOUNTS, fault: { status: 200, body: {} } });
+
+		const result = await flare.harness.runNode({ ...check(), onError: 'continueRegularOutput' }, { items: [{ account }] });
+
+		expect(apiRequests(flare.fake).map((request) => request.body)).toEqual([{ accounts: [account] }]);
+		expect(result.output.map((item) => [item.json.error ?? item.json.leaked, item.pairedItem])).toEqual([
+			["Flare's answer could not be used while trying to check accounts for leaked passwords", { item: 0 }],
+		]);
+		expect(result.output[0].error?.description).toMatch(/^Flare's answer holds nothing for the account, not its identity/);
+	});
+
+	it('continue on fail: an invalid Leaked Value Output is its own item\'s error; the other items are checked, each with its own output', async () => {
+		const [account] = leakedAccounts(1);
+		const items = [
+			{ account, mode: 'sha256' },
+			{ account: 'jdoe', mode: 'plain' },
+			{ account, mode: 'masked' },
+		];
+
+		const result = await flare.harness.runNode(
+			{ ...check({ simplify: false, options: { leakedValueOutput: '={{ $json.mode }}' } }), onError: 'continueRegularOutput' },
+			{ items },
+		);
+
+		expect([result.status, result.error?.message]).toEqual(['success', undefined]);
+		expect(apiRequests(flare.fake).map((request) => request.body)).toEqual([{ accounts: [account] }]);
+		const identity = flare.fake.accountIdentity(account);
+		const withHashes = (hashOf: (hash: string) => string) => ({
+			account,
+			leaked: true,
+			...identity,
+			passwords: identity.passwords.map((password) => ({ ...password, hash: hashOf(password.hash) })),
+		});
+		expect(result.output.map((item) => [item.json, item.pairedItem])).toEqual([
+			[withHashes(sha256), { item: 0 }],
+			[{ error: `'Leaked Value Output' has an unknown value: "plain" [item 1]` }, { item: 1 }],
+			[withHashes(masked), { item: 2 }],
+		]);
 	});
 
 	it('is a read: a 503 is tried again, the batch sent whole once more', async () => {

@@ -353,19 +353,7 @@ export async function runFlareOperation(
 	operation: FlareOperation,
 ): Promise<INodeExecutionData[][]> {
 	const properties = [...operation.properties, requestOptions];
-	if (operation.batch) {
-		// Each item's choice, read before anything is sent.
-		const modes = context
-			.getInputData()
-			.map((_, index) =>
-				leakedValueOutputOf(FlareItem.ofInput(context, index, properties), properties),
-			);
-		const [items] = await runBatched(context, operation, operation.batch);
-		for (const { json, error, pairedItem } of items) {
-			if (!error) protectLeakedValues(json, modes[(pairedItem as { item: number }).item]);
-		}
-		return [items];
-	}
+	if (operation.batch) return await runBatched(context, operation, operation.batch);
 	const results: INodeExecutionData[] = [];
 	for (let index = 0; index < context.getInputData().length; index++) {
 		const item = FlareItem.ofInput(context, index, properties);
@@ -401,6 +389,8 @@ export async function runFlareOperation(
 /** An input item of a batched write, checked: its target and the rest of its request. */
 interface BatchEntry {
 	item: FlareItem;
+	/** The item's Leaked Value Output, for its output items. */
+	mode: LeakedValueOutput;
 	target: IDataObject;
 	targetKey: string;
 	shared: IDataObject;
@@ -461,8 +451,8 @@ function namedIn(failure: FlareFailure, request: BatchEntry[]): number[] {
  * (docs/api-contract.md, "Event feeds, full events and actions"): every item is checked before
  * anything is sent; consecutive items that share the rest of the request go together, at most
  * `batch.size` targets to a request, each target once; a write is sent once, a read (Check Accounts) is
- * retried as any read. Each output item
- * is paired with its input item. When a request fails, each of its items gets an error of its own
+ * retried as any read. Each output item is paired with its input item, its leaked values protected
+ * as that item's Leaked Value Output says (an invalid one fails that item only). When a request fails, each of its items gets an error of its own
  * (its own `itemIndex`) that says whether Flare may have applied it; without continue on fail, the
  * error also says which items Flare applied in earlier requests.
  */
@@ -485,10 +475,12 @@ async function runBatched(
 		const item = FlareItem.ofInput(context, index, properties);
 		try {
 			timeoutOf(item);
+			const mode = leakedValueOutputOf(item, properties);
 			const target = batch.target(item);
 			const shared = batch.shared(item);
 			entries.push({
 				item,
+				mode,
 				target,
 				targetKey: JSON.stringify(target),
 				shared,
@@ -560,12 +552,13 @@ async function runBatched(
 			errors.forEach((nodeError, k) => failed(items[k], nodeError));
 			continue;
 		}
-		for (const { item, target } of request) {
+		for (const { item, mode, target } of request) {
 			applied.push(item.index);
 			try {
-				outputs[item.index] = operation
-					.output(item, [target], answer!)
-					.map((json) => ({ json, pairedItem: { item: item.index } }));
+				outputs[item.index] = operation.output(item, [target], answer!).map((json) => ({
+					json: protectLeakedValues(json, mode),
+					pairedItem: { item: item.index },
+				}));
 			} catch (error) {
 				// Flare answered, but not with what this item needs (e.g. a read's record for it).
 				failed(item.index, asNodeError(item, operation, error));

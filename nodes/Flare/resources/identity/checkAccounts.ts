@@ -59,10 +59,10 @@ function identityOf({ body, statusCode }: FlareResponse, account: string): IData
 			`Flare answered with ${describeShape(body)}, not the accounts' identities`,
 		);
 	}
-	const key =
-		account in body
-			? account
-			: Object.keys(body).find((entry) => entry.toLowerCase() === account.toLowerCase());
+	// Own keys only: an account named `__proto__` or `constructor` is not found on every object.
+	const key = Object.prototype.hasOwnProperty.call(body, account)
+		? account
+		: Object.keys(body).find((entry) => entry.toLowerCase() === account.toLowerCase());
 	const identity = key === undefined ? undefined : body[key];
 	if (!isObject(identity)) {
 		const what = key === undefined ? 'nothing' : describeShape(identity);
@@ -72,10 +72,12 @@ function identityOf({ body, statusCode }: FlareResponse, account: string): IData
 		);
 	}
 	const { passwords } = identity;
-	if (passwords !== undefined && !(Array.isArray(passwords) && passwords.every(isObject))) {
+	if (!(Array.isArray(passwords) && passwords.every(isObject))) {
 		throw unexpectedAnswer(
 			statusCode,
-			"Flare's answer holds passwords of the account that are not a list of records",
+			passwords === undefined
+				? "Flare's answer holds the account's identity without its list of passwords"
+				: "Flare's answer holds passwords of the account that are not a list of records",
 		);
 	}
 	return identity;
@@ -105,7 +107,7 @@ export const checkAccountsOperation: FlareOperation = {
 	output(item, [target], response) {
 		const account = String(target.account);
 		const identity = identityOf(response, account);
-		const passwords = (identity.passwords ?? []) as IDataObject[];
+		const passwords = identity.passwords as IDataObject[];
 		const result: IDataObject = item.parameter<boolean>('simplify', true)
 			? {
 					account,
