@@ -126,6 +126,28 @@ describe('Event triage: search all of Flare, tenant metadata, stealer logs', () 
 			expect(result.error?.message).toBe('The global search quota of your Flare organization is used up');
 		});
 
+		it.each(['requested', 'returned'] as const)('with the last quota unit (counting results %s), reads the pages it covers and stops only where the next one would cost a search', async (quotaReading) => {
+			flare.fake.reset({ credentials: 100, eventsPerTenant: 120, quota: 1, quotaReading, quirks: { emptyPageEvery: 0, shortPageEvery: 0 } });
+			flare.harness.addFlareCredential({ apiKey: flare.fake.apiKeys.full, baseUrl: flare.fake.url });
+			const query = { searchBy: 'keyword', keyword: 'com' };
+			expect(oracle({ query: { type: 'keyword', keyword: 'com' } }).length).toBeGreaterThan(100);
+
+			// The unit's first page says 0 remain; its next pages are the same search, already paid for.
+			const limited = await flare.harness.runNode({ parameters: searchAll({ ...query, limit: 30 }) });
+			const limitedRequests = apiRequests(flare.fake).length;
+			// Return All in the same session: the unit covers 100 results, 30 of them read, so 7 pages of 10
+			// more; the page after Batch-Reached is not sent.
+			const all = await flare.harness.runNode({ parameters: searchAll({ ...query, returnAll: true }) });
+
+			expect([limited.status, limited.output.length, limitedRequests]).toEqual(['success', 30, 3]);
+			expect(limited.output.map((item) => item.json.globalSearchesRemaining)).toEqual(limited.output.map(() => 0));
+			expect([all.status, all.error?.message]).toEqual(['error', 'The global search quota of your Flare organization is used up']);
+			expect(apiRequests(flare.fake).slice(limitedRequests).map((request) => [request.path, request.status])).toEqual(
+				Array.from({ length: 7 }, () => [GLOBAL, 200]),
+			);
+			expect(flare.fake.quotaUsed()).toBe(1);
+		}, 60_000);
+
 		it.each([
 			[{ searchBy: 'all' }, `'Search By' needs a query: Flare searches all of its events only for what they mention [item 0]`],
 			[{ searchBy: 'domain', fqdn: 'not a domain' }, `'Domain' is not a domain name: "not a domain" [item 0]`],

@@ -36,7 +36,7 @@ import {
 } from './operation';
 import { LEAKED_VALUE_OUTPUTS, protectLeakedValues, type LeakedValueOutput } from './output';
 import { walkPages, type WalkEnd } from './paging';
-import { searchesRemaining } from './quota';
+import { batchReached, searchesRemaining } from './quota';
 import { flareRequest, type FlareRequest } from './transport';
 import { optionValue } from './validation';
 
@@ -236,19 +236,24 @@ async function sendToFlare(
 		options.onPage(operation.answerIgnored ? [] : recordsOf(response), response);
 		return {};
 	}
-	let searchesLeft: number | undefined;
+	// Whether the next page would start a global search that no quota unit is left for: Flare said
+	// that none remains and that the search has returned what its unit covers (Batch-Reached). Until
+	// then, the next pages are the same search, already paid for (docs/api-contract.md, "Global-search
+	// quota").
+	let quotaUsedUp = false;
 	let pagesDelivered = 0;
 	const walk = async (size: number, onPage: CallOptions['onPage']) =>
 		await walkPages(
 			paging,
 			async (from) => {
-				// Flare said that no global search remains: none more is sent (docs/api-contract.md, "Quota").
-				if (searchesLeft === 0) throw new FlareRequestFailed({ code: 'QUOTA_USED_UP' });
+				if (quotaUsedUp) throw new FlareRequestFailed({ code: 'QUOTA_USED_UP' });
 				const page = await flareRequest(item.context, {
 					...request,
 					options: pageOf(request.options, size, from),
 				}).catch((error: unknown) => Promise.reject(withPageSize(error, size, options)));
-				if (operation.tier === 'search') searchesLeft = searchesRemaining(page);
+				if (operation.tier === 'search') {
+					quotaUsedUp = searchesRemaining(page) === 0 && batchReached(page);
+				}
 				return page;
 			},
 			options.from,
