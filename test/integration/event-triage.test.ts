@@ -300,6 +300,22 @@ describe('Event triage: search all of Flare, tenant metadata, stealer logs', () 
 			expect(jsonOf(result.output)).toEqual([{ error: 'Flare returned the same page cursor twice while trying to expand the stealer log' }]);
 		});
 
+		it('ends a walk that repeats the log\'s entries under new cursors with the no-progress error, nothing output for the item', async () => {
+			const uid = logWith('cookies', 0);
+			const cookies = flare.fake.feed.expandAll(uid, 'cookies');
+			expect(cookies.length).toBeLessThanOrEqual(20);
+			flare.fake.faults.add({ path: EXPAND, times: 200, fault: { freshDuplicatePages: true } });
+
+			const result = await flare.harness.runNode({
+				parameters: expand({ uid, expandField: 'cookies', returnAll: true }),
+				onError: 'continueRegularOutput',
+			});
+
+			// The first page delivers the log's entries; the next 50 hold only those again.
+			expect(apiRequests(flare.fake).map((request) => request.results)).toEqual(Array.from({ length: 51 }, () => cookies.length));
+			expect(jsonOf(result.output)).toEqual([{ error: 'Flare returned 50 pages in a row without a new result while trying to expand the stealer log' }]);
+		});
+
 		it('rejects an unknown list before anything is sent', async () => {
 			const result = await flare.harness.runNode({ parameters: expand({ uid: 'stealer_log/x/1', expandField: '={{ "files" }}' }) });
 

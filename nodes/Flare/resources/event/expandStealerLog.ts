@@ -69,7 +69,9 @@ export const expandStealerLogOperation: FlareOperation = {
 	method: 'GET',
 	path: '/{segment}/v4/events/_expand',
 	tier: 'basic',
-	paging: { maxPageSize: 20, next: nextCursor },
+	// Entries have no id: told apart by content, so that a page repeated under a new cursor is no
+	// progress (docs/api-contract.md, "Expand a stealer log").
+	paging: { maxPageSize: 20, next: nextCursor, key: (record) => JSON.stringify(record) },
 	properties: fields,
 	apiFields: { uid: 'uid', field: 'expandField', size: 'limit' },
 	target: (item) => `Event '${String(item.parameter('uid', ''))}'`,
