@@ -222,6 +222,28 @@ describe('Event triage: search all of Flare, tenant metadata, stealer logs', () 
 			expect(apiRequests(flare.fake).map((request) => request.status)).toEqual([200, 404, 200]);
 		});
 
+		it.each([
+			['an empty list', [], 'Flare answered with a list, not the event\'s tenant metadata'],
+			['an object without uid', { detail: 'Not Found' }, "Flare answered with an object without 'uid', not the event's tenant metadata"],
+		])('an answer that is not the event\'s metadata (%s) confirms nothing: that item\'s error says Flare may have applied it', async (_name, body, what) => {
+			const uids = feedUids().slice(0, 2);
+			flare.fake.faults.add({ path: METADATA, phase: 'after', fault: { status: 200, body } });
+
+			const result = await flare.harness.runNode(
+				{ parameters: update({ updateFields: { tags: 'handled' } }), onError: 'continueRegularOutput' },
+				{ items: uids.map((uid) => ({ uid })) },
+			);
+
+			expect(apiRequests(flare.fake).map((request) => request.status)).toEqual([200, 200]);
+			expect(result.output.map((item) => [item.json.error ?? item.json.uid, item.pairedItem])).toEqual([
+				['Flare accepted the request to update the tenant metadata of the event (HTTP 200), but its answer could not be used', { item: 0 }],
+				[uids[1], { item: 1 }],
+			]);
+			expect(result.output[0].error?.description).toBe(
+				`${what}. The request was not sent again because Flare may already have applied it. Check the result in Flare before running the workflow again.`,
+			);
+		});
+
 		it('never sends the write twice once Flare may have applied it', async () => {
 			const [uid] = feedUids();
 			flare.fake.faults.add({ path: METADATA, phase: 'after', fault: { status: 504, rawBody: 'gateway timeout' } });

@@ -162,6 +162,23 @@ describe('Identifier groups', () => {
 			flare.fake.faults.add({ path: GROUPS, fault: { status: 200, body: { assets_groups: [null, { name: 'no id' }, { id: 7, name: '' }] } } });
 			expect(await searchGroups()).toEqual({ results: [{ name: 'Group (7)', value: '7' }], paginationToken: undefined });
 		});
+
+		it.each([
+			['without assets_groups', { groups: [] }, "Flare answered with an object without 'assets_groups', not a list of identifier groups"],
+			['a list', [], 'Flare answered with a list, not a list of identifier groups'],
+		])('fails on an answer %s, saying what came, rather than listing no groups', async (_name, body, what) => {
+			flare.fake.faults.add({ path: GROUPS, fault: { status: 200, body } });
+
+			const error = await searchGroups().then(
+				() => undefined,
+				(thrown: unknown) => thrown as { message: string; description?: string },
+			);
+
+			expect([error?.message, error?.description]).toEqual([
+				"Flare's answer could not be used while trying to list identifier groups",
+				`${what}. Nothing of it was used. Run the workflow again later; if it persists, report it to Flare.`,
+			]);
+		});
 	});
 
 	describe('Identifier Create, Update and Get Many take the group from the picker', () => {

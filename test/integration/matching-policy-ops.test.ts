@@ -72,6 +72,19 @@ describe('Matching policies', () => {
 			expect(result.error?.message).toBe(`Matching policy ${uuid} was not found in Flare`);
 		});
 
+		it.each([
+			['an empty list', [], 'Flare answered with a list, not a matching policy'],
+			['{detail}', { detail: 'Not Found' }, "Flare answered with an object without 'uuid', 'policy_type', 'value', not a matching policy"],
+			['a policy without its value', { uuid: '0b7b7c1e-1f5e-4c39-9d8e-2f0a6c1d4e11', name: 'P', policy_type: 'LUCENE_QUERY' }, "Flare answered with an object without 'value', not a matching policy"],
+		])('Get: an answer that is not a policy (%s) fails, saying what came, never an empty or odd item', async (_name, body, what) => {
+			flare.fake.faults.add({ path: `${POLICIES}/${first().uuid}`, fault: { status: 200, body } });
+
+			const result = await flare.harness.runNode({ ...policy('get', { policyUuid: rl('id', first().uuid) }), onError: 'continueRegularOutput' });
+
+			expect(result.output.map((item) => [item.json, item.pairedItem])).toEqual([[{ error: "Flare's answer could not be used while trying to get the matching policy" }, { item: 0 }]]);
+			expect(result.output[0].error?.description).toBe(`${what}. Nothing of it was used. Run the workflow again later; if it persists, report it to Flare.`);
+		});
+
 		it('Get Many walks the list in pages of 25, in the order asked', async () => {
 			flare.fake.reset({ credentials: 100, policies: 120 });
 			flare.harness.addFlareCredential({ apiKey: flare.fake.apiKeys.full, baseUrl: flare.fake.url });
@@ -139,6 +152,26 @@ describe('Matching policies', () => {
 
 			expect(result.error?.message).toBe(`'Update Fields' has nothing to change [item 0]`);
 			expect(flare.fake.requests).toEqual([]);
+		});
+	});
+
+	describe('Create and Update: an answer that is not the policy confirms nothing', () => {
+		it.each([
+			['create', { name: 'P', policyType: 'LUCENE_QUERY', query: 'acme' }, 'POST', POLICIES, 'create the matching policy'],
+			['update', { policyUuid: rl('id', '0b7b7c1e-1f5e-4c39-9d8e-2f0a6c1d4e11'), updateFields: { name: 'Renamed' } }, 'PUT', `${POLICIES}/{uuid}`, 'update the matching policy'],
+		])('%s answered with [] fails that item, saying Flare may have applied it', async (operation, parameters, method, path, action) => {
+			const uuid = first().uuid;
+			const target = path.replace('{uuid}', uuid);
+			const withUuid = operation === 'update' ? { ...parameters, policyUuid: rl('id', uuid) } : parameters;
+			flare.fake.faults.add({ path: target, method, phase: 'after', fault: { status: 200, body: [] } });
+
+			const result = await flare.harness.runNode({ ...policy(operation, withUuid), onError: 'continueRegularOutput' });
+
+			expect(apiRequests(flare.fake).filter((request) => request.method === method).map((request) => [request.path, request.status])).toEqual([[target, 200]]);
+			expect(result.output.map((item) => [item.json, item.pairedItem])).toEqual([[{ error: `Flare accepted the request to ${action} (HTTP 200), but its answer could not be used` }, { item: 0 }]]);
+			expect(result.output[0].error?.description).toBe(
+				'Flare answered with a list, not a matching policy. The request was not sent again because Flare may already have applied it. Check the result in Flare before running the workflow again.',
+			);
 		});
 	});
 

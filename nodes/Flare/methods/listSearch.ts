@@ -6,7 +6,13 @@ import type {
 } from 'n8n-workflow';
 
 import { FlareItem } from '../shared/item';
-import { nextCursor, type FlareOperation } from '../shared/operation';
+import {
+	isObject,
+	listUnder,
+	nextCursor,
+	type FlareOperation,
+	type FlareResponse,
+} from '../shared/operation';
 import { callFlare } from '../shared/runner';
 
 /** One of Flare's list endpoints as a picker: the list, and the entry each record becomes. */
@@ -49,12 +55,10 @@ function picker(list: FlareList) {
 		output: (_item, records) => records,
 	};
 	const { listKey } = list;
-	const recordsOf = (records: IDataObject[]): IDataObject[] =>
+	// An answer without its list fails, saying what came, as the operation reading it does.
+	const recordsOf = (records: IDataObject[], response: FlareResponse): unknown[] =>
 		listKey
-			? records.flatMap((record) => {
-					const listed = record[listKey];
-					return Array.isArray(listed) ? (listed as IDataObject[]) : [];
-				})
+			? listUnder(response, listKey, `a ${list.action.replace(/^list /, 'list of ')}`)
 			: records;
 	return async function (
 		this: ILoadOptionsFunctions,
@@ -64,9 +68,9 @@ function picker(list: FlareList) {
 		const entries: INodeListSearchItems[] = [];
 		const end = await callFlare(FlareItem.ofNode(this, []), operation, {
 			from: paginationToken || undefined,
-			onPage(records) {
-				for (const record of recordsOf(records)) {
-					if (!record || typeof record !== 'object') continue;
+			onPage(records, response) {
+				for (const record of recordsOf(records, response)) {
+					if (!isObject(record)) continue;
 					const entry = list.entry(record);
 					if (entry) entries.push(entry);
 				}

@@ -131,6 +131,52 @@ export const isObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
+ * The list an answer holds under `key` (e.g. `assets_groups`). An answer without it is not read as an
+ * empty list: it fails, saying what came.
+ */
+export function listUnder(
+	{ body, statusCode }: FlareResponse,
+	key: string,
+	what: string,
+): unknown[] {
+	const list = isObject(body) ? body[key] : undefined;
+	if (!Array.isArray(list)) {
+		const shape = !isObject(body)
+			? describeShape(body)
+			: list === undefined
+				? `an object without '${key}'`
+				: `an object whose '${key}' is ${describeShape(list)}`;
+		throw unexpectedAnswer(statusCode, `Flare answered with ${shape}, not ${what}`);
+	}
+	return list;
+}
+
+/**
+ * The one record an answer must be (a matching policy, an event's tenant metadata): an object with
+ * each of the `required` keys. Anything else (an empty list, `{detail}`, nothing) is not read as the
+ * record, nor as the confirmation of a write: it fails, saying what came (docs/api-contract.md,
+ * "Errors").
+ */
+export function recordOfAnswer(
+	{ body, statusCode }: FlareResponse,
+	required: readonly string[],
+	what: string,
+): IDataObject[] {
+	if (!isObject(body)) {
+		throw unexpectedAnswer(statusCode, `Flare answered with ${describeShape(body)}, not ${what}`);
+	}
+	const missing = required.filter((key) => body[key] === undefined || body[key] === null);
+	if (missing.length > 0) {
+		const keys = missing.map((key) => `'${key}'`).join(', ');
+		throw unexpectedAnswer(
+			statusCode,
+			`Flare answered with an object without ${keys}, not ${what}`,
+		);
+	}
+	return [body];
+}
+
+/**
  * The records of an answer, each an object: a plain array, the `items` of a page, or (not for a
  * page) the object itself, and none for an empty answer. Any other answer fails as unexpected
  * (docs/api-contract.md, "Errors"), rather than reading as "no results".

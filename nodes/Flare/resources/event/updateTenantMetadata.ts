@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from '../../shared/descriptions';
 import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
-import type { FlareOperation } from '../../shared/operation';
+import { recordOfAnswer, type FlareOperation } from '../../shared/operation';
 import { optionValue, requiredText } from '../../shared/validation';
 import { SEVERITIES, textList } from './feed';
 
@@ -118,5 +118,7 @@ export const updateTenantMetadataOperation: FlareOperation = {
 		request.qs = { uid: requiredText(item, 'uid') };
 		request.body = changesOf(item);
 	},
-	output: (_item, records) => records,
+	// Flare's answer is the event's metadata (`TenantMetadataResponse`): anything else does not confirm the write.
+	output: (_item, _records, response) =>
+		recordOfAnswer(response, ['uid'], "the event's tenant metadata"),
 };

@@ -1,8 +1,13 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { updateDisplayOptions } from '../../shared/descriptions';
-import { describeShape, unexpectedAnswer } from '../../shared/errors';
-import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
+import { unexpectedAnswer } from '../../shared/errors';
+import {
+	isObject,
+	listUnder,
+	type FlareOperation,
+	type FlareResponse,
+} from '../../shared/operation';
 
 const fields: INodeProperties[] = [];
 
@@ -16,22 +21,11 @@ export const getAllDescription = updateDisplayOptions(
  * docs/api-contract.md, "Response and onboarding endpoints"). Anything else is not read as "no
  * groups": it fails, saying what came.
  */
-function groupsOf({ body, statusCode }: FlareResponse): IDataObject[] {
-	const list = isObject(body) ? body.assets_groups : undefined;
-	if (!Array.isArray(list)) {
-		const what = !isObject(body)
-			? describeShape(body)
-			: body.assets_groups === undefined
-				? "an object without 'assets_groups'"
-				: `an object whose 'assets_groups' is ${describeShape(body.assets_groups)}`;
-		throw unexpectedAnswer(
-			statusCode,
-			`Flare answered with ${what}, not a list of identifier groups`,
-		);
-	}
+function groupsOf(response: FlareResponse): IDataObject[] {
+	const list = listUnder(response, 'assets_groups', 'a list of identifier groups');
 	if (!list.every(isObject)) {
 		throw unexpectedAnswer(
-			statusCode,
+			response.statusCode,
 			"Flare's answer holds identifier groups that are not objects",
 		);
 	}

@@ -3,7 +3,13 @@ import type { INodeProperties } from 'n8n-workflow';
 import { notice, updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/operation';
 import { requiredText } from '../../shared/validation';
-import { policyApiFields, policyType, policyValue, policyValueFields } from './policy';
+import {
+	policyApiFields,
+	policyOfAnswer,
+	policyType,
+	policyValue,
+	policyValueFields,
+} from './policy';
 
 const fields: INodeProperties[] = [
 	notice('createPolicyBetaNotice', 'Beta: Flare may change this endpoint without notice.'),
@@ -37,5 +43,5 @@ export const createOperation: FlareOperation = {
 		const type = policyType(item);
 		request.body = { name: requiredText(item, 'name'), type, value: policyValue(item, type) };
 	},
-	output: (_item, records) => records,
+	output: (_item, _records, response) => policyOfAnswer(response),
 };

@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { matchingPolicyLocator, notice, updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/operation';
 import { locatorLabel, locatorUuid } from '../../shared/validation';
+import { policyOfAnswer } from './policy';
 
 const fields: INodeProperties[] = [
 	notice('getPolicyBetaNotice', 'Beta: Flare may change this endpoint without notice.'),
@@ -25,5 +26,5 @@ export const getOperation: FlareOperation = {
 	prepare(item, request) {
 		request.pathParameters.policy_uuid = locatorUuid(item, 'policyUuid');
 	},
-	output: (_item, records) => records,
+	output: (_item, _records, response) => policyOfAnswer(response),
 };

@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
+import { recordOfAnswer, type FlareResponse } from '../../shared/operation';
 import { optionValue, requiredText } from '../../shared/validation';
 import { textList } from '../event/feed';
 
@@ -238,3 +239,10 @@ export function policyValueChanges(item: FlareItem, type: string, prefix: string
 	}
 	return changes;
 }
+
+/**
+ * The policy of an answer to Get, Create or Update (`MatchingPolicyPayload`): with its `uuid`,
+ * `policy_type` and `value`, or it fails, saying what came.
+ */
+export const policyOfAnswer = (response: FlareResponse): IDataObject[] =>
+	recordOfAnswer(response, ['uuid', 'policy_type', 'value'], 'a matching policy');

@@ -10,6 +10,7 @@ import { getOperation } from './get';
 import {
 	POLICY_TYPES,
 	policyApiFields,
+	policyOfAnswer,
 	policyValueChanges,
 	policyValueUpdateFields,
 } from './policy';
@@ -113,5 +114,5 @@ export const updateOperation: FlareOperation = {
 			value: { ...(current.value as IDataObject | undefined), ...value },
 		};
 	},
-	output: (_item, records) => records,
+	output: (_item, _records, response) => policyOfAnswer(response),
 };
