@@ -13,12 +13,12 @@ import { requestOptions } from '../Flare/shared/descriptions';
 import { FlareItem } from '../Flare/shared/item';
 import type { FlareResponse } from '../Flare/shared/operation';
 import { protectLeakedValues } from '../Flare/shared/output';
-import { callFlare, leakedValueOutputOf } from '../Flare/shared/runner';
+import { asNodeError, callFlare, leakedValueOutputOf } from '../Flare/shared/runner';
 import { listSearch } from '../Flare/methods/listSearch';
 import { loadOptions } from '../Flare/methods/loadOptions';
 import { newEventFields, newEventWatch } from './newEvent';
 import { leakedCredentialFields, leakedCredentialWatch } from './newLeakedCredential';
-import { OutputLater, pollWatch, searchFor, type Watch } from './poll';
+import { OutputLater, POLL_TIME_LIMIT_MS, pollWatch, searchFor, type Watch } from './poll';
 
 /** How many of the newest matches a manual "fetch test event" returns. */
 export const SAMPLE_SIZE = 5;
@@ -29,6 +29,8 @@ interface TriggerKind {
 	watch(item: FlareItem): Watch;
 	/** What to say when a test finds nothing, and what to try. */
 	nothingYet: { message: string; description: string };
+	/** What a test looks through, e.g. "events of this feed". */
+	records: string;
 }
 
 const kinds: Record<string, TriggerKind> = {
@@ -40,6 +42,7 @@ const kinds: Record<string, TriggerKind> = {
 			description:
 				'Once active, the trigger starts the workflow when Flare imports a matching credential. To see sample data now, try a broader query, e.g. a domain.',
 		},
+		records: 'leaked credentials',
 	},
 	newEvent: {
 		fields: newEventFields,
@@ -49,6 +52,7 @@ const kinds: Record<string, TriggerKind> = {
 			description:
 				'Once active, the trigger starts the workflow when a matching event enters the feed. To see sample data now, widen the search, e.g. Severity Any and no filters.',
 		},
+		records: 'events of this feed',
 	},
 };
 
@@ -81,36 +85,64 @@ const formOf = (kind: TriggerKind): INodeProperties[] => [
 	requestOptions,
 ];
 
-/** Manual "fetch test event": the newest few matches, newest first. Reads and writes no state. */
+/**
+ * Manual "fetch test event": the newest few matches, newest first, with the watch's pages, within
+ * the poll's time limit (a long run of pages that Flare's filters leave empty ends there, saying so).
+ * Reads and writes no state.
+ */
 async function newestMatches(
 	context: IPollFunctions,
-	item: FlareItem,
 	form: INodeProperties[],
 	kind: TriggerKind,
 ): Promise<INodeExecutionData[][]> {
+	const cancel = AbortSignal.timeout(POLL_TIME_LIMIT_MS);
+	const item = FlareItem.ofNode(context, form, cancel);
 	const watch = kind.watch(item);
+	const search = searchFor(watch, form, watch.newest);
 	const pages: Array<[IDataObject[], FlareResponse]> = [];
 	let found = 0;
-	await callFlare(item, searchFor(watch, form, watch.newest), {
-		pageSize: SAMPLE_SIZE,
-		onPage(records, response) {
-			const wanted = records.slice(0, SAMPLE_SIZE - found);
-			found += wanted.length;
-			pages.push([wanted, response]);
-			return found < SAMPLE_SIZE;
-		},
-	});
+	let read = 0;
+	let complete = false;
+	try {
+		const end = await callFlare(
+			item,
+			{ ...search, paging: { ...search.paging!, resumable: true } },
+			{
+				pageSize: watch.pageSize,
+				onPage(records, response) {
+					read++;
+					const wanted = records.slice(0, SAMPLE_SIZE - found);
+					found += wanted.length;
+					pages.push([wanted, response]);
+					return found < SAMPLE_SIZE;
+				},
+			},
+		);
+		complete = end.next === undefined;
+	} catch (error) {
+		// Past the time limit, what was found so far is shown.
+		if (!cancel.aborted) throw asNodeError(item, search, error);
+	}
 	if (found === 0) {
-		throw new NodeOperationError(context.getNode(), kind.nothingYet.message, {
-			description: kind.nothingYet.description,
-		});
+		if (complete) {
+			throw new NodeOperationError(context.getNode(), kind.nothingYet.message, {
+				description: kind.nothingYet.description,
+			});
+		}
+		throw new NodeOperationError(
+			context.getNode(),
+			`No match among the newest ${kind.records} that Flare went through (${read.toLocaleString('en-US')} pages, newest first)`,
+			{
+				description: `Flare's filters left each of those pages empty, and a test stops after ${POLL_TIME_LIMIT_MS / 1000} seconds or a long run of empty pages. ${kind.nothingYet.description}`,
+			},
+		);
 	}
 	const items: IDataObject[] = [];
 	for (const [records, response] of pages) {
 		for (const record of records) {
 			// A test fetch asks once: its only try is the last (a full event it cannot get is marked).
-			const output = await watch.output(record, response, Infinity);
-			if (!(output instanceof OutputLater)) items.push(output);
+			const output = await watch.output(record, response);
+			items.push(output instanceof OutputLater ? output.anyway : output);
 		}
 	}
 	return [context.helpers.returnJsonArray(items)];
@@ -156,11 +188,10 @@ export class FlareTrigger implements INodeType {
 			throw new NodeOperationError(this.getNode(), `Event has an unknown value: "${name}"`);
 		}
 		const form = formOf(kind);
-		const item = FlareItem.ofNode(this, form);
-		const leakedValues = leakedValueOutputOf(item, form);
+		const leakedValues = leakedValueOutputOf(FlareItem.ofNode(this, form), form);
 		const emitted =
 			this.getMode() === 'manual'
-				? await newestMatches(this, item, form, kind)
+				? await newestMatches(this, form, kind)
 				: await pollWatch(this, form, kind.watch, startedAt);
 		for (const { json } of emitted?.[0] ?? []) protectLeakedValues(json, leakedValues);
 		return emitted;

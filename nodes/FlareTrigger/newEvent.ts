@@ -106,7 +106,7 @@ export function eventKey(record: IDataObject): string {
 	return `d:${digest(JSON.stringify(record))}`;
 }
 
-/** Polls in which one event's full event may fail for a reason that may pass, before it goes without. */
+/** Polls in a row in which Get Full Event may fail for a reason that may pass, before events go without. */
 export const FULL_EVENT_TRIES = 3;
 
 /**
@@ -121,14 +121,11 @@ function mayPass(error: unknown): boolean {
 /**
  * The feed item with its full event (docs/api-contract.md, "Flare Trigger"): one request per event.
  * Flare has none (404): marked `fullEventNotFound`. Any other 4xx: emitted at once without it, with
- * `fullEventError`. A failure that may pass: asked again at the next polls, and after
- * {@link FULL_EVENT_TRIES} polls emitted without it, with `fullEventError`.
+ * `fullEventError`. A failure that may pass: {@link OutputLater}, the poll asks again at the next
+ * polls (poll.ts `emit`); after {@link FULL_EVENT_TRIES} polls in a row the event goes out without
+ * it, with `fullEventError`.
  */
-async function withFullEvent(
-	item: FlareItem,
-	record: IDataObject,
-	failedBefore: number,
-): Promise<IDataObject | OutputLater> {
+async function withFullEvent(item: FlareItem, record: IDataObject): Promise<IDataObject | OutputLater> {
 	const uid = (record.metadata as IDataObject | undefined)?.uid;
 	if (typeof uid !== 'string' || uid === '') {
 		return { ...record, fullEvent: null, fullEventNotFound: true };
@@ -156,15 +153,14 @@ async function withFullEvent(
 		if (error instanceof NodeApiError && error.httpCode === '404') {
 			return { ...record, fullEvent: null, fullEventNotFound: true };
 		}
-		if (mayPass(error) && failedBefore + 1 < FULL_EVENT_TRIES) {
-			return new OutputLater(error, `the full event of event '${uid}'`, FULL_EVENT_TRIES);
-		}
 		const status = Number((error as NodeApiError).httpCode ?? Number.NaN);
-		return {
+		const marked = {
 			...record,
 			fullEvent: null,
 			fullEventError: { message: error.message, status: Number.isNaN(status) ? null : status },
 		};
+		if (!mayPass(error)) return marked;
+		return new OutputLater(error, `the full event of event '${uid}'`, FULL_EVENT_TRIES, marked);
 	}
 	return fullEvent
 		? { ...record, fullEvent }
@@ -208,7 +204,6 @@ export function newEventWatch(item: FlareItem): Watch {
 		pageSize: feedPaging.maxPageSize,
 		maxRecords: fetchFullEvent ? MAX_FULL_EVENTS_PER_POLL : MAX_RECORDS_PER_POLL,
 		outputRequestsPerRecord: fetchFullEvent ? 1 : 0,
-		output: async (record, _response, failedBefore) =>
-			fetchFullEvent ? await withFullEvent(item, record, failedBefore) : record,
+		output: async (record) => (fetchFullEvent ? await withFullEvent(item, record) : record),
 	};
 }

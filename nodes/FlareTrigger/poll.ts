@@ -4,7 +4,7 @@ import type {
 	INodeProperties,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isRefusedCursorError, parameterError } from '../Flare/shared/errors';
 import { FlareItem } from '../Flare/shared/item';
@@ -36,6 +36,7 @@ import {
  *   state.ts), and the new state is stored only with the emit, so that a poll that fails stores
  *   nothing. A poll emits its records in the order found; one that cannot finish (its deadline, a
  *   full event to ask for again) emits those before and leaves the rest, unread, to the next poll.
+ * The model test (test/model/trigger-model.ts) checks these promises as docs/trigger.md states them.
  */
 
 /** What a kind of trigger watches (a search of Flare), and what it makes of new records. */
@@ -64,25 +65,28 @@ export interface Watch {
 	 */
 	outputRequestsPerRecord?: number;
 	/**
-	 * The output item of a new record (may ask Flare for more), or {@link OutputLater} to be asked
-	 * again at the next poll. `failedBefore`: how many earlier polls could not make it.
+	 * The output item of a new record (may ask Flare for more), or {@link OutputLater} when what it
+	 * asked for failed in a way that may pass.
 	 */
-	output(
-		record: IDataObject,
-		response: FlareResponse,
-		failedBefore: number,
-	): Promise<IDataObject | OutputLater>;
+	output(record: IDataObject, response: FlareResponse): Promise<IDataObject | OutputLater>;
 }
 
-/** What {@link Watch.output} returns for a record that waits for the next poll, which asks again. */
+/**
+ * What {@link Watch.output} returns when Flare could not send what the item needs, for now (e.g. a
+ * full event, a 5xx): the record and those after it wait for the next poll, which asks again, until
+ * that request has failed in {@link tries} polls in a row; then `anyway` goes out, and so does every
+ * record whose request fails the same way, until one succeeds (docs/trigger.md, "New Event").
+ */
 export class OutputLater {
 	constructor(
 		/** The failure, as the poll reports it until the record goes out. */
 		readonly reason: Error,
 		/** What the message calls the record, e.g. "the full event of event 'uid'". */
 		readonly what: string,
-		/** How many polls in all ask before the record goes out anyway. */
+		/** Polls in a row in which the request fails before the record goes out anyway. */
 		readonly tries: number,
+		/** The item that goes out then, marked with the failure. */
+		readonly anyway: IDataObject,
 	) {}
 }
 
@@ -107,10 +111,15 @@ export const MAX_RECORDS_PER_POLL = 1_000;
 export interface Shared {
 	/** Whether a poll of it is under way: n8n starts each tick without waiting for the last. */
 	polling: boolean;
-	/** The newest state (a second activation of the workflow has a static data copy of its own). */
+	/**
+	 * The state of the last poll, when it emitted nothing: a later activation (the workflow saved
+	 * again) goes on from it rather than from what n8n stored at the last emit. Never the state of a
+	 * poll that emitted: n8n may have dropped that poll (n8n 2.41 discards the result of a poll of a
+	 * workflow saved meanwhile, and does not store its static data), and its records must come again.
+	 */
 	state?: TriggerState;
-	/** Records whose output failed in earlier polls: key → how many polls. */
-	failures: Map<string, number>;
+	/** Polls in a row in which a record's output could not be made (e.g. Get Full Event failed). */
+	failedPolls: number;
 }
 
 /** Triggers this process keeps in memory; beyond that, the one polled longest ago is forgotten. */
@@ -119,7 +128,7 @@ const triggers = new Map<string, Shared>();
 
 /** The shared entry of a trigger, made the newest; the oldest idle ones go beyond the bound. */
 export function sharedOf(id: string): Shared {
-	const shared = triggers.get(id) ?? { polling: false, failures: new Map<string, number>() };
+	const shared = triggers.get(id) ?? { polling: false, failedPolls: 0 };
 	triggers.delete(id);
 	triggers.set(id, shared);
 	for (const [key, entry] of triggers) {
@@ -157,6 +166,8 @@ interface Page {
 	walk: WalkKind;
 	from?: string;
 	keys: string[];
+	/** Keys of the page read last time at the walk's first cursor that the walk had not met before this page. */
+	unmet: string[];
 }
 
 /** A record read by this poll that goes out (it is new and not part of the baseline). */
@@ -171,8 +182,21 @@ interface Found {
 interface WalkEnd {
 	cursor?: string;
 	complete: boolean;
-	/** Keys of the page at `cursor` when it was read: the next walk reads it again. */
+	/** Keys read before that the next walk from `cursor` may meet: it skips them (state.ts `lastPage`). */
 	lastPage: string[];
+}
+
+/**
+ * At most this many keys are kept to be skipped where the long-lived search resumes: the page there,
+ * and those of the page read before it that the search has not met again (Flare may show a page
+ * empty or short, and its records on the next).
+ */
+export const MAX_LAST_PAGE = 50;
+
+/** The keys the next walk from a page skips: that page's, then those it may still meet, bounded. */
+function lastPageAt(page: Page | undefined, unmet: string[], putBack?: Set<string>): string[] {
+	const keys = (page?.keys ?? []).filter((key) => !putBack?.has(key));
+	return [...new Set([...keys, ...unmet])].slice(0, MAX_LAST_PAGE);
 }
 
 /** A poll in progress: its item and form, its deadline, what it found and what it will store. */
@@ -184,6 +208,8 @@ class Poll {
 	private read = 0;
 	/** The slowest page so far: what one more request is expected to take. */
 	private slowestPageMs = 0;
+	/** Flare's time (ms) when it answered the first page, from its `Date` header. */
+	flareTime?: number;
 
 	constructor(
 		private readonly item: FlareItem,
@@ -193,7 +219,7 @@ class Poll {
 		private readonly deadline: number,
 		private readonly cancel: AbortSignal,
 		/** At activation without backfill: what exists now is only noted, not emitted. */
-		private readonly noteAll: boolean,
+		readonly noteAll: boolean,
 	) {}
 
 	/** Whether a record that arrived at `arrived` is noted only: what existed at activation. */
@@ -204,6 +230,10 @@ class Poll {
 
 	/** Takes a page: notes each record not seen before, and keeps it unless it is the baseline's. */
 	private take(records: IDataObject[], response: FlareResponse, page: Page, now: number): void {
+		if (this.flareTime === undefined) {
+			const date = Date.parse(String(response.headers?.date ?? ''));
+			if (!Number.isNaN(date)) this.flareTime = date;
+		}
 		for (const record of records) {
 			const key = this.watch.keyOf(record);
 			page.keys.push(key);
@@ -217,26 +247,32 @@ class Poll {
 	}
 
 	/**
-	 * Whether another page fits: time left for it (`nextPageMs`) and for the output's requests for
-	 * what was kept so far and what the page may bring (each as slow as the slowest page, and no
-	 * faster than Flare's Basic pace), and room.
+	 * Time (ms) kept free for the output's requests: for what was kept so far (and `coming` more),
+	 * each as slow as the slowest page, and no faster than Flare's Basic pace.
 	 */
-	private fits(nextPageMs: number): boolean {
+	private outputMs(coming = 0): number {
 		const perRecord = this.watch.outputRequestsPerRecord ?? 0;
 		const requestMs = Math.max(this.slowestPageMs, DOCUMENTED_INTERVAL_MS.basic);
+		return (this.found.length + coming) * perRecord * requestMs;
+	}
+
+	/**
+	 * Whether another page fits: time left for it (`nextPageMs`) and for the output of what was kept
+	 * and what the page may bring, and room.
+	 */
+	private fits(nextPageMs: number): boolean {
 		const coming = this.noteAll ? 0 : this.watch.pageSize;
-		const outputMs = (this.found.length + coming) * perRecord * requestMs;
 		return (
-			Date.now() + nextPageMs + outputMs < this.deadline &&
+			Date.now() + nextPageMs + this.outputMs(coming) < this.deadline &&
 			this.read < MAX_RECORDS_PER_POLL &&
 			this.found.length < this.watch.maxRecords
 		);
 	}
 
 	/**
-	 * Walks `body` from `from` (a page read before, whose keys are `rereads`) while pages come and
-	 * fit (through empty pages, which filters cause). Past the deadline, the page under way is
-	 * dropped and the walk ends where it had got to.
+	 * Walks `body` from `from` (a page read before; `rereads`: the keys to skip there) while pages
+	 * come and fit (through empty pages, which filters cause). A page that takes longer than the time
+	 * left (for it and the output's requests) is dropped, and the walk ends where it had got to.
 	 */
 	async walk(
 		walk: WalkKind,
@@ -248,12 +284,29 @@ class Poll {
 		let at = from;
 		let read: Page | undefined;
 		let stopped = false;
+		const unmet = new Set(rereads);
+		// The walk's own time limit, earlier than the poll's by the output's time for what was found,
+		// so that a page slower than expected leaves time to emit what was found before it.
+		const outOfTime = new AbortController();
+		let armed: AbortSignal | undefined;
+		const arm = () => {
+			const ms = Math.max(0, this.deadline - this.outputMs() - Date.now());
+			const signal = AbortSignal.timeout(ms);
+			armed = signal;
+			signal.addEventListener('abort', () => armed === signal && outOfTime.abort(), { once: true });
+		};
+		arm();
+		const item = FlareItem.ofNode(
+			this.item.context as IPollFunctions,
+			this.properties,
+			AbortSignal.any([this.cancel, outOfTime.signal]),
+		);
 		const search = searchFor(this.watch, this.properties, body);
 		const paging = { ...search.paging!, resumable: true };
 		let end;
 		try {
 			end = await callFlare(
-				this.item,
+				item,
 				{ ...search, paging },
 				{
 					pageSize: this.watch.pageSize,
@@ -262,30 +315,40 @@ class Poll {
 						const now = Date.now();
 						this.slowestPageMs = Math.max(this.slowestPageMs, now - pageStart);
 						pageStart = now;
-						read = { walk, from: at, keys: [] };
+						read = { walk, from: at, keys: [], unmet: [...unmet] };
 						this.take(records, response, read, now);
+						for (const key of read.keys) unmet.delete(key);
 						const next = paging.next(response.body, recordsOf(response, true));
 						at = next === undefined ? at : String(next);
 						stopped = !this.fits(this.slowestPageMs);
+						arm();
 						return !stopped;
 					},
 				},
 			);
 		} catch (error) {
-			// Out of time: the walk resumes at the page that was under way.
-			if (!this.cancel.aborted) throw asNodeError(this.item, this.watch.operation, error);
-			return { cursor: at, complete: false, lastPage: read ? [] : rereads };
+			if (!this.cancel.aborted && !outOfTime.signal.aborted) {
+				throw asNodeError(this.item, this.watch.operation, error);
+			}
+			// Out of time: the walk resumes at the page that was under way, not read.
+			return { cursor: at, complete: false, lastPage: [...unmet].slice(0, MAX_LAST_PAGE) };
+		} finally {
+			armed = undefined;
 		}
 		if (end.next === undefined) {
 			// The end: keep the cursor of the last page read, and read that page again next time
 			// (Flare's tenant-events guide keeps the last non-null `next` the same way).
 			const cursor = end.lastFrom === undefined ? undefined : String(end.lastFrom);
-			return { cursor, complete: true, lastPage: read?.keys ?? [] };
+			return { cursor, complete: true, lastPage: lastPageAt(read, read?.unmet ?? [...unmet]) };
 		}
 		// Stopped for time or room, or at the walk's bound of pages without a new record (Flare's
 		// filters leave pages empty: the next poll goes on), or caught up (an empty page that handed
-		// back its cursor).
-		return { cursor: String(end.next), complete: !stopped && !end.atBound, lastPage: [] };
+		// back its cursor): the next page is not read yet.
+		return {
+			cursor: String(end.next),
+			complete: !stopped && !end.atBound,
+			lastPage: [...unmet].slice(0, MAX_LAST_PAGE),
+		};
 	}
 
 	/** Whether time is left for another walk. */
@@ -354,6 +417,7 @@ function stateFor(
 			sweptAt: iso(now),
 			seen: {},
 			lastPage: [],
+			// Set from Flare's clock once the activation has read (see settle).
 			...(first.backfill ? {} : { baseline: iso(now) }),
 		};
 	}
@@ -365,6 +429,33 @@ function stateFor(
 	delete state.sweepFrom;
 	delete state.sweepStarted;
 	return { ...state, search, start, lastPage: [], sweptAt: iso(now) };
+}
+
+/**
+ * A 4xx other than a refused cursor, on the first page of a search resumed from its saved cursor:
+ * said as such, with the way out (Flare documents no other answer for a cursor: docs/api-contract.md,
+ * "Flare Trigger").
+ */
+function savedPositionRefused(item: FlareItem, error: unknown, cursor: string): unknown {
+	const status = Number((error as NodeApiError).httpCode ?? Number.NaN);
+	if (!(error instanceof NodeApiError) || !(status >= 400 && status < 500)) return error;
+	if (status === 408 || status === 429) return error;
+	return new NodeApiError(
+		item.node(),
+		{ message: error.message, httpCode: String(status) },
+		{
+			message: `Flare refused to go on with the trigger's saved search (HTTP ${status}): ${error.message}`,
+			description: `The trigger resumes its search at the position Flare gave it last (saved with the workflow, "${cursor.slice(0, 40)}"). If Flare keeps refusing it, change the search and save the workflow (e.g. add a filter, then remove it and save again): the trigger then starts its search again from where it had got to, and nothing already emitted comes again.`,
+			httpCode: String(status),
+		},
+	);
+}
+
+/** Flare's time at activation, from its `Date` header, if within 15 minutes of n8n's clock; else n8n's. */
+function flareTimeOf(poll: Poll, startedAt: number): number {
+	const time = poll.flareTime;
+	if (time === undefined || Math.abs(time - startedAt) > LOOKBACK_MS) return startedAt;
+	return time;
 }
 
 /** An active poll: see the top of this file. */
@@ -409,7 +500,10 @@ export async function pollWatch(
 				state.lastPage,
 			);
 		} catch (error) {
-			if (!isRefusedCursorError(error)) throw asNodeError(item, watch.operation, error);
+			if (!isRefusedCursorError(error)) {
+				const refused = state.cursor ? savedPositionRefused(item, error, state.cursor) : error;
+				throw asNodeError(item, watch.operation, refused);
+			}
 			// Flare no longer accepts the saved cursor: the same search starts again where the
 			// trigger's knowledge ends, so that nothing is skipped and nothing emitted twice.
 			state.start = iso(resumeAt(state, startedAt - LOOKBACK_MS));
@@ -429,8 +523,8 @@ export async function pollWatch(
 
 		const { items, stop, later } = await emit(item, poll, watch, shared, cancel);
 		if (later) {
-			const message = `Flare could not send ${later.what} (try ${shared.failures.get(stop!.key)} of ${later.tries})`;
-			const description = `${later.reason.message}. The trigger asks again at the next poll, and after ${later.tries} tries emits it anyway, marked with the failure; what came after it waits until then.`;
+			const message = `Flare could not send ${later.what} (try ${shared.failedPolls} of ${later.tries})`;
+			const description = `${later.reason.message}. The trigger asks again at the next poll; after ${later.tries} polls in a row in which Flare could not send it, it emits it anyway, marked with the failure, and at once the others that fail the same way. What came after it waits until then.`;
 			if (items.length === 0)
 				throw new NodeOperationError(context.getNode(), message, { description });
 			context.logger?.warn(`${message}: ${description}`);
@@ -440,7 +534,7 @@ export async function pollWatch(
 		// n8n stores the static data with an emit, and after the poll of an activation; the progress
 		// of a poll that emits nothing stays in memory, and is simply made again after a restart.
 		writeState(staticData, state);
-		shared.state = state;
+		shared.state = items.length > 0 ? undefined : state;
 		return items.length > 0 ? [context.helpers.returnJsonArray(items)] : null;
 	} finally {
 		shared.polling = false;
@@ -449,7 +543,9 @@ export async function pollWatch(
 
 /**
  * The output items of the new records, in the order found, up to the first that cannot go out in
- * this poll (`stop`): the deadline came, or its output asked to wait (`later`).
+ * this poll (`stop`): the deadline came, or its output asked to wait (`later`). A request of the
+ * output that fails for now counts once per poll, whichever record it was for (`shared.failedPolls`):
+ * once it has failed in as many polls in a row as its output allows, the records go out marked.
  */
 async function emit(
 	item: FlareItem,
@@ -459,28 +555,31 @@ async function emit(
 	cancel: AbortSignal,
 ): Promise<{ items: IDataObject[]; stop?: Found; later?: OutputLater }> {
 	const items: IDataObject[] = [];
+	const failedBefore = shared.failedPolls;
+	const asks = (watch.outputRequestsPerRecord ?? 0) > 0;
 	for (const found of poll.found) {
+		// Out of time before asking Flare: this record and those after it wait, no try counted.
+		if (asks && cancel.aborted) return { items, stop: found };
 		let output: IDataObject | OutputLater;
 		try {
-			output = await watch.output(
-				found.record,
-				found.response,
-				shared.failures.get(found.key) ?? 0,
-			);
+			output = await watch.output(found.record, found.response);
 		} catch (error) {
 			if (cancel.aborted) return { items, stop: found };
 			throw asNodeError(item, watch.operation, error);
 		}
-		// Out of time after others went out: this record and those after it wait for the next poll,
-		// where it comes first (no try counted). Out of time on the first: a try, so that it ends.
-		if (cancel.aborted && output instanceof OutputLater && items.length > 0) {
-			return { items, stop: found };
-		}
 		if (output instanceof OutputLater) {
-			shared.failures.set(found.key, (shared.failures.get(found.key) ?? 0) + 1);
-			return { items, stop: found, later: output };
+			// Out of time after others went out: this record and those after it wait for the next
+			// poll, where it comes first (no try counted). Out of time on the first: a try, so that
+			// it ends.
+			if (cancel.aborted && items.length > 0) return { items, stop: found };
+			if (failedBefore + 1 < output.tries) {
+				shared.failedPolls = failedBefore + 1;
+				return { items, stop: found, later: output };
+			}
+			items.push(output.anyway);
+			continue;
 		}
-		shared.failures.delete(found.key);
+		shared.failedPolls = 0;
 		items.push(output);
 	}
 	return { items };
@@ -506,7 +605,7 @@ function settle(
 		for (const key of putBack) delete state.seen[key];
 		sweepComplete = false;
 		if (stop.page.walk === 'longLived') {
-			const lastPage = stop.page.keys.filter((key) => !putBack.has(key));
+			const lastPage = lastPageAt(stop.page, stop.page.unmet, putBack);
 			longLivedEnd = { cursor: stop.page.from, complete: false, lastPage };
 		}
 	}
@@ -520,6 +619,8 @@ function settle(
 	state.cursor = longLivedEnd.cursor;
 	if (longLivedEnd.cursor === undefined) delete state.cursor;
 	state.lastPage = longLivedEnd.lastPage;
+	// What existed at activation: what arrived before Flare's time then (its clock, not n8n's).
+	if (poll.noteAll) state.baseline = iso(flareTimeOf(poll, startedAt));
 	// Caught up once: what existed at activation has all been read.
 	if (longLivedEnd.complete) delete state.baseline;
 	if (sweepComplete) {

@@ -25,7 +25,11 @@ export interface TriggerState {
 	sweepFrom?: string;
 	/** Keys of the records emitted (or found at activation) that a sweep may read again: key → arrival (s). */
 	seen: Record<string, number>;
-	/** Keys of the last page the long-lived search read: the next poll reads it again. */
+	/**
+	 * Keys the long-lived search read before that it may meet again where it resumes: those of the
+	 * page at `cursor` (the next poll reads it again), and of the page read before that it has not met
+	 * again since (Flare may show a page empty or short, and its records on the next).
+	 */
 	lastPage: string[];
 	/**
 	 * The long-lived search has read what arrived before this (ISO 8601): the newest arrival it read,
@@ -33,10 +37,15 @@ export interface TriggerState {
 	 */
 	reached?: string;
 	/**
-	 * Activation without backfill (ISO 8601), until the long-lived search first reaches its end:
-	 * records that arrived before it are noted, not emitted.
+	 * Activation without backfill (ISO 8601, Flare's time then), until the long-lived search first
+	 * reaches its end: records that arrived before it are noted, not emitted.
 	 */
 	baseline?: string;
+	/**
+	 * Nothing that arrived before this (ISO 8601) is read again: keys were dropped beyond
+	 * {@link MAX_SEEN}, so a restarted or changed search, and every sweep, start here at the earliest.
+	 */
+	floor?: string;
 }
 
 /** At most this many keys are kept in `seen`; see {@link prune}. About 40 bytes each. */
@@ -48,7 +57,7 @@ const isRecord = (value: unknown): value is IDataObject =>
 /** The state stored by an earlier poll, or undefined on first activation (or if it is unreadable). */
 export function readState(data: IDataObject): TriggerState | undefined {
 	const { rev, search, start, cursor, since, sweptAt, seen, lastPage } = data;
-	const { reached, baseline, sweepStarted, sweepFrom } = data;
+	const { reached, baseline, sweepStarted, sweepFrom, floor } = data;
 	if (typeof rev !== 'number' || typeof search !== 'string' || typeof start !== 'string')
 		return undefined;
 	if (typeof since !== 'string' || !isRecord(seen) || !Array.isArray(lastPage)) return undefined;
@@ -65,6 +74,7 @@ export function readState(data: IDataObject): TriggerState | undefined {
 		...(typeof baseline === 'string' ? { baseline } : {}),
 		...(typeof sweepStarted === 'string' ? { sweepStarted } : {}),
 		...(typeof sweepFrom === 'string' ? { sweepFrom } : {}),
+		...(typeof floor === 'string' ? { floor } : {}),
 	};
 }
 
@@ -91,32 +101,37 @@ export const fingerprint = (value: unknown): string => digest(JSON.stringify(val
 /**
  * Where the trigger's knowledge ends (ms): the earliest arrival that its long-lived search may not
  * have read yet, or that a sweep may read again: the earlier of `since` and `reached` (`start` before
- * the search read anything); `fallback` when neither can be read. A restarted or changed search
- * starts there, and the keys of records that arrived since are kept, so that none is emitted twice.
+ * the search read anything), but not before `floor`; `fallback` when none can be read. A restarted
+ * or changed search starts there, and the keys of records that arrived since are kept, so that none
+ * is emitted twice.
  */
 export function resumeAt(state: TriggerState, fallback: number): number {
 	const known = [instantOf(state.since), instantOf(state.reached ?? state.start)].filter(
 		(ms) => !Number.isNaN(ms),
 	);
-	return known.length > 0 ? Math.min(...known) : fallback;
+	if (known.length === 0) return fallback;
+	const floor = instantOf(state.floor);
+	return Number.isNaN(floor) ? Math.min(...known) : Math.max(floor, Math.min(...known));
 }
 
 /**
  * Keeps `seen` bounded: keys of records that arrived before {@link resumeAt} are dropped (no sweep
- * reads them again, no restarted search either, and the long-lived search only reads its last page
- * again, kept in `lastPage`); beyond {@link MAX_SEEN} keys, the oldest go and the next sweep starts
- * after them, so that it cannot read them again either.
+ * reads them again, no restarted search either, and the long-lived search only meets again the keys
+ * kept in `lastPage`); beyond {@link MAX_SEEN} keys, the oldest go, and `floor` moves after them;
+ * `since` (where every sweep starts) is never before `floor`, so that nothing reads them again: the
+ * rest of their second is skipped.
  */
 export function prune(state: TriggerState): void {
 	const sinceS = Math.floor(resumeAt(state, instantOf(state.since)) / 1000);
-	const kept = Object.entries(state.seen)
+	const recent = Object.entries(state.seen)
 		.filter(([, arrivedS]) => arrivedS >= sinceS)
-		.sort((a, b) => b[1] - a[1])
-		.slice(0, MAX_SEEN);
-	if (kept.length === MAX_SEEN) {
-		// Keys of that second may have been dropped too: the next sweep starts after it.
+		.sort((a, b) => b[1] - a[1]);
+	const kept = recent.slice(0, MAX_SEEN);
+	if (recent.length > kept.length) {
 		const afterOldest = (kept[kept.length - 1][1] + 1) * 1000;
-		if (!(afterOldest <= instantOf(state.since))) state.since = new Date(afterOldest).toISOString();
+		if (!(afterOldest <= instantOf(state.floor))) state.floor = new Date(afterOldest).toISOString();
 	}
+	// A sweep, too, starts at the floor at the earliest (one that completes sets `since` earlier).
+	if (state.floor && instantOf(state.since) < instantOf(state.floor)) state.since = state.floor;
 	state.seen = Object.fromEntries(kept);
 }

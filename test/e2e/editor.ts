@@ -210,19 +210,29 @@ async function nodeCreator(page: Page, described: Described, artefacts: string, 
 		.filter({ hasText: expected[0] })
 		.first();
 	await firstAction.waitFor({ state: 'visible', timeout: ACTION_TIMEOUT });
-	// In page order: the trigger's actions, then the "Actions" category and the node's actions.
-	const listed = await creator.locator('[data-keyboard-nav-id]').evaluateAll((elements) =>
-		elements.map((element) => ({
-			id: element.getAttribute('data-keyboard-nav-id') ?? '',
-			type: element.getAttribute('data-keyboard-nav-type') ?? '',
-			text: (element.textContent ?? '').trim(),
-		})),
-	);
-	const start = listed.findIndex((entry) => entry.id === 'Actions');
-	const actions = listed
-		.slice(start + 1)
-		.filter((entry) => entry.type === 'action')
-		.map((entry) => entry.text);
+	// In page order: the trigger's actions, then the "Actions" category and the node's actions. n8n's
+	// node creator renders a long list a few items per animation frame, so read it until it stops growing.
+	const listedActions = async (): Promise<string[]> => {
+		const listed = await creator.locator('[data-keyboard-nav-id]').evaluateAll((elements) =>
+			elements.map((element) => ({
+				id: element.getAttribute('data-keyboard-nav-id') ?? '',
+				type: element.getAttribute('data-keyboard-nav-type') ?? '',
+				text: (element.textContent ?? '').trim(),
+			})),
+		);
+		const start = listed.findIndex((entry) => entry.id === 'Actions');
+		return listed
+			.slice(start + 1)
+			.filter((entry) => entry.type === 'action')
+			.map((entry) => entry.text);
+	};
+	let actions = await listedActions();
+	for (const waitUntil = Date.now() + ACTION_TIMEOUT; Date.now() < waitUntil; ) {
+		await page.waitForTimeout(250);
+		const again = await listedActions();
+		if (again.length === actions.length && again.length >= expected.length) break;
+		actions = again;
+	}
 	checkList(
 		actions,
 		expected,
@@ -332,7 +342,9 @@ async function nodePanel(page: Page, described: Described, artefacts: string): P
 	const notices = node.properties.filter(
 		(candidate) =>
 			candidate.type === 'notice' &&
-			(candidate.displayOptions?.show?.resource as string[] | undefined)?.includes('leakedCredential') &&
+			(candidate.displayOptions?.show?.resource as string[] | undefined)?.includes(
+				'leakedCredential',
+			) &&
 			(candidate.displayOptions?.show?.operation as string[] | undefined)?.includes('search'),
 	);
 	check(notices.length > 0, 'the description has a notice on the Search form');
@@ -538,10 +550,15 @@ async function eventFeedForm(page: Page, ndv: Locator, described: Described, art
 		(entry) => entry.value === 'searchTenantFeed',
 	);
 	if (!feedSearch) throw new Error('The description has no Event → Search Tenant Feed');
-	await choose(ndv.locator(testId('parameter-input-resource')), nameOf(resourceOptions(node), 'event'));
+	await choose(
+		ndv.locator(testId('parameter-input-resource')),
+		nameOf(resourceOptions(node), 'event'),
+	);
 	await choose(ndv.locator(testId('parameter-input-operation')), feedSearch.name);
 	const form = node.properties.filter((candidate) =>
-		(candidate.displayOptions?.show?.operation as string[] | undefined)?.includes('searchTenantFeed'),
+		(candidate.displayOptions?.show?.operation as string[] | undefined)?.includes(
+			'searchTenantFeed',
+		),
 	);
 	const searchBy = property(node, 'searchBy', 'event', 'searchTenantFeed');
 	const queryFields = form.filter((candidate) => candidate.displayOptions?.show?.searchBy);
@@ -557,7 +574,8 @@ async function eventFeedForm(page: Page, ndv: Locator, described: Described, art
 			(candidate.displayOptions!.show!.searchBy as string[]).includes(String(kind.value)),
 		);
 		const shown = [];
-		for (const candidate of own) if (await settle(field(candidate.name), true)) shown.push(candidate.name);
+		for (const candidate of own)
+			if (await settle(field(candidate.name), true)) shown.push(candidate.name);
 		const others = [];
 		for (const candidate of queryFields.filter((entry) => !own.includes(entry))) {
 			if (await settle(field(candidate.name), false)) others.push(candidate.name);

@@ -830,7 +830,7 @@ export class FakeFlare {
 		processed?: Reply,
 	): Promise<boolean> {
 		const now = () => this.now();
-		if ('delayMs' in fault) await whileParked(sleep(fault.delayMs));
+		if ('delayMs' in fault) await whileParked(sleep(fault.delayMs), res);
 		else if ('expireTokens' in fault) this.expireAllTokens();
 		else if ('reset' in fault) {
 			ctx.entry.status = 0;
@@ -851,23 +851,23 @@ export class FakeFlare {
 			});
 			return true;
 		} else if ('drip' in fault) {
-			await this.hold(drip(res, ctx.entry, now, fault.drip));
+			await this.hold(drip(res, ctx.entry, now, fault.drip), res);
 			return true;
 		} else if ('endlessBody' in fault) {
-			await this.hold(endlessBody(res, ctx.entry, now));
+			await this.hold(endlessBody(res, ctx.entry, now), res);
 			return true;
 		} else if ('silent' in fault) {
-			await this.hold(silent(res, ctx.entry, now));
+			await this.hold(silent(res, ctx.entry, now), res);
 			return true;
 		}
 		return false;
 	}
 
 	/** Keeps a held answer until it ends, so that stop() can wait for it. */
-	private async hold(answer: Promise<void>): Promise<void> {
+	private async hold(answer: Promise<void>, res: http.ServerResponse): Promise<void> {
 		this.held.add(answer);
 		try {
-			await whileParked(answer);
+			await whileParked(answer, res);
 		} finally {
 			this.held.delete(answer);
 		}
@@ -894,6 +894,8 @@ export class FakeFlare {
 				this.unitsLeft(this.organizationOf(ctx.key)),
 			);
 		}
+		// Flare's clock, as any HTTP server sends it (Node's own would be the real time).
+		headers.date ??= new Date(this.now()).toUTCString();
 		let payload = '';
 		if (reply.raw !== undefined) {
 			payload = reply.raw;

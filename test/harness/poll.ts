@@ -16,6 +16,12 @@ export interface TriggerSpec {
 	credentialId?: string;
 	/** What `getPollBudgetMs()` answers in active polls; n8n's default unless given. */
 	budgetMs?: number;
+	/**
+	 * What becomes of a poll still under way when the workflow is saved (reactivated): n8n 2.41
+	 * discards its result and does not save its static data (the default); n8n 1.x emits it and saves
+	 * the static data of the workflow it started with, over what the new activation stored.
+	 */
+	superseded?: 'discard' | 'emit';
 }
 
 export interface PollResult {
@@ -23,6 +29,8 @@ export interface PollResult {
 	items: INodeExecutionData[] | null;
 	/** The error of a failed poll, which n8n reports with `__emitError` while the workflow stays active. */
 	error?: Error & { description?: string | null };
+	/** The workflow was saved or n8n restarted while the poll ran: n8n dropped its result. */
+	discarded?: true;
 }
 
 const plain = (data: unknown): IDataObject => JSON.parse(JSON.stringify(data ?? {})) as IDataObject;
@@ -38,7 +46,10 @@ let triggerWorkflows = 0;
  *   (here: to `saved`) when a poll emits, if it changed. A failed poll is reported, not thrown.
  * - `poll('manual')` is the editor's "fetch test event" (WorkflowExecute.executePollNode): a
  *   PollContext in 'manual' mode over the same workflow; n8n never saves static data after it.
- * - `restart()` reloads the workflow from the saved static data, as n8n does after a restart.
+ * - `restart()` reloads the workflow from the saved static data, as n8n does after a restart; a
+ *   poll still under way then is lost with the process (its result dropped, nothing saved).
+ * - `reactivate()` is a save of the workflow: the same, in the same process; a poll under way is
+ *   superseded (see {@link TriggerSpec.superseded}).
  */
 export class TriggerWorkflow {
 	/** The static data as n8n last saved it to the database. */
@@ -63,6 +74,8 @@ export class TriggerWorkflow {
 
 	/** Restarts so far: each is a new n8n process. */
 	private restarts = 0;
+	/** Activations so far (restarts and saves): a poll started under an earlier one is superseded. */
+	private activations = 0;
 
 	/**
 	 * Rebuilds the workflow from the saved static data; unsaved changes are lost, as in n8n. The
@@ -84,6 +97,7 @@ export class TriggerWorkflow {
 	}
 
 	private rebuild(): void {
+		this.activations++;
 		this.node = {
 			id: `flare-trigger-${this.restarts}`,
 			name: this.name,
@@ -126,16 +140,26 @@ export class TriggerWorkflow {
 	}
 
 	async poll(mode: 'trigger' | 'manual' = 'trigger'): Promise<PollResult> {
+		const node = this.node;
 		const result = await this.pollOnce(mode);
-		collectRun('poll', { result, state: this.state, saved: this.saved }, result.items?.length ?? 0, [this.node]);
+		collectRun('poll', { result, state: this.state, saved: this.saved }, result.items?.length ?? 0, [node]);
 		return result;
 	}
 
 	private async pollOnce(mode: 'trigger' | 'manual'): Promise<PollResult> {
+		const activation = this.activations;
+		const restarts = this.restarts;
+		const workflow = this.workflow;
+		const node = this.node;
+		/** n8n 2.41's PollTriggerExecutor: `isCurrent()`, checked when the poll function returns. */
+		const superseded = () =>
+			mode === 'trigger' &&
+			activation !== this.activations &&
+			(restarts !== this.restarts || this.spec.superseded !== 'emit');
 		const hooks = new ExecutionLifecycleHooks(mode, 'harness-poll', {
-			id: this.workflow.id,
-			name: this.workflow.name,
-			nodes: [this.node],
+			id: workflow.id,
+			name: workflow.name,
+			nodes: [node],
 			connections: {},
 			active: true,
 			activeVersionId: null,
@@ -148,16 +172,16 @@ export class TriggerWorkflow {
 		let emitted: INodeExecutionData[][] | undefined;
 		const context =
 			mode === 'manual'
-				? new PollContext(this.workflow, this.node, additionalData, 'manual', 'manual')
+				? new PollContext(workflow, node, additionalData, 'manual', 'manual')
 				: new PollContext(
-						this.workflow,
-						this.node,
+						workflow,
+						node,
 						additionalData,
 						'trigger',
 						'activate',
 						(data) => {
 							emitted = data;
-							this.saveStaticData();
+							this.saveStaticData(workflow);
 						},
 						undefined,
 						undefined,
@@ -165,22 +189,25 @@ export class TriggerWorkflow {
 						undefined,
 						() => this.budgetMs,
 					);
-		const nodeType = this.workflow.nodeTypes.getByNameAndVersion(this.node.type, this.node.typeVersion);
+		const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 		try {
 			const data = await nodeType.poll!.call(context);
 			if (mode === 'manual') return { items: data?.[0] ?? null };
+			// n8n 2.41: "Discarding in-flight poll result for superseded workflow".
+			if (superseded()) return { items: null, discarded: true };
 			// PollTriggerExecutor: a poll that returns data emits it; n8n saves the static data on emit.
 			if (data !== null) context.__emit(data);
 			return { items: emitted?.[0] ?? null };
 		} catch (error) {
+			if (superseded()) return { items: null, discarded: true };
 			return { items: null, error: error as PollResult['error'] };
 		}
 	}
 
 	/** WorkflowStaticDataService.saveStaticData: saves when the static data changed. */
-	private saveStaticData(): void {
-		if (this.workflow.staticData.__dataChanged !== true) return;
-		this.saved = plain(this.workflow.staticData);
-		this.workflow.staticData.__dataChanged = false;
+	private saveStaticData(workflow = this.workflow): void {
+		if (workflow.staticData.__dataChanged !== true) return;
+		this.saved = plain(workflow.staticData);
+		workflow.staticData.__dataChanged = false;
 	}
 }

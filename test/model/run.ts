@@ -10,7 +10,9 @@
  * test-results/trigger-model/<variant>/), to show what the model finds and what it shrinks to:
  * - `lease`: the overlap guard of c3b5608, a 55-second lease, and no cancel at the poll's deadline;
  * - `sweep`: the sweep also while the long-lived search is behind, and the keys kept only from where
- *   the sweep starts (c3b5608's).
+ *   the sweep starts (c3b5608's);
+ * - `fiveMinutesLate`: records wait until they are 5 minutes old ("on time, the next poll" broken);
+ * - `noPrune`: the state is never pruned ("bounded" broken).
  * Prints fast-check's report (seed, path, the shrunk counterexample) and exits 1 on a failure.
  */
 import fc from 'fast-check';
@@ -29,6 +31,17 @@ const VARIANTS: Record<string, Array<[file: string, from: string, to: string]>> 
 			'new AbortController().signal',
 		],
 	],
+	// Records that arrived less than 5 minutes ago wait (put back, as at the deadline): "on time,
+	// the next poll" (docs/trigger.md) becomes "5 minutes later".
+	fiveMinutesLate: [
+		[
+			'poll.js',
+			'for (const found of poll.found) {',
+			'for (const found of poll.found) {\n        if (Date.now() - (0, state_1.instantOf)(watch.arrivedAt(found.record)) < 300000) return { items, stop: found };',
+		],
+	],
+	// The state is never pruned: `seen` grows with every record for ever.
+	noPrune: [['state.js', 'function prune(state) {', 'function prune(state) { return;']],
 	sweep: [
 		['poll.js', 'if (longLived.complete && sweepDue(', 'if (sweepDue('],
 		['state.js', 'resumeAt(state, instantOf(state.since))', 'instantOf(state.since)'],

@@ -12,12 +12,19 @@ import { replaceTimers, timers, type Timers } from './globals';
 import { diagnosticsChannel } from './node';
 
 const realNow = Date.now.bind(Date);
+/** Turns of the event loop in a row with nothing to do before virtual time moves (see VirtualTime). */
+const QUIET_TURNS = 5;
 let shiftMs = 0;
 
-/** Moves this process's clock on by `ms`. */
+/**
+ * Moves this process's clock on by `ms`. Under virtual time, time passes (timers fire on the way);
+ * a move back is a step of the host's clock: `Date.now` goes back, timers keep their time (as Node's
+ * do, which run on a monotonic clock).
+ */
 export function moveClock(ms: number): void {
 	if (virtual) {
-		virtual.move(ms);
+		if (ms < 0) virtual.step(ms);
+		else virtual.move(ms);
 		return;
 	}
 	shiftMs += ms;
@@ -30,6 +37,11 @@ export function moveClockTo(time: number): void {
 }
 
 type Callback = (...args: unknown[]) => void;
+
+/** What closes: an answer of the fake (an http.ServerResponse). */
+interface Closable {
+	once(event: 'close', listener: () => void): unknown;
+}
 
 interface Timer {
 	id: number;
@@ -77,15 +89,24 @@ class TimerHandle {
 /**
  * Time that moves only when the process waits for nothing but time. `Date.now` stands still while
  * anything real is under way: an HTTP request that the client has open and the fake has not parked
- * (`parked`: a slow answer, an answer held on purpose), or a timer due now. When only timers remain,
- * the clock jumps to the earliest one and fires it — at once in `auto` mode, or as far as a test asks
- * with {@link advance} in manual mode (a model test, where time is one of the commands). Timers that
- * do not keep a process alive (`unref`, and every `AbortSignal.timeout`) fire when time passes them,
- * but time does not move for them alone unless the fake holds an answer open.
+ * (`parked`: a slow answer, an answer held on purpose), a timer due now, or work that goes on from
+ * one turn of the event loop to the next (the clock waits {@link QUIET_TURNS} turns in which nothing
+ * happened). When only timers remain, the clock moves to the earliest one and fires it, then the
+ * next, in time order — at once in `auto` mode, or as far as a test asks with {@link advance} in
+ * manual mode (a model test, where time is one of the commands). Timers that do not keep a process
+ * alive (`unref`, and every `AbortSignal.timeout`) fire when time passes them, but time does not move
+ * for them alone unless the fake holds an answer open.
+ *
+ * `now` is the monotonic time timers run on; `Date.now()` is `now` plus the host clock's steps
+ * ({@link step}).
  */
 export class VirtualTime {
 	now: number;
 	auto = true;
+	/** How far the host's clock was stepped (`Date.now()` less `now`). */
+	private wallShift = 0;
+	/** Turns of the event loop in a row in which nothing happened: the clock moves at QUIET_TURNS. */
+	private quietTurns = 0;
 	private readonly timers = new Map<number, Timer>();
 	private lastId = 0;
 	private lastOrder = 0;
@@ -106,9 +127,10 @@ export class VirtualTime {
 	private readonly onRequest = (message: unknown) => {
 		const { request } = message as { request: { once(event: string, listener: () => void): void } };
 		this.openRequests++;
+		this.activity();
 		request.once('close', () => {
 			this.openRequests--;
-			this.wake();
+			this.activity();
 		});
 	};
 
@@ -123,7 +145,7 @@ export class VirtualTime {
 			clearTimeout: (handle) => this.clear(handle),
 			clearInterval: (handle) => this.clear(handle),
 		});
-		Date.now = () => this.now;
+		Date.now = () => this.now + this.wallShift;
 		AbortSignal.timeout = (ms: number) => {
 			const controller = new AbortController();
 			const reason = new DOMException('The operation was aborted due to timeout', 'TimeoutError');
@@ -145,18 +167,34 @@ export class VirtualTime {
 	/** Moves the clock on by `ms` (timers passed on the way fire, in order, as soon as they can). */
 	move(ms: number): void {
 		this.now += ms;
-		this.wake();
+		this.activity();
 	}
 
-	/** Keeps the clock from jumping while `work` runs: the fake parks an answer it holds on purpose. */
-	async parked<T>(work: Promise<T>): Promise<T> {
+	/** Steps the host's clock by `ms` (`Date.now` jumps; timers keep their time). */
+	step(ms: number): void {
+		this.wallShift += ms;
+		this.activity();
+	}
+
+	/**
+	 * Keeps the clock from jumping while `work` runs: the fake parks an answer it holds on purpose,
+	 * until it is sent or `connection` (its response) closes, when the client gave up on it.
+	 */
+	async parked<T>(work: Promise<T>, connection?: Closable): Promise<T> {
+		let parked = true;
+		const unpark = () => {
+			if (!parked) return;
+			parked = false;
+			this.parkedRequests--;
+			this.activity();
+		};
 		this.parkedRequests++;
-		this.wake();
+		this.activity();
+		connection?.once('close', unpark);
 		try {
 			return await work;
 		} finally {
-			this.parkedRequests--;
-			this.wake();
+			unpark();
 		}
 	}
 
@@ -181,7 +219,7 @@ export class VirtualTime {
 	async runUntil<T>(work: Promise<T>): Promise<T> {
 		const auto = this.auto;
 		this.auto = true;
-		this.wake();
+		this.activity();
 		try {
 			return await work;
 		} finally {
@@ -200,7 +238,7 @@ export class VirtualTime {
 	setRef(id: number, ref: boolean): void {
 		const timer = this.timers.get(id);
 		if (timer) timer.ref = ref;
-		this.wake();
+		this.activity();
 	}
 
 	hasRef(id: number): boolean {
@@ -232,7 +270,7 @@ export class VirtualTime {
 			repeatMs: repeat ? Math.max(1, delay) : undefined,
 			ref,
 		});
-		this.wake();
+		this.activity();
 		return new TimerHandle(this, id);
 	}
 
@@ -265,6 +303,12 @@ export class VirtualTime {
 		return this.openRequests > this.parkedRequests;
 	}
 
+	/** Something happened: the quiet turns count again from zero, and the clock looks again. */
+	private activity(): void {
+		this.quietTurns = 0;
+		this.wake();
+	}
+
 	/** Looks again once the current events are handled (after I/O callbacks, like setImmediate). */
 	private wake(): void {
 		if (this.checkPending) return;
@@ -275,27 +319,42 @@ export class VirtualTime {
 		});
 	}
 
-	/** Fires one timer that is due, or jumps to the next one when allowed; or tells waiters it is idle. */
+	/**
+	 * Fires the earliest timer that is due; or, once the process has been quiet for
+	 * {@link QUIET_TURNS} turns, tells waiters it is idle, or moves to the next timer when allowed.
+	 */
 	private check(): void {
 		const due = this.earliest((timer) => timer.at <= this.now);
 		if (due) {
+			this.quietTurns = 0;
 			this.fire(due);
 			this.wake();
 			return;
 		}
-		if (this.busy) return; // a request's close wakes the clock again
-		if (this.waiters.length > 0) {
-			for (const resolve of this.waiters.splice(0)) resolve();
+		if (this.busy) {
+			this.quietTurns = 0;
+			return; // a request's close wakes the clock again
+		}
+		if (++this.quietTurns < QUIET_TURNS) {
+			// Work that goes on in the next turns (a socket closed, an aborted request settling)
+			// comes first: it may set a timer, or end what a timer would have stopped.
 			this.wake();
 			return;
 		}
+		if (this.waiters.length > 0) {
+			for (const resolve of this.waiters.splice(0)) resolve();
+			this.activity();
+			return;
+		}
 		if (!this.auto) return;
-		// Only time is awaited: jump to the next timer that keeps the process alive, or to any timer
-		// when the fake holds an answer open (the client then waits for its own time-out).
-		const next = this.earliest((timer) => timer.ref || this.parkedRequests > 0);
-		if (!next) return;
-		this.now = next.at;
-		this.fire(next);
+		// Only time is awaited: move on when a timer keeps the process alive, or any timer when the
+		// fake holds an answer open (the client then waits for its own time-out); on the way, the
+		// earliest timer of all fires first, as it would in real time.
+		if (!this.earliest((timer) => timer.ref || this.parkedRequests > 0)) return;
+		const first = this.earliest(() => true)!;
+		this.now = Math.max(this.now, first.at);
+		this.quietTurns = 0;
+		this.fire(first);
 		this.wake();
 	}
 }
@@ -328,7 +387,10 @@ export function useVirtualTime(): { time: VirtualTime } {
 	return context;
 }
 
-/** Keeps virtual time from jumping while the fake holds an answer on purpose (no effect on real time). */
-export async function whileParked<T>(work: Promise<T>): Promise<T> {
-	return virtual ? await virtual.parked(work) : await work;
+/**
+ * Keeps virtual time from jumping while the fake holds an answer on purpose, until `connection` (the
+ * answer) closes (no effect on real time).
+ */
+export async function whileParked<T>(work: Promise<T>, connection?: Closable): Promise<T> {
+	return virtual ? await virtual.parked(work, connection) : await work;
 }

@@ -16,7 +16,7 @@ export { default as childProcess } from 'node:child_process';
 export { default as url } from 'node:url';
 export { performance } from 'node:perf_hooks';
 export { default as processRef } from 'node:process';
-export { setTimeout as delay } from 'node:timers/promises';
+export { setTimeout as delay, setImmediate as nextTurn } from 'node:timers/promises';
 export { createRequire } from 'node:module';
 export { default as diagnosticsChannel } from 'node:diagnostics_channel';
 export { createHash } from 'node:crypto';

@@ -112,6 +112,22 @@ describe('Flare Trigger state stays bounded', () => {
 		expect(Object.keys(pruned.seen)).toEqual(['kept']);
 	});
 
+	it('never lets a sweep start before the floor: a sweep that completes sets `since` 15 minutes back, prune moves it up', () => {
+		// 2,100 records over a minute, then the sweep 10 minutes later: without this, the next sweep read
+		// the oldest 100 again and emitted them twice (the model test, New Event, seed 20251126).
+		const seen = Object.fromEntries(Array.from({ length: MAX_SEEN + 100 }, (_, n) => [`k${n}`, Date.parse('2026-11-23T12:00:00Z') / 1000 + Math.floor(n / 35)]));
+		const state: TriggerState = { rev: 1, search: 's', start: '2026-11-23T11:45:00Z', since: '2026-11-23T11:45:00Z', reached: '2026-11-23T12:01:00Z', seen, lastPage: [] };
+		prune(state);
+		expect(state.floor).toBe('2026-11-23T12:00:03.000Z');
+		expect(state.since).toBe(state.floor);
+		expect(Object.keys(state.seen)).toHaveLength(MAX_SEEN);
+		state.since = '2026-11-23T11:55:00.000Z';
+		prune(state);
+		expect(state.since).toBe('2026-11-23T12:00:03.000Z');
+		// The 5 keys kept of the second before the floor go too: nothing reads that second again.
+		expect(Object.keys(state.seen)).toHaveLength(MAX_SEEN - 5);
+	});
+
 	it(`keeps at most ${MAX_TRIGGERS} triggers in memory, forgetting the one polled longest ago, never one that is polling`, () => {
 		const polling = sharedOf('workflow-0/node');
 		polling.polling = true;

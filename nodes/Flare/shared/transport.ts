@@ -50,10 +50,9 @@ type Outcome = { response: FlareResponse } | { failure: FlareFailure };
 /** `work`'s result, or what stopped waiting for it: the deadline, or the execution's cancellation. */
 async function within<T>(
 	work: Promise<T>,
-	timeoutMs: number,
+	deadline: AbortSignal,
 	cancel?: AbortSignal,
 ): Promise<T | 'TIMEOUT' | 'CANCELLED'> {
-	const deadline = AbortSignal.timeout(timeoutMs);
 	let stop = () => {};
 	const stopped = new Promise<'TIMEOUT' | 'CANCELLED'>((resolve) => {
 		stop = () => resolve(cancel?.aborted ? 'CANCELLED' : 'TIMEOUT');
@@ -71,15 +70,18 @@ async function within<T>(
 /**
  * One attempt through n8n's authenticated helper (token exchange and the 401 refresh included),
  * never following a redirect. The answer is read as a stream, at most 256 MiB of it, and the whole
- * attempt (token exchange, answer and body) must end within the Timeout: past it, the answer is
- * dropped and its connection closed. The gate learns when n8n hands the request to its HTTP client.
+ * attempt (token exchange, answer and body) must end within the Timeout: past it, or once `cancel`
+ * fires (a poll's deadline), the answer is dropped and the request aborted (n8n hands `abortSignal`
+ * to its HTTP client; in an execution, n8n puts the execution's cancel signal there itself). The
+ * gate learns when n8n hands the request to its HTTP client.
  */
 async function sendOnce(
 	ctx: FlareContext,
 	request: FlareRequest,
 	gate: RateGate,
 ): Promise<Outcome> {
-	const { options, timeoutMs } = request;
+	const { options, timeoutMs, cancel } = request;
+	const deadline = AbortSignal.timeout(timeoutMs);
 	let abandoned = false;
 	let body: unknown;
 	const attempt = (async (): Promise<Outcome> => {
@@ -96,6 +98,7 @@ async function sendOnce(
 						encoding: 'stream',
 						returnFullResponse: true,
 						disableFollowRedirect: true,
+						abortSignal: cancel ? AbortSignal.any([deadline, cancel]) : deadline,
 					},
 					gate,
 				),
@@ -118,7 +121,7 @@ async function sendOnce(
 			};
 		}
 	})();
-	const outcome = await within(attempt, timeoutMs, request.cancel);
+	const outcome = await within(attempt, deadline, cancel);
 	if (typeof outcome === 'string') {
 		abandoned = true;
 		discard(body);
