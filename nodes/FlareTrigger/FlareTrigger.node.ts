@@ -12,8 +12,7 @@ import {
 import { requestOptions } from '../Flare/shared/descriptions';
 import { FlareItem } from '../Flare/shared/item';
 import type { FlareResponse } from '../Flare/shared/operation';
-import { protectLeakedValues } from '../Flare/shared/output';
-import { asNodeError, callFlare, leakedValueOutputOf } from '../Flare/shared/runner';
+import { asNodeError, callFlare, outputProtectionOf } from '../Flare/shared/runner';
 import { listSearch } from '../Flare/methods/listSearch';
 import { loadOptions } from '../Flare/methods/loadOptions';
 import { newEventFields, newEventWatch } from './newEvent';
@@ -188,12 +187,12 @@ export class FlareTrigger implements INodeType {
 			throw new NodeOperationError(this.getNode(), `Event has an unknown value: "${name}"`);
 		}
 		const form = formOf(kind);
-		const leakedValues = leakedValueOutputOf(FlareItem.ofNode(this, form), form);
+		const protect = outputProtectionOf(FlareItem.ofNode(this, form), form);
 		const emitted =
 			this.getMode() === 'manual'
 				? await newestMatches(this, form, kind)
 				: await pollWatch(this, form, kind.watch, startedAt);
-		for (const { json } of emitted?.[0] ?? []) protectLeakedValues(json, leakedValues);
+		for (const { json } of emitted?.[0] ?? []) protect(json);
 		return emitted;
 	}
 }

@@ -3,7 +3,7 @@
  * against the fake Flare API, checked against the fake's dataset (the oracle) and request log.
  */
 import type { IdentityRecord } from '../contract';
-import { planted, type FakeFlare, type FakeFlareOptions, type LoggedRequest } from '../fake-flare';
+import type { FakeFlare, FakeFlareOptions, LoggedRequest } from '../fake-flare';
 import { masked, maskedView, simplifiedIdentities } from '../integration/support';
 import { CANARY_API_KEY, CANARY_TOKEN_PREFIX } from '../reliability/secret-scan';
 import { EVENT_CASES } from './cases-events';
@@ -257,13 +257,13 @@ export const CASES: E2eCase[] = [
 			check(run, { fake, api }) {
 				const node = 'Get identities by password';
 				const expected = simplifiedIdentities(
-					fake.dataset.identitiesByPassword(planted('hunter2'), 10),
+					fake.dataset.identitiesByPassword('hunter2', 10),
 				).slice(0, 10);
-				checkEqual(expected.length, 10, node, 'the dataset has 10 results for hunter2~PlAnTeD');
+				checkEqual(expected.length, 10, node, 'the dataset has 10 results for hunter2');
 				checkEqual(run.json(node), expected, node, 'output (simplified, masked)');
 				checkEqual(
 					api.map((request) => request.path),
-					['/leaksdb/identities/by_password/hunter2~PlAnTeD'],
+					['/leaksdb/identities/by_password/hunter2'],
 					node,
 					'request paths',
 				);

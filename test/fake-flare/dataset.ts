@@ -43,7 +43,7 @@ import {
 	shuffled,
 } from './random';
 import { type Quirks, shapeAfterPage } from './paging';
-import { planted, plantedSecret } from './planted';
+import { PLANTED_MARKER, planted, plantedSecret } from './planted';
 import { lowerBound, type Matcher, NOTHING, scan } from './scan';
 import {
 	type EndCursor,
@@ -556,9 +556,14 @@ export class Dataset {
 		}
 	}
 
-	/** Candidates for the leaked-identity lookup by password (exact). */
+	/**
+	 * Candidates for the leaked-identity lookup by password (exact). Every leaked password is stored
+	 * planted; a lookup of a bare password (`hunter2`, as a user types it in the example workflow)
+	 * finds the records of its planted form, which the leaked-value scan still recognises.
+	 */
 	passwordMatcher(password: string): Matcher {
-		return this.searchMatcher({ type: 'secret', secret: password });
+		const secret = password.includes(PLANTED_MARKER) ? password : planted(password);
+		return this.searchMatcher({ type: 'secret', secret });
 	}
 
 	/**
@@ -1040,7 +1045,8 @@ export class Dataset {
 			const { data } = this.identifier(id, 0);
 			return data.type === 'secret' ? [data.secret] : [];
 		});
-		return [...this.passwords(), ...this.eventPasswords, ...secrets];
+		const samples = words.SOURCES.map(([id]) => sourceSample(id));
+		return [...this.passwords(), ...this.eventPasswords, ...secrets, ...samples];
 	}
 
 	/** All usernames (the part before `@`). */
@@ -1152,6 +1158,11 @@ function dateOrNull(next: () => number, fromYear: number): string | null {
 	return isoWithOffset(ms);
 }
 
+/** The planted password that the description of source `id` (Source → Get) quotes. */
+function sourceSample(id: string): string {
+	return plantedSecret('', `source-${id}`);
+}
+
 function buildSources(next: () => number): [GlobalSource[], LegacySource[]] {
 	const globals: GlobalSource[] = [];
 	const legacies: LegacySource[] = [];
@@ -1172,7 +1183,8 @@ function buildSources(next: () => number): [GlobalSource[], LegacySource[]] {
 		legacies.push({
 			id,
 			name,
-			description: `Credentials leaked in ${name}.`,
+			// Flare's description of a leak may quote its sample (planted.ts).
+			description: `Credentials leaked in ${name}. Sample published with it: admin@${id.replace(/[^a-z0-9]+/g, '')}.example:${sourceSample(id)}`,
 			description_fr: `Identifiants divulgués dans ${name}.`,
 			hash_description: `Passwords stored as ${hashType}.`,
 			hash_type: hashType,
@@ -1244,11 +1256,17 @@ function buildEvents(next: () => number, quoted: string[]): BlogPostEvent[] {
 			next() % 60,
 		);
 		const slug = `${source.replace(/[^a-z]+/g, '-')}-post-${k + 1}`;
-		// Every third post quotes a leaked credential line, its password planted (planted.ts).
+		// Every third post quotes a leaked credential line, and every third a mirror with its login:
+		// the password planted (planted.ts).
 		const password = planted(words.COMMON_PASSWORDS[k % words.COMMON_PASSWORDS.length]);
-		if (k % 3 === 1) quoted.push(password);
+		if (k % 3 !== 0) quoted.push(password);
+		const host = `${source.replace(/[^a-z]+/g, '')}.example`;
 		const sample =
-			k % 3 === 1 ? ` Sample: admin@${source.replace(/[^a-z]+/g, '')}.example:${password}` : '';
+			k % 3 === 1
+				? ` Sample: admin@${host}:${password}`
+				: k % 3 === 2
+					? ` Mirror: ftp://backup:${password}@files.${host}/dump.sql`
+					: '';
 		events.push({
 			event_type: 'blog_post',
 			metadata: {

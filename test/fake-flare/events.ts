@@ -182,6 +182,12 @@ export interface StoredEvent {
 	credentials: Array<{ url: string; username: string; password: string }>;
 	/** A stealer log's session cookies. */
 	cookies: Array<{ host_key: string; name: string; value: string }>;
+	/** The free-text fields of its type in the full event's `data` ({@link FREE_TEXT_FIELDS}). */
+	texts: Record<string, string | string[]>;
+	/** An analyst's note of the full event's header (`user_notes`), or null. */
+	userNotes: string | null;
+	/** URLs the event links to (`features.urls`), or none. */
+	urls: string[];
 }
 
 export interface EventState {
@@ -265,15 +271,13 @@ export class EventStore {
 			let materializedMs = options.startMs;
 			for (let k = 0; k < options.eventsPerTenant; k++) {
 				if (k % 7 !== 6) materializedMs = options.startMs + k * STEP_MS + (next() % (STEP_MS / 3));
-				this.add(
-					this.generate(tenantId, k, next, {
-						type: EVENT_TYPES[(k + tenantId) % EVENT_TYPES.length],
-						id: eventId(tenantId, k),
-						materializedMs,
-						estimatedCreatedMs: materializedMs - 3_600_000 - (next() % (30 * DAY_MS)),
-					}),
-					seededState(next, materializedMs),
-				);
+				const generated = this.generate(tenantId, k, next, {
+					type: EVENT_TYPES[(k + tenantId) % EVENT_TYPES.length],
+					id: eventId(tenantId, k),
+					materializedMs,
+					estimatedCreatedMs: materializedMs - 3_600_000 - (next() % (30 * DAY_MS)),
+				});
+				this.add(generated, plantNotes(seededState(next, materializedMs), generated, k));
 			}
 		}
 	}
@@ -598,11 +602,12 @@ export class EventStore {
 						reversed_domains: features.domains.map((domain) =>
 							domain.split('.').reverse().join('.'),
 						),
-						urls: null,
+						urls: event.urls.length ? event.urls.slice() : null,
 						usernames: features.usernames.length ? features.usernames : null,
 						vulnerabilities: null,
 					},
 					...typeFields(event, created),
+					...structuredClone(event.texts),
 				},
 				duplicates: [],
 				header: {
@@ -610,7 +615,7 @@ export class EventStore {
 					actor_id: null,
 					category_name: event.sourceName,
 					content_hash: digest(event.content),
-					content_preview: event.content.slice(0, 120),
+					content_preview: preview(event.content),
 					duplicates: [],
 					es_score: 1,
 					highlights: {},
@@ -628,7 +633,7 @@ export class EventStore {
 					type: event.type,
 					uid: event.uid,
 					user_risk_score: state.override ? RISK_SCORE[state.override] : null,
-					user_notes: null,
+					user_notes: event.userNotes,
 					ignored_at: state.ignoredMs === null ? null : isoMicrosOffset(state.ignoredMs),
 					remediated_at: state.remediatedMs === null ? null : isoMicrosOffset(state.remediatedMs),
 					verb: 'posted',
@@ -730,7 +735,9 @@ export class EventStore {
 	): Omit<StoredEvent, 'seq'> {
 		const { type, id } = spec;
 		const [source, sourceName] = SOURCES[type][next() % SOURCES[type].length];
-		const known = this.identifiers.identifierIds();
+		// Not an identifier named by its secret: a feed item names the identifiers it matched, and no
+		// client can tell that name from another (docs/api-contract.md, "Masking": what stays visible).
+		const known = this.identifiers.identifierIds().filter((id) => !namedBySecret(this.identifiers.identifier(id, tenantId)));
 		let identifierIds = spec.identifierIds;
 		if (!identifierIds) {
 			const first = known[next() % known.length];
@@ -785,15 +792,32 @@ export class EventStore {
 		if (type === 'paste') features.secrets.push(password); // its content quotes login:password
 		features.secrets.push(...cookies.map((cookie) => cookie.value), ...(secret ? [secret] : []));
 		const actor = type === 'leaked_credential' ? null : ACTORS[next() % ACTORS.length];
-		const [title, content] = text(
-			type,
-			brand,
-			subject,
-			login,
-			secret ?? password,
-			features.bins[0],
-			k,
-		);
+		// Every other paste's password holds the brand: a search for it marks inside the password.
+		const quoted = type === 'paste' && k % 2 === 1 ? planted(`${brand}${2020 + (k % 6)}!`) : password;
+		if (quoted !== password) features.secrets.splice(features.secrets.indexOf(password), 1, quoted);
+		const quote: ShapeContext = { login, user: login.split('@')[0], host: `${brand.toLowerCase()}.com` };
+		const [title, content] = text(type, brand, subject, login, secret ?? quoted, features.bins[0], k, uid, quote, features.secrets);
+		const texts: StoredEvent['texts'] = {};
+		FREE_TEXT_FIELDS[type].forEach((field, index) => {
+			const [said, secretOf] = SHAPES[(index + k) % SHAPES.length](quote, plantedSecret('', `${uid}/${field}`));
+			features.secrets.push(secretOf);
+			texts[field] = field === 'description_preview' ? [said] : `${title}: ${said}`;
+		});
+		let userNotes: string | null = null;
+		if (k % 4 === 2) {
+			const [said, secretOf] = SHAPES[k % SHAPES.length](quote, plantedSecret('', `${uid}/user_notes`));
+			features.secrets.push(secretOf);
+			userNotes = `Analyst: ${said}`;
+		}
+		const urls: string[] = [];
+		if (type === 'stealer_log' || type === 'bot') {
+			// A URL with userinfo among the saved logins, and a reset link with its token.
+			const inUrl = plantedSecret('', `${uid}/intranet`);
+			const token = plantedSecret('', `${uid}/reset`);
+			credentials.push({ url: `https://${quote.user}:${inUrl}@intranet.${quote.host}/`, username: quote.user, password: inUrl });
+			urls.push(`https://${quote.host}/reset?token=${token}&lang=en`);
+			features.secrets.push(inUrl, token);
+		}
 		return {
 			uid,
 			type,
@@ -815,6 +839,9 @@ export class EventStore {
 			features,
 			credentials,
 			cookies,
+			texts,
+			userNotes,
+			urls,
 		};
 	}
 }
@@ -828,6 +855,66 @@ const COOKIE_PATHS = ['/', '/login', '/app'];
 function uuidOf(text: string): string {
 	const hex = digest(text);
 	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Whether an identifier is a secret one named by its secret (created without a name). */
+function namedBySecret(identifier: PublicIdentifier): boolean {
+	return identifier.data.type === 'secret' && identifier.name === identifier.data.secret;
+}
+
+/**
+ * The free-text fields each type documents in the full event's `data`, besides `title` and
+ * `content` (docs/event-types/*.mdx: paste, forum-post, listing, document for ransomleak, domain,
+ * blog-post, leaked-credential; chat messages: OpenAPI v4 ConversationMessage). Each quotes a
+ * planted value in one of {@link SHAPES}, so that a field the masking missed is found by the scan.
+ */
+export const FREE_TEXT_FIELDS: Record<EventType, string[]> = {
+	leaked_credential: ['description_en', 'description_fr'],
+	stealer_log: [],
+	blog_post: ['description', 'parent_title_en'],
+	listing: ['description_en', 'description_preview', 'title_en'],
+	forum_post: ['content_en', 'title_en', 'topic_title', 'topic_title_en'],
+	paste: ['content_en', 'title_en'],
+	domain: ['subject', 'issuer'],
+	chat_message: ['message_en'],
+	ransomleak: ['main', 'body', 'extracted_content'],
+	leak: ['description_en'],
+	bot: [],
+	source_code_secret: [],
+};
+
+/** Who a quoted secret belongs to: an e-mail login, its user part, a host of the brand. */
+interface ShapeContext {
+	login: string;
+	user: string;
+	host: string;
+}
+
+/**
+ * The shapes in which free text quotes a leaked value (docs/api-contract.md, "Masking"): each gives
+ * the text and the planted value it holds (for an authorization header, the base64 it sends).
+ */
+const SHAPES: Array<(quote: ShapeContext, secret: string) => [string, string]> = [
+	({ login }, secret) => [`combo ${login}:${secret}`, secret],
+	({ user, host }, secret) => [`https://login.${host}/signin:${user}:${secret} still works`, secret],
+	(_quote, secret) => [`leaked .env: DB_PASSWORD=${secret}`, secret],
+	({ host }, secret) => [`mirror at ftp://backup:${secret}@files.${host}/db.sql`, secret],
+	({ user, host }, secret) => {
+		const basic = Buffer.from(`${user}:${secret}`).toString('base64');
+		return [`curl -H "Authorization: Basic ${basic}" https://api.${host}/`, basic];
+	},
+	(_quote, secret) => [`Cookie: sid=${secret}`, secret],
+	({ user }, secret) => [`dump:\n${user}:${secret}\n`, secret],
+	(_quote, secret) => [JSON.stringify({ log: JSON.stringify({ password: secret }) }), secret],
+];
+
+/** Every other note of the SOC quotes a credential line that it reset (planted, in the event's secrets). */
+function plantNotes(state: EventState, event: Omit<StoredEvent, 'seq'>, k: number): EventState {
+	if (state.notes === null || k % 2 === 1) return state;
+	const secret = plantedSecret('', `${event.uid}/notes`);
+	event.features.secrets.push(secret);
+	const login = event.features.emails[0] ?? 'admin@initech.com';
+	return { ...state, notes: `${state.notes.slice(0, -1)}: reset ${login}:${secret}` };
 }
 
 /** Event ids: digits, with some that need encoding, one with a slash (uids may have several). */
@@ -951,6 +1038,9 @@ function text(
 	password: string,
 	bin: string | undefined,
 	k: number,
+	uid: string,
+	quote: ShapeContext,
+	secrets: string[],
 ): [string, string] {
 	switch (type) {
 		case 'leaked_credential':
@@ -973,8 +1063,12 @@ function text(
 			return [`Paste #${k}`, `${login}:${password}\nsee ${subject}`];
 		case 'domain':
 			return [lookalike(brand), `Lookalike domain of ${subject} registered.`];
-		case 'chat_message':
-			return [`Message in #leaks`, `anyone has ${brand} vpn creds? about ${subject}`];
+		case 'chat_message': {
+			// The message quotes a URL with userinfo, or an authorization header, which highlights show.
+			const [said, secretOf] = SHAPES[k % 2 === 0 ? 3 : 4](quote, plantedSecret('', `${uid}/message`));
+			secrets.push(secretOf);
+			return [`Message in #leaks`, `anyone has ${brand} vpn creds? about ${subject}, try ${said}`];
+		}
 		case 'ransomleak':
 			return [`${brand} - part ${1 + (k % 3)}`, `Files of ${brand} published: ${subject}.`];
 		case 'leak':
@@ -1129,7 +1223,10 @@ function queryTest(query: FeedQuery): (event: StoredEvent) => boolean {
 	}
 }
 
-/** The first query term found in the content, marked as the API marks highlights. */
+/**
+ * The content with every occurrence of the first query term marked, as the API marks highlights
+ * (a term inside a password splits it); none when the term is not in the content.
+ */
 function highlights(
 	event: StoredEvent,
 	query: FeedQuery | null | undefined,
@@ -1137,10 +1234,15 @@ function highlights(
 	if (!query) return {};
 	const needle = needleOf(query);
 	if (!needle) return {};
-	const at = lower(event.content).indexOf(lower(needle));
-	if (at === -1) return {};
-	const marked = `${event.content.slice(0, at)}<mark>${event.content.slice(at, at + needle.length)}</mark>${event.content.slice(at + needle.length)}`;
-	return { content: [marked] };
+	const content = lower(event.content);
+	const term = lower(needle);
+	let marked = '';
+	let done = 0;
+	for (let at = content.indexOf(term); at !== -1; at = content.indexOf(term, at + term.length)) {
+		marked += `${event.content.slice(done, at)}<mark>${event.content.slice(at, at + term.length)}</mark>`;
+		done = at + term.length;
+	}
+	return done === 0 ? {} : { content: [marked + event.content.slice(done)] };
 }
 
 /** The text a query looks for in the content (the first term of a query string). */
@@ -1203,6 +1305,12 @@ function severityTest(filter: Severity | Severity[] | undefined): (severity: Sev
 }
 
 // ---- small helpers ----
+
+/** The first 120 characters of a text, to the end of the word there (a planted value is never cut). */
+function preview(content: string): string {
+	const end = content.slice(120).search(/\s/);
+	return end === -1 ? content : content.slice(0, 120 + end);
+}
 
 function unique<T>(values: T[]): T[] {
 	return [...new Set(values)];

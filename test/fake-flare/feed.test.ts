@@ -1178,7 +1178,8 @@ describe('identifiers v4: create, get, update', () => {
 			'00000000-0000-0000-0000-000000000001',
 			'acme AND leak',
 			'acme/vpn',
-			'Secret',
+			// Flare documents no default name; the fake names a secret by it (docs/api-contract.md, "Masking").
+			'AKIAEXAMPLE',
 		]);
 		expect(created[0]).toMatchObject({
 			tenant_id: 202,

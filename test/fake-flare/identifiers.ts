@@ -127,7 +127,10 @@ function isIpOrNetwork(value: string): boolean {
 	return /^\d+$/.test(prefix) && bits <= (version === 4 ? 32 : 128);
 }
 
-/** The name of an identifier created without one: what it watches. */
+/**
+ * The name of an identifier created without one: what it watches, a secret's too. Flare documents no
+ * default (docs/api-contract.md, "Masking"): the fake follows the node's bet, the harder case.
+ */
 function defaultName(data: IdentifierData): string {
 	switch (data.type) {
 		case 'domain':
@@ -145,7 +148,7 @@ function defaultName(data: IdentifierData): string {
 		case 'github_repository':
 			return `${data.repo_owner}/${data.repo_name}`;
 		case 'secret':
-			return 'Secret';
+			return data.secret;
 		case 'identity': {
 			const [first] = data.attributes;
 			if (first.type === 'email') return first.email;

@@ -3,6 +3,7 @@
  * scan (test/harness/collect.ts) relies on it, and on nothing else holding the marker.
  */
 import { FullEvent, PublicIdentifier, TokenResponse } from '../contract';
+import { FREE_TEXT_FIELDS } from './events';
 import {
 	FakeFlare,
 	holdsPlanted,
@@ -11,6 +12,7 @@ import {
 	SECRET_IDENTIFIER_ID,
 	type StoredEvent,
 } from './index';
+import { PLANTED_FORMS } from './planted';
 
 const TENANT = 101;
 
@@ -64,12 +66,15 @@ describe('planted leaked values', () => {
 		expect(holdsPlanted(String(data.password))).toBe(true);
 	});
 
-	it('a stealer log: its saved passwords and its session cookies', async () => {
+	it('a stealer log: its saved passwords, a URL with userinfo, a reset link and its session cookies', async () => {
 		const event = firstOf('stealer_log');
 		const { data } = await activity(event.uid);
 		const credentials = data.credentials as Array<Record<string, string>>;
 		const cookies = data.cookies as Array<Record<string, string>>;
-		expect(credentials.map((entry) => holdsPlanted(entry.password))).toEqual([true]);
+		expect(credentials.map((entry) => holdsPlanted(entry.password))).toEqual([true, true]);
+		expect(credentials[1].url).toBe(`https://${credentials[1].username}:${credentials[1].password}@intranet.${new URL(credentials[0].url).host.slice('login.'.length)}/`);
+		const [reset] = (data.features as { urls: string[] }).urls;
+		expect(reset).toMatch(new RegExp(`^https://[a-z.]+/reset\\?token=${PLANTED_MARKER}~[0-9a-f]{20}~${PLANTED_MARKER}&lang=en$`));
 		expect(cookies.map((cookie) => [cookie.name, holdsPlanted(cookie.value)])).toEqual([
 			['session', true],
 			['ESTSAUTH', true],
@@ -89,6 +94,68 @@ describe('planted leaked values', () => {
 		expect(item.highlights!.content[0]).toContain(`</mark>:${password}`);
 	});
 
+	it('a paste whose password holds its brand: a search for the brand marks inside the password', () => {
+		const event = fake.events.feed(TENANT).filter((entry) => entry.type === 'paste')[1];
+		const [login, rest] = event.content.split(':');
+		const password = rest.split('\n')[0];
+		const brand = password.split('~')[1].replace(/\d+!$/, '');
+		expect(password).toBe(planted(`${brand}${password.split('~')[1].slice(brand.length)}`));
+		const [item] = fake.feed.feedAll(TENANT, { query: { type: 'keyword', keyword: brand.toLowerCase() } }).filter((entry) => entry.metadata.uid === event.uid);
+		expect(item.highlights!.content[0]).toContain(`${login.slice(0, login.indexOf('@') + 1)}`);
+		expect(item.highlights!.content[0]).toContain(`:${PLANTED_MARKER}~<mark>${brand}</mark>`);
+	});
+
+	it('every free-text field of every event type quotes a planted value, in every shape', async () => {
+		const events = fake.events.feed(TENANT);
+		const activities = await Promise.all(events.map(async (event) => [event, await activity(event.uid)] as const));
+		for (const [event, { data }] of activities) {
+			for (const field of FREE_TEXT_FIELDS[event.type]) {
+				expect([event.uid, field, holdsPlanted(JSON.stringify(data[field]))]).toEqual([event.uid, field, true]);
+			}
+		}
+		const texts = activities.flatMap(([event, { data }]) => FREE_TEXT_FIELDS[event.type].map((field) => JSON.stringify(data[field])));
+		const shapes = {
+			emailLine: /@[a-z.]+\.[a-z]+:PlAnTeD~/,
+			urlLoginLine: /\/signin:[a-z.]+:PlAnTeD~/,
+			assignment: /DB_PASSWORD=PlAnTeD~/,
+			userinfo: /ftp:\/\/backup:PlAnTeD~/,
+			basic: /Authorization: Basic [A-Za-z0-9+/=]+/,
+			cookieHeader: /Cookie: sid=PlAnTeD~/,
+			ownLine: /\\n[a-z.]+:PlAnTeD~[0-9a-f]+~PlAnTeD\\n/,
+			escapedJson: /password\\\\\\":\\\\\\"PlAnTeD~/,
+		};
+		for (const [shape, pattern] of Object.entries(shapes)) {
+			expect([shape, texts.filter((text) => pattern.test(text)).length > 0]).toEqual([shape, true]);
+		}
+		// The base64 of an authorization header holds the marker only encoded.
+		const basic = texts.find((text) => shapes.basic.test(text))!;
+		expect(basic).not.toContain(PLANTED_MARKER);
+		expect(PLANTED_FORMS.slice(1).some((form) => basic.includes(form))).toBe(true);
+		// Analysts' notes, of the tenant and of the event.
+		const notes = activities.map(([, { header }]) => `${String(header.notes)} ${String(header.user_notes)}`);
+		expect(notes.filter(holdsPlanted).length).toBeGreaterThan(events.length / 5);
+	});
+
+	it('a threat report quotes planted values in its summary, its content and a highlight', async () => {
+		const answer = await fetch(`${fake.url}/firework/v4/threat_flow/reports/requests`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ report_title: 'Weekly', time_range_type: 'all' }),
+		});
+		const { request_id: id } = (await answer.json()) as { request_id: string };
+		await get(`/firework/v4/threat_flow/reports/requests/${id}`);
+		const { report } = (await get(`/firework/v4/threat_flow/reports/requests/${id}`)) as { report: Record<string, unknown> };
+		expect([holdsPlanted(String(report.summary)), holdsPlanted(String(report.content)), holdsPlanted(JSON.stringify(report.highlights))]).toEqual([true, true, true]);
+		expect(withoutPlanted(JSON.stringify(report))).not.toContain(PLANTED_MARKER);
+	});
+
+	it('a source (Source → Get) quotes a planted sample in its description', async () => {
+		const [source] = fake.dataset.sources();
+		const answer = (await get(`/astp/sources/${encodeURIComponent(source.id)}`)) as { description: string };
+		expect(answer.description).toMatch(new RegExp(`:${PLANTED_MARKER}~[0-9a-f]{20}~${PLANTED_MARKER}$`));
+		expect(withoutPlanted(answer.description)).not.toContain(PLANTED_MARKER);
+	});
+
 	it('a source-code secret (added): in the findings of its header and in its content', async () => {
 		const [item] = fake.addEvents(1, { type: 'source_code_secret' });
 		const { data, header } = await activity(item.metadata.uid);
@@ -101,7 +168,7 @@ describe('planted leaked values', () => {
 		expect(fake.feed.feedAll(TENANT, { filters: { type: ['source_code_secrets'] } }).map((entry) => entry.metadata.uid)).toEqual([item.metadata.uid]);
 	});
 
-	it('a secret identifier: its secret, planted, and one created through the API', async () => {
+	it('a secret identifier: its secret, planted, and one created through the API without a name, named by its secret', async () => {
 		const identifier = PublicIdentifier.parse(await get(`/firework/v4/identifiers/${SECRET_IDENTIFIER_ID}`));
 		expect(identifier.data.type).toBe('secret');
 		const secret = (identifier.data as { secret: string }).secret;
@@ -115,14 +182,19 @@ describe('planted leaked values', () => {
 			body: JSON.stringify({ data: { type: 'secret', secret: own }, categories: ['leak'], emerging_categories: [], severities: ['high'] }),
 		});
 		expect(created.status).toBe(200);
-		expect(PublicIdentifier.parse(await created.json()).data).toEqual({ type: 'secret', secret: own });
+		const record = PublicIdentifier.parse(await created.json());
+		expect([record.data, record.name]).toEqual([{ type: 'secret', secret: own }, own]);
 		expect(fake.plantedValues()).toContain(own);
+		// No event matches it on its own: a feed item would name it by its secret.
+		fake.addEvents(20);
+		expect(fake.events.feed(TENANT).some((event) => event.identifierIds.includes(record.id))).toBe(false);
 	});
 
-	it('every third blog post (Event → Get) quotes a planted credential line', async () => {
+	it('two blog posts in three (Event → Get) quote a planted credential line or a URL with its userinfo', async () => {
 		const posts = fake.dataset.events();
 		const quoting = posts.filter((post) => holdsPlanted(post.data.content));
-		expect(quoting.length).toBe(Math.ceil((posts.length - 1) / 3));
+		expect(quoting.length).toBe(posts.length - Math.ceil(posts.length / 3));
+		expect(quoting.filter((post) => post.data.content.includes('ftp://backup:PlAnTeD~')).length).toBe(Math.floor((posts.length + 1) / 3));
 		const answer = await get(`/firework/v4/events/?uid=${encodeURIComponent(quoting[0].metadata.uid)}`);
 		expect(withoutPlanted(JSON.stringify(answer))).not.toContain(PLANTED_MARKER);
 		expect(JSON.stringify(answer)).toContain(PLANTED_MARKER);
@@ -136,12 +208,8 @@ describe('planted leaked values', () => {
 		const activities = await Promise.all(fake.events.feed(TENANT).map((event) => activity(event.uid)));
 		const text = JSON.stringify(activities);
 		expect(text.split(PLANTED_MARKER).length).toBeGreaterThan(fake.events.feed(TENANT).length / 3);
-		expect(withoutPlanted(text)).not.toContain(PLANTED_MARKER);
-		// Events of other kinds hold none.
-		const clean = activities.filter((_, index) => ['blog_post', 'listing', 'forum_post', 'domain', 'chat_message', 'ransomleak', 'leak'].includes(fake.events.feed(TENANT)[index].type));
-		expect(clean.length).toBeGreaterThan(20);
-		expect(JSON.stringify(clean)).not.toContain(PLANTED_MARKER);
+		expect(PLANTED_FORMS.some((form) => withoutPlanted(text).includes(form))).toBe(false);
 		const identifiers = JSON.stringify(fake.dataset.identifiers(TENANT));
-		expect(identifiers.split(PLANTED_MARKER).length).toBe(2);
+		expect(identifiers.split(PLANTED_MARKER).length).toBe(3);
 	});
 });

@@ -50,6 +50,7 @@ import {
 	tryJson,
 } from './incoming';
 import { OtherOrigin } from './other-origin';
+import { plantedSecret } from './planted';
 import type { AddEventsOptions, EventStore, FeedSortKey } from './events';
 import { FeedApi, type FeedRouteName, feedRoutes } from './feed';
 import { ManagementApi, type ManagementRouteName, managementRoutes } from './management';
@@ -586,7 +587,13 @@ export class FakeFlare {
 	 * the events, and of the identifiers created through the API.
 	 */
 	plantedValues(): string[] {
-		return [...new Set([...this.currentDataset.plantedValues(), ...this.events.plantedValues()])];
+		return [
+			...new Set([
+				...this.currentDataset.plantedValues(),
+				...this.events.plantedValues(),
+				...this.reportRequests.flatMap((_, index) => plantedInReport(index + 1)),
+			]),
+		];
 	}
 
 	/** Every request, in arrival order. */
@@ -1417,6 +1424,14 @@ export class FakeFlare {
  * the last reset (1 = first), its body, its tenant, when it was created and the events of the dataset.
  * Related events are those whose content names an included keyword (none excluded), else the first 3.
  */
+/** The planted values of report number `sequence`: in its summary, its content and a highlight. */
+export function plantedInReport(sequence: number): [string, string, string] {
+	const [summary, content, highlight] = ['summary', 'content', 'highlight'].map((part) =>
+		plantedSecret('', `report-${sequence}-${part}`),
+	);
+	return [summary, content, highlight];
+}
+
 export function threatReportFor(
 	sequence: number,
 	body: ReportRequestBody | ReportRequestBodyInput,
@@ -1436,17 +1451,26 @@ export function threatReportFor(
 	);
 	const range = body.time_range_type ?? 'all';
 	const topic = included.length ? included.join(', ') : 'your organization';
+	// A report quotes what the events say, leaked credentials included (planted.ts).
+	const [inSummary, inContent, inHighlight] = plantedInReport(sequence);
 	return {
 		id: 880000 + sequence,
 		format_type: 'simple_summary',
 		title: body.report_title,
 		subtitle: body.question ?? null,
-		summary: `Flare found ${related.length} related events about ${topic} (time range: ${range}).`,
-		content: [`# ${body.report_title}`, '', ...related.map((uid) => `- Event ${uid}`)].join('\n'),
+		summary: `Flare found ${related.length} related events about ${topic} (time range: ${range}); one quotes admin@initech.com:${inSummary} as a working login.`,
+		content: [
+			`# ${body.report_title}`,
+			'',
+			...related.map((uid) => `- Event ${uid}`),
+			'',
+			`Sample of the dump: https://vpn.initech.com/login:jdoe:${inContent}`,
+		].join('\n'),
 		tags: body.included_keywords ?? [],
 		highlights: [
 			`${related.length} related events`,
 			excluded.length ? `Excluded: ${excluded.join(', ')}` : 'No exclusions',
+			`Credential for sale: ftp://backup:${inHighlight}@files.initech.com/`,
 		],
 		related_activity_uids: related,
 		created_at: isoWithOffset(Math.floor(createdAtMs / 1000) * 1000),

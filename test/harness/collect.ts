@@ -13,6 +13,8 @@
  */
 import type { INode, IRun } from 'n8n-workflow';
 
+import type { Exposures } from './exposure';
+
 import { fs, path, processRef } from '../support/node';
 import {
 	emptyLeakedValueScan,
@@ -27,7 +29,7 @@ import {
 	type SecretHit,
 } from '../reliability/secret-scan';
 
-export type CollectedKind = 'run' | 'poll' | 'credentialTest';
+export type CollectedKind = 'run' | 'poll' | 'list' | 'credentialTest';
 
 export interface CollectedRun {
 	kind: CollectedKind;
@@ -105,13 +107,25 @@ const ofPackage = (node: INode) => node.type.startsWith(PACKAGE_NODE_PREFIX);
 
 /**
  * The leaked-value scan of what this package's nodes did: for a workflow run, each such node's task
- * data (items and errors) and the run's error when that node raised it; for a poll, all of it.
+ * data (items and errors) and the run's error when that node raised it; for a poll or a list (a
+ * picker's, `operation` naming its method), all of it. `exposures` says what each node's masking was
+ * given.
  */
-function leakedValuesOf(kind: CollectedKind, data: unknown, items: number, nodes: INode[]): LeakedValueScan {
+function leakedValuesOf(
+	kind: CollectedKind,
+	data: unknown,
+	items: number,
+	nodes: INode[],
+	exposures?: Exposures,
+	operation?: string,
+): LeakedValueScan {
 	const scan = emptyLeakedValueScan();
 	const source = `${kind} in ${currentTest() ?? 'unknown test'}`;
-	if (kind === 'poll') {
-		for (const node of nodes.filter(ofPackage)) scanNodeRun(scan, node, producedTextOf(data), items, source);
+	const exposed = (node: INode) => exposures && (exposures.get(node.name)?.exposed ?? false);
+	if (kind === 'poll' || kind === 'list') {
+		for (const node of nodes.filter(ofPackage)) {
+			scanNodeRun(scan, node, producedTextOf(data), items, source, exposed(node), operation);
+		}
 	} else if (kind === 'run' && isRun(data)) {
 		const { runData, error } = data.data.resultData;
 		for (const node of nodes.filter(ofPackage)) {
@@ -119,7 +133,7 @@ function leakedValuesOf(kind: CollectedKind, data: unknown, items: number, nodes
 			const raised = (error as { node?: { name?: string } } | undefined)?.node?.name === node.name;
 			const count = tasks.reduce((sum, task) => sum + (task.data?.main ?? []).reduce((inner, output) => inner + (output?.length ?? 0), 0), 0);
 			if (tasks.length === 0 && !raised) continue;
-			scanNodeRun(scan, node, producedTextOf({ tasks, error: raised ? error : undefined }), count, source);
+			scanNodeRun(scan, node, producedTextOf({ tasks, error: raised ? error : undefined }), count, source, exposed(node));
 		}
 	}
 	return scan;
@@ -127,13 +141,21 @@ function leakedValuesOf(kind: CollectedKind, data: unknown, items: number, nodes
 
 /**
  * Scans what a run produced and records the result; returns the secret hits (empty when clean).
- * `nodes` are the workflow's (for a poll: the trigger), for the leaked-value scan.
+ * `nodes` are the workflow's (for a poll: the trigger; for a list: the node being edited), for the
+ * leaked-value scan, with what each one's masking was given (`exposures`); `operation` names a list.
  */
-export function collectRun(kind: CollectedKind, data: unknown, items: number, nodes: INode[] = []): SecretHit[] {
+export function collectRun(
+	kind: CollectedKind,
+	data: unknown,
+	items: number,
+	nodes: INode[] = [],
+	exposures?: Exposures,
+	operation?: string,
+): SecretHit[] {
 	const { text, errors } = kind === 'run' && isRun(data) ? runText(data) : textOf(data);
 	const hits = scanText(text, secretPatterns(secrets), kind);
 	lastHits = hits;
-	lastLeakedValues = leakedValuesOf(kind, data, items, nodes);
+	lastLeakedValues = leakedValuesOf(kind, data, items, nodes, exposures, operation);
 	const dir = collectorDir();
 	if (dir) {
 		const line: CollectedRun = { kind, test: currentTest(), bytes: text.length, items, errors, hits, leakedValues: lastLeakedValues };

@@ -10,10 +10,14 @@ import type {
 	INodeType,
 	INodeTypeDescription,
 	INodeTypes,
+	IPollFunctions,
 	IRun,
 	ITaskData,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
+	INodeListSearchResult,
+	INodeParameters,
+	INodePropertyOptions,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import {
@@ -26,6 +30,7 @@ import {
 import {
 	ExecuteContext,
 	ExecutionLifecycleHooks,
+	LoadOptionsContext,
 	PackageDirectoryLoader,
 	RoutingNode,
 	WorkflowExecute,
@@ -33,6 +38,7 @@ import {
 
 import { path, processRef } from '../support/node';
 import { collectRun, registerSecret } from './collect';
+import { asNode, instrumentMasking, observeExposures } from './exposure';
 import { CredentialStore, HarnessCredentialsHelper } from './credentials';
 
 export const PACKAGE_NAME = 'n8n-nodes-flareio';
@@ -79,8 +85,11 @@ let loaded: Promise<PackageDirectoryLoader> | undefined;
  */
 export async function loadPackage(): Promise<PackageDirectoryLoader> {
 	loaded ??= (async () => {
-		const loader = new PackageDirectoryLoader(processRef.env.FLARE_PACKAGE_DIR ?? path.resolve('.'));
+		const directory = processRef.env.FLARE_PACKAGE_DIR ?? path.resolve('.');
+		const loader = new PackageDirectoryLoader(directory);
 		await loader.loadAll();
+		// What each node run's masking was given, for the leaked-value scan (exposure.ts).
+		await instrumentMasking(directory);
 		return loader;
 	})();
 	return await loaded;
@@ -210,19 +219,29 @@ export class Harness {
 	/** When our node's execute() last settled (ms since the epoch): cancellation tests read it. */
 	lastSettledAt?: number;
 
-	/** Our node types, each execute() timed (see {@link lastSettledAt}); behaviour unchanged. */
+	/**
+	 * Our node types, each execute() timed (see {@link lastSettledAt}), and each execute() and poll()
+	 * known as its node's to what the masking is given (exposure.ts); behaviour unchanged.
+	 */
 	private timed(type: INodeType | IVersionedNodeType): INodeType | IVersionedNodeType {
-		const execute = (type as INodeType).execute;
-		if (!execute) return type;
+		const { execute, poll } = type as INodeType;
+		if (!execute && !poll) return type;
 		const settled = () => (this.lastSettledAt = Date.now());
 		return Object.assign(Object.create(type) as INodeType, {
-			async execute(this: IExecuteFunctions) {
-				try {
-					return await execute.call(this);
-				} finally {
-					settled();
-				}
-			},
+			...(execute && {
+				async execute(this: IExecuteFunctions) {
+					try {
+						return await asNode(this.getNode().name, async () => await execute.call(this));
+					} finally {
+						settled();
+					}
+				},
+			}),
+			...(poll && {
+				async poll(this: IPollFunctions) {
+					return await asNode(this.getNode().name, async () => await poll.call(this));
+				},
+			}),
 		});
 	}
 
@@ -293,8 +312,10 @@ export class Harness {
 		mode: WorkflowExecuteMode = 'manual',
 		cancelAfterMs?: number,
 	): Promise<WorkflowResult> {
-		const run = await this.executeWorkflow(nodes, connections, mode, cancelAfterMs);
-		collectRun('run', run, outputItems(run), nodes);
+		const [run, exposures] = await observeExposures(
+			async () => await this.executeWorkflow(nodes, connections, mode, cancelAfterMs),
+		);
+		collectRun('run', run, outputItems(run), nodes, exposures);
 		return {
 			run,
 			status: run.status,
@@ -309,6 +330,57 @@ export class Harness {
 				};
 			},
 		};
+	}
+
+	/**
+	 * Calls a list method of one of our nodes (a picker's `listSearch`, a dropdown's `loadOptions`) as
+	 * n8n's DynamicNodeParametersService does: a temporary workflow holding the node being edited, and
+	 * a LoadOptionsContext on it at `path`. What it returns or throws is collected for the scans, as
+	 * a run's output is.
+	 */
+	async listOptions(spec: {
+		type?: 'flare' | 'flareTrigger';
+		kind: 'listSearch' | 'loadOptions';
+		method: string;
+		parameters: INodeParameters;
+		/** The parameter being edited, e.g. `parameters.identifierId`. */
+		path: string;
+		filter?: string;
+		paginationToken?: string;
+		credentialId?: string;
+	}): Promise<INodeListSearchResult | INodePropertyOptions[]> {
+		const nodeTypes = this.nodeTypes();
+		const node: INode = {
+			id: 'temp',
+			name: 'Temp-Node',
+			type: `${PACKAGE_NAME}.${spec.type ?? 'flare'}`,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: spec.parameters,
+			credentials: { flareApi: { id: spec.credentialId ?? 'cred-1', name: 'Flare' } },
+		};
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+		const additionalData = this.additionalData(new ExecutionLifecycleHooks('internal', 'harness', {} as never));
+		additionalData.currentNodeParameters = spec.parameters;
+		const context = new LoadOptionsContext(workflow, workflow.getNode(node.name)!, additionalData, spec.path);
+		const method = nodeTypes.getByNameAndVersion(node.type, 1).methods?.[spec.kind]?.[spec.method] as
+			| ((this: LoadOptionsContext, filter?: string, token?: string) => Promise<INodeListSearchResult | INodePropertyOptions[]>)
+			| undefined;
+		if (!method) throw new Error(`No ${spec.kind} method ${spec.method}`);
+		const [outcome, exposures] = await observeExposures(
+			async () =>
+				await asNode(node.name, async () =>
+					await method.call(context, spec.filter, spec.paginationToken).then(
+						(result) => ({ result }),
+						(error: unknown) => ({ error }),
+					),
+				),
+		);
+		const listed = 'result' in outcome ? outcome.result : undefined;
+		const count = Array.isArray(listed) ? listed.length : (listed?.results.length ?? 0);
+		collectRun('list', outcome, count, [node], exposures, `list.${spec.method}`);
+		if ('error' in outcome) throw outcome.error;
+		return listed!;
 	}
 
 	/** When the last run started with `cancelAfterMs` was cancelled (ms since the epoch). */

@@ -3,6 +3,7 @@ import { Workflow } from 'n8n-workflow';
 import { ExecutionLifecycleHooks, PollContext } from 'n8n-core';
 
 import { collectRun } from './collect';
+import { observeExposures } from './exposure';
 import { CREDENTIAL_TYPE, type Harness, PACKAGE_NAME } from './engine';
 
 /** n8n's default poll time budget (PollContext). */
@@ -141,8 +142,14 @@ export class TriggerWorkflow {
 
 	async poll(mode: 'trigger' | 'manual' = 'trigger'): Promise<PollResult> {
 		const node = this.node;
-		const result = await this.pollOnce(mode);
-		collectRun('poll', { result, state: this.state, saved: this.saved }, result.items?.length ?? 0, [node]);
+		const [result, exposures] = await observeExposures(async () => await this.pollOnce(mode));
+		collectRun(
+			'poll',
+			{ result, state: this.state, saved: this.saved },
+			result.items?.length ?? 0,
+			[node],
+			exposures,
+		);
 		return result;
 	}
 

@@ -3,14 +3,11 @@
  * types dropdown (methods/loadOptions.ts), through the real engine against the fake Flare API: the
  * exact requests, the exact items (the fake's feed is the oracle), paging, bad input, pairing, errors.
  */
-import type { IDataObject, INode, INodeParameters, INodePropertyOptions } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
-import { ExecutionLifecycleHooks, LoadOptionsContext } from 'n8n-core';
+import type { IDataObject, INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 
 import { EventActionsBody, FeedItem, FeedRequestBody, FullEvent, type FeedRequestBodyInput } from '../contract';
 import type { LoggedRequest } from '../fake-flare';
 import { filterSourceTypes } from '../fake-flare/feed';
-import { PACKAGE_NAME } from '../harness/engine';
 import { apiRequests, jsonOf, maskedView, useFakeFlare } from './support';
 
 const TENANT = 101;
@@ -441,25 +438,9 @@ describe('Events: the feeds, the full event, actions', () => {
 	});
 
 	describe('Event types dropdown (loadOptions)', () => {
-		/** Calls a loadOptions method as n8n's DynamicNodeParametersService does. */
+		/** Calls a loadOptions method as n8n's DynamicNodeParametersService does (Harness.listOptions). */
 		async function loadOptions(method: string, parameters: INodeParameters = tenantFeed() as INodeParameters): Promise<INodePropertyOptions[]> {
-			const nodeTypes = flare.harness.nodeTypes();
-			const node: INode = {
-				id: 'temp',
-				name: 'Temp-Node',
-				type: `${PACKAGE_NAME}.flare`,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters,
-				credentials: { flareApi: { id: 'cred-1', name: 'Flare' } },
-			};
-			const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-			const additionalData = flare.harness.additionalData(new ExecutionLifecycleHooks('internal', 'harness', {} as never));
-			additionalData.currentNodeParameters = parameters;
-			const context = new LoadOptionsContext(workflow, workflow.getNode('Temp-Node')!, additionalData, 'parameters.filters.types');
-			const load = nodeTypes.getByNameAndVersion(node.type, 1).methods?.loadOptions?.[method];
-			if (!load) throw new Error(`No loadOptions method ${method}`);
-			return await load.call(context);
+			return (await flare.harness.listOptions({ kind: 'loadOptions', method, parameters, path: 'parameters.filters.types' })) as INodePropertyOptions[];
 		}
 
 		it('lists every category and type Flare returns, by name, from one request', async () => {

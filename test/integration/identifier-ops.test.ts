@@ -93,6 +93,8 @@ describe('Identifier → Create', () => {
 		const [request] = apiRequests(flare.fake);
 		expect(request.body).toEqual({
 			data,
+			// Without a Name, a secret identifier is named by its masked secret (docs/api-contract.md, "Masking").
+			...(data.type === 'secret' ? { name: 'Secret P********D' } : {}),
 			categories: ['leak'],
 			emerging_categories: [],
 			severities: ['info', 'low', 'medium', 'high', 'critical'],

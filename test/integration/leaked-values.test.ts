@@ -56,7 +56,11 @@ describe('Leaked values: masked by default on every surface, in clear with Full'
 			expectNothingPlanted();
 			const credentials = dataOf(truth).credentials as IDataObject[];
 			const cookies = dataOf(truth).cookies as IDataObject[];
-			expect(dataOf(output).credentials).toEqual(credentials.map((entry) => ({ ...entry, password: masked(entry.password as string) })));
+			// A URL keeps its text but the password of its userinfo (docs/api-contract.md, "Masking").
+			expect(dataOf(output).credentials).toEqual(
+				credentials.map((entry) => ({ ...entry, password: masked(entry.password as string), url: asOutput(entry.url) })),
+			);
+			expect((dataOf(output).credentials as IDataObject[]).some((entry) => /^https:\/\/[^:/]+:\*{8}@/.test(entry.url as string))).toBe(true);
 			expect(dataOf(output).cookies).toEqual(cookies.map((cookie) => ({ ...cookie, value: masked(cookie.value as string) })));
 			expect(output).toEqual(asOutput(truth));
 			expect(await getFullEvent(uid, { leakedValueOutput: 'full' })).toEqual(truth);

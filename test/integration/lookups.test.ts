@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { CredentialUrlRecord, IdentityLookupQuery, IdentityRecord, LegacySource, UrlsByHashBody } from '../contract';
-import { apiRequests, jsonOf, masked, sha256, simplifiedIdentities, useFakeFlare } from './support';
+import { apiRequests, jsonOf, masked, maskedView, sha256, simplifiedIdentities, useFakeFlare } from './support';
 
 describe('ASTP URLs, identities and sources', () => {
 	const flare = useFakeFlare({ credentials: 3_000 });
@@ -75,9 +75,11 @@ describe('ASTP URLs, identities and sources', () => {
 
 			const identities = flare.fake.dataset.identitiesByPassword(password, 2);
 			expect(apiRequests(flare.fake)[0].query).toEqual({ size: '2' });
+			// SHA-256 digests the leaked values and masks free text (a source's description quotes a credential line).
+			const planted = flare.fake.plantedValues();
 			const expected = identities.slice(0, 2).map((identity) => ({
-				...identity,
-				passwords: identity.passwords.map((entry) => ({ ...entry, hash: sha256(entry.hash) })),
+				...maskedView(identity, planted),
+				passwords: identity.passwords.map((entry) => ({ ...maskedView(entry, planted), hash: sha256(entry.hash) })),
 			}));
 			expect(jsonOf(result.output)).toEqual(expected);
 			for (const item of result.output) IdentityRecord.parse(item.json);
@@ -127,7 +129,8 @@ describe('ASTP URLs, identities and sources', () => {
 			const result = await flare.harness.runNode({ parameters: { resource: 'source', operation: 'get', sourceId: source.id } });
 
 			expect(apiRequests(flare.fake).map((request) => [request.method, request.path])).toEqual([['GET', `/astp/sources/${source.id}`]]);
-			expect(jsonOf(result.output)).toEqual([source]);
+			expect(jsonOf(result.output)).toEqual([maskedView(source, flare.fake.plantedValues())]);
+			expect(result.output[0].json.description).toMatch(/:\*{8}$/);
 			LegacySource.parse(result.output[0].json);
 		});
 

@@ -3,14 +3,12 @@
  * node's listSearch methods against Flare's list endpoints, the way n8n's editor calls them; "By ID"
  * and the plain values of workflows saved before the change run through the real workflow engine.
  */
-import type { IDataObject, INode, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
-import { ExecutionLifecycleHooks, LoadOptionsContext } from 'n8n-core';
+import type { IDataObject, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
 
 import { MatchingPolicyAssignment } from '../contract';
 import { FakeFlare } from '../fake-flare';
-import { Harness, PACKAGE_NAME } from '../harness/engine';
-import { apiRequests, jsonOf } from './support';
+import { Harness } from '../harness/engine';
+import { apiRequests, jsonOf, maskedView } from './support';
 
 type ListMethod = 'searchIdentifiers' | 'searchMatchingPolicies' | 'searchSources';
 
@@ -43,32 +41,23 @@ describe('Pickers (resource locators) and the values of saved workflows', () => 
 	beforeEach(() => resetFake());
 
 	/**
-	 * Calls a listSearch method as n8n's DynamicNodeParametersService does: a temporary workflow
-	 * holding the node being edited, and a LoadOptionsContext on it.
+	 * Calls a listSearch method as n8n's DynamicNodeParametersService does (Harness.listOptions: a
+	 * temporary workflow holding the node being edited, a LoadOptionsContext on it); what it lists is
+	 * collected for the secret and leaked-value scans.
 	 */
 	async function listSearch(
 		method: ListMethod,
 		options: { filter?: string; paginationToken?: string; parameters?: INodeParameters; credentialId?: string } = {},
 	): Promise<INodeListSearchResult> {
-		const parameters = options.parameters ?? { resource: 'identifier', operation: 'delete' };
-		const nodeTypes = harness.nodeTypes();
-		const node: INode = {
-			id: 'temp',
-			name: 'Temp-Node',
-			type: `${PACKAGE_NAME}.flare`,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters,
-			credentials: { flareApi: { id: options.credentialId ?? 'cred-1', name: 'Flare' } },
-		};
-		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-		const additionalData = harness.additionalData(new ExecutionLifecycleHooks('internal', 'harness', {} as never));
-		additionalData.currentNodeParameters = parameters;
-		const context = new LoadOptionsContext(workflow, workflow.getNode('Temp-Node')!, additionalData, 'parameters.identifierId');
-		const type = nodeTypes.getByNameAndVersion(node.type, 1);
-		const search = type.methods?.listSearch?.[method];
-		if (!search) throw new Error(`No listSearch method ${method}`);
-		return await search.call(context, options.filter, options.paginationToken);
+		return (await harness.listOptions({
+			kind: 'listSearch',
+			method,
+			parameters: options.parameters ?? { resource: 'identifier', operation: 'delete' },
+			path: 'parameters.identifierId',
+			filter: options.filter,
+			paginationToken: options.paginationToken,
+			credentialId: options.credentialId,
+		})) as INodeListSearchResult;
 	}
 
 	/** [method, path, query] of the requests sent to Flare (token exchange left out). */
@@ -204,7 +193,8 @@ describe('Pickers (resource locators) and the values of saved workflows', () => 
 
 			expect(result.status).toBe('success');
 			expect(sent()).toEqual([['GET', `/astp/sources/${source}`, {}]]);
-			expect(jsonOf(result.output)).toEqual([fake.dataset.source(source)]);
+			// The fake plants a credential line in the description: masked as any output.
+			expect(jsonOf(result.output)).toEqual([maskedView(fake.dataset.source(source), fake.plantedValues())]);
 		});
 
 		it.each([

@@ -23,15 +23,22 @@ export const sha256 = (value: string) => createHash('sha256').update(value).dige
 
 /**
  * What default output promises for data the fake served (docs/api-contract.md, "Masking"), written
- * from the fake's planted values (test/fake-flare/planted.ts), not from the node's code: a field whose
- * value is a planted value is {@link masked}; a planted value inside other text becomes eight stars.
+ * from the fake's planted values (test/fake-flare/planted.ts), not from the node's code: a string that
+ * is a planted value is {@link masked}; a planted value inside other text becomes eight stars, also
+ * when a highlight's `<mark>` tags split it (they go with it).
  */
 export function maskedView<T>(data: T, plantedValues: Iterable<string>): T {
 	const values = new Set(plantedValues);
 	const longestFirst = [...values].sort((a, b) => b.length - a.length);
+	let splitByTags: RegExp[] | undefined;
+	const escape = (character: string) => character.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 	const visit = (value: unknown): unknown => {
 		if (typeof value === 'string') {
 			if (values.has(value)) return masked(value);
+			if (value.includes('<mark>')) {
+				splitByTags ??= longestFirst.map((planted) => new RegExp([...planted].map(escape).join('(?:</?mark>)*'), 'g'));
+				return splitByTags.reduce((text, pattern) => text.replace(pattern, '********'), value);
+			}
 			return longestFirst.reduce((text, planted) => (text.includes(planted) ? text.split(planted).join('********') : text), value);
 		}
 		if (Array.isArray(value)) return value.map(visit);

@@ -7,7 +7,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { ApiReport, ReportRequestStatus } from '../contract';
 import { PACKAGE_NAME } from '../harness/engine';
-import { apiRequests, jsonOf, useFakeFlare } from './support';
+import { apiRequests, jsonOf, maskedView, useFakeFlare } from './support';
 
 const STATUS_PATH = (id: string) => `/firework/v4/threat_flow/reports/requests/${id}`;
 const rl = (value: string): IDataObject => ({ __rl: true, mode: 'id', value });
@@ -43,8 +43,10 @@ describe('Threat Report → Get Request Status', () => {
 			['GET', STATUS_PATH(requestId), {}, undefined],
 		]);
 		expect(jsonOf(first.output)).toEqual([{ status: 'processing', report: null }]);
-		const { report } = env.fake.state.reportRequests[0];
+		// The fake plants credential lines in the report's summary and highlights: masked as any output.
+		const report = maskedView(env.fake.state.reportRequests[0].report, env.fake.plantedValues());
 		expect(jsonOf(second.output)).toEqual([{ status: 'completed', report }]);
+		expect(JSON.stringify(report)).toContain('ftp://backup:********@files.initech.com/');
 		expect(second.output[0].pairedItem).toEqual({ item: 0 });
 		const parsed = ReportRequestStatus.parse(second.output[0].json);
 		expect(ApiReport.parse(parsed.report)).toMatchObject({
@@ -63,7 +65,7 @@ describe('Threat Report → Get Request Status', () => {
 		const upper = await env.harness.runNode({ parameters: statusOf(rl(` ${requestId.toUpperCase()} `)) });
 
 		expect(apiRequests(env.fake).map((request) => request.path)).toEqual([STATUS_PATH(requestId), STATUS_PATH(requestId)]);
-		const completed = { status: 'completed', report: env.fake.state.reportRequests[0].report };
+		const completed = { status: 'completed', report: maskedView(env.fake.state.reportRequests[0].report, env.fake.plantedValues()) };
 		expect(jsonOf(plain.output)).toEqual([completed]);
 		expect(jsonOf(upper.output)).toEqual([completed]);
 	});

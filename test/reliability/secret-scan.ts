@@ -11,7 +11,7 @@
  * A hit never repeats the secret it found: it carries the pattern's name, a fingerprint (first
  * characters and length) and the surrounding text with the secret replaced.
  */
-import { PLANTED_MARKER } from '../fake-flare/planted';
+import { PLANTED_FORMS_PATTERN } from '../fake-flare/planted';
 import { fsp } from '../support/node';
 
 /** The API keys the fake API accepts unless told otherwise (test/fake-flare DEFAULT_API_KEYS). */
@@ -191,10 +191,13 @@ export function describeHits(hits: SecretHit[], max = 20): string {
 
 // ---- planted leaked values (test/fake-flare/planted.ts) ----
 
-/** Every planted leaked value holds the marker; nothing else the fake serves does. */
+/**
+ * Every planted leaked value holds the marker at both ends; nothing else the fake serves does. The
+ * marker is also found in base64 and hex (an authorization header, a value encoded on the way).
+ */
 export const PLANTED_PATTERN: SecretPattern = {
 	name: 'planted leaked value',
-	pattern: new RegExp(PLANTED_MARKER, 'g'),
+	pattern: PLANTED_FORMS_PATTERN,
 };
 
 /** Node types of this package: their outputs and errors are what the leaked-value scan reads. */
@@ -234,19 +237,51 @@ export interface LeakedValueScan {
 	fullOutputs: number;
 	fullItems: number;
 	fullFound: number;
+	/** The same, by operation (`flare.<resource>.<operation>`, `flareTrigger.<event>`, `list.<method>`). */
+	operations?: Record<string, OperationScan>;
+}
+
+/**
+ * One operation's node runs with Leaked Value Output other than Full, where the harness saw what
+ * the masking was given (test/harness/exposure.ts): `exposed` of them held a planted value before
+ * masking, so that with Full, or with the masking switched off, the scan would have found it.
+ */
+export interface OperationScan {
+	outputs: number;
+	/** Runs whose records held a planted value before masking. */
+	exposed: number;
+	found: number;
 }
 
 export function emptyLeakedValueScan(): LeakedValueScan {
-	return { outputs: 0, items: 0, found: 0, hits: [], fullOutputs: 0, fullItems: 0, fullFound: 0 };
+	return { outputs: 0, items: 0, found: 0, hits: [], fullOutputs: 0, fullItems: 0, fullFound: 0, operations: {} };
 }
 
-/** Adds one node run (its output and errors as `text`) to `scan`. */
+/**
+ * The operation a node runs, as the scan names it: `flare.<resource>.<operation>`, `flareTrigger.<event>`.
+ * A value that is no name (the bad-input tests send any) is named `invalid`.
+ */
+export function operationOf(node: ScannedNode): string {
+	const part = (value: unknown) => (typeof value === 'string' && /^[A-Za-z]{1,64}$/.test(value) ? value : 'invalid');
+	const type = node.type.slice(PACKAGE_NODE_PREFIX.length);
+	if (type === 'flareTrigger') return `${type}.${part(node.parameters.event ?? 'newLeakedCredential')}`;
+	const { resource, operation } = node.parameters;
+	return resource === undefined && operation === undefined ? type : `${type}.${part(resource)}.${part(operation)}`;
+}
+
+/**
+ * Adds one node run (its output and errors as `text`) to `scan`; `exposed` says whether the records
+ * its masking was given held a planted value (undefined where the harness did not see it: e2e).
+ * `operation` names it, by default from its parameters.
+ */
 export function scanNodeRun(
 	scan: LeakedValueScan,
 	node: ScannedNode,
 	text: string,
 	items: number,
 	source: string,
+	exposed?: boolean,
+	operation = operationOf(node),
 ): void {
 	const hits = scanText(text, [PLANTED_PATTERN], `${source}, node "${node.name}"`);
 	if (runsWithFullOutput(node)) {
@@ -259,11 +294,22 @@ export function scanNodeRun(
 	scan.items += items;
 	scan.found += hits.length;
 	scan.hits.push(...hits);
+	if (exposed === undefined) return;
+	const row = ((scan.operations ??= {})[operation] ??= { outputs: 0, exposed: 0, found: 0 });
+	row.outputs++;
+	row.exposed += exposed ? 1 : 0;
+	row.found += hits.length;
 }
 
 /** Sums scans (e.g. of jest's workers). */
 export function addLeakedValueScans(total: LeakedValueScan, part: LeakedValueScan): LeakedValueScan {
+	const operations: Record<string, OperationScan> = { ...total.operations };
+	for (const [name, row] of Object.entries(part.operations ?? {})) {
+		const sum = operations[name] ?? { outputs: 0, exposed: 0, found: 0 };
+		operations[name] = { outputs: sum.outputs + row.outputs, exposed: sum.exposed + row.exposed, found: sum.found + row.found };
+	}
 	return {
+		operations,
 		outputs: total.outputs + part.outputs,
 		items: total.items + part.items,
 		found: total.found + part.found,
@@ -284,9 +330,25 @@ export function leakedValueProblems(scan: LeakedValueScan): string[] {
 	return problems;
 }
 
-/** The one-line summary of a scan. */
+/**
+ * The operations of a scan whose masking was given a planted value in some run (so the scan would
+ * see that masking switched off), and those whose masking never was (deletes, counts, empty lists).
+ */
+export function exposedOperations(scan: LeakedValueScan): { exposed: string[]; never: string[] } {
+	const rows = Object.entries(scan.operations ?? {}).sort(([a], [b]) => a.localeCompare(b));
+	return {
+		exposed: rows.filter(([, row]) => row.exposed > 0).map(([name]) => name),
+		never: rows.filter(([, row]) => row.exposed === 0).map(([name]) => name),
+	};
+}
+
+/** The summary of a scan: one line, then the operations whose masking was never given a planted value. */
 export function describeLeakedValueScan(scan: LeakedValueScan): string {
-	return `Leaked-value scan: ${scan.outputs} outputs (${scan.items} items) of this package's nodes with Leaked Value Output not Full: ${scan.found} planted values found; with Full: ${scan.fullOutputs} outputs (${scan.fullItems} items) gave back ${scan.fullFound}`;
+	const { exposed, never } = exposedOperations(scan);
+	return [
+		`Leaked-value scan: ${scan.outputs} outputs (${scan.items} items) of this package's nodes with Leaked Value Output not Full: ${scan.found} planted values found; with Full: ${scan.fullOutputs} outputs (${scan.fullItems} items) gave back ${scan.fullFound}`,
+		`Masking given a planted value in ${exposed.length} of ${exposed.length + never.length} operations and pickers; never in: ${never.join(', ') || 'none'}`,
+	].join('\n');
 }
 
 /** What one suite's secret scan covered; table.ts prints every `test-results/secret-scan-<suite>.json`. */

@@ -13,7 +13,7 @@
 import type { TriggerLiveFigures } from '../e2e/trigger-live';
 import { writeBlock } from '../docs/blocks';
 import { fs, path, processRef } from '../support/node';
-import { leakedValueProblems, type ScanSummary } from './secret-scan';
+import { exposedOperations, leakedValueProblems, type LeakedValueScan, type ScanSummary } from './secret-scan';
 import type {
 	AnswerRow,
 	BadInputRow,
@@ -25,6 +25,16 @@ import type {
 	ReliabilityRow,
 	WriteRow,
 } from './support';
+
+/**
+ * Where the harness saw what masking was given (test/harness/exposure.ts): the operations and pickers
+ * whose masking was given a planted value, which the scan would find with masking switched off.
+ */
+function exposureOf(scan: LeakedValueScan): string {
+	const { exposed, never } = exposedOperations(scan);
+	if (exposed.length + never.length === 0) return '';
+	return `; masking was given a planted value in ${exposed.length} of ${exposed.length + never.length} operations and pickers (not in: ${never.join(', ') || 'none'})`;
+}
 
 interface Figures {
 	generatedAt: string;
@@ -210,7 +220,7 @@ function render(figures: Figures): { markdown: string; problems: string[] } {
 				number(scan!.items),
 				'—',
 				'—',
-				`**${number(scan!.found)} planted values found**; with Full, ${plural(scan!.fullOutputs, 'output')} gave back ${number(scan!.fullFound)}`,
+				`**${number(scan!.found)} planted values found**; with Full, ${plural(scan!.fullOutputs, 'output')} gave back ${number(scan!.fullFound)}${exposureOf(scan!)}`,
 			]),
 			[
 				'Leaked values in default output (search, identity lookups, trigger; simplified and raw)',

@@ -20,3 +20,4 @@ export { setTimeout as delay, setImmediate as nextTurn } from 'node:timers/promi
 export { createRequire } from 'node:module';
 export { default as diagnosticsChannel } from 'node:diagnostics_channel';
 export { createHash } from 'node:crypto';
+export { AsyncLocalStorage } from 'node:async_hooks';

@@ -13,6 +13,7 @@ import {
 	type FlareOperation,
 	type FlareResponse,
 } from '../shared/operation';
+import { protectLeakedValues } from '../shared/output';
 import { callFlare } from '../shared/runner';
 
 /** One of Flare's list endpoints as a picker: the list, and the entry each record becomes. */
@@ -71,7 +72,9 @@ function picker(list: FlareList) {
 			onPage(records, response) {
 				for (const record of recordsOf(records, response)) {
 					if (!isObject(record)) continue;
-					const entry = list.entry(record);
+					// A list shows what an output would: its leaked values masked (a secret identifier's
+					// name may be its secret: docs/api-contract.md, "Masking").
+					const entry = list.entry(protectLeakedValues(record, 'masked'));
 					if (entry) entries.push(entry);
 				}
 				return false;

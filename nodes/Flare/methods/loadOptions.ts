@@ -3,6 +3,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n
 import { EVENT_TYPES } from '../resources/event/feed';
 import { FlareItem } from '../shared/item';
 import type { FlareOperation } from '../shared/operation';
+import { protectLeakedValues } from '../shared/output';
 import { callFlare } from '../shared/runner';
 
 /** GET /{segment}/v4/events/filters/types: `{categories: [{value, label, types: [{value, label}]}]}`. */
@@ -34,7 +35,12 @@ export const loadOptions = {
 		let body: unknown;
 		await callFlare(FlareItem.ofNode(this, []), eventFilterTypes, {
 			onPage(_records, response) {
-				body = response.body;
+				// What a dropdown shows is masked as any output (docs/api-contract.md, "Masking").
+				const answer = response.body;
+				body =
+					answer && typeof answer === 'object'
+						? protectLeakedValues(answer as IDataObject, 'masked')
+						: answer;
 				return false;
 			},
 		});

@@ -55,7 +55,7 @@ export const leakedValueOutput: INodeProperties = {
 	type: 'options',
 	default: 'masked',
 	description:
-		'How leaked and monitored secrets appear in the output: passwords and password hashes, session cookies, monitored secrets and tokens, wherever they are in an item. In every choice but Full, the free text of the item (contents, titles, highlights) has these values and the passwords of login:password lines masked too; it may still hold a secret Flare did not mark as one, e.g. a password without its login. Execution data is stored by n8n and visible to everyone who can open the workflow, and an AI Agent gives it to its model, so Masked is the safe choice.',
+		'How leaked and monitored secrets appear in the output: passwords and password hashes, session cookies, monitored secrets and tokens, wherever they are in an item. In every choice but Full, the free text of the item (every text but IDs, dates, logins and kinds: contents, titles, notes, highlights) has these values, the passwords of login:password lines and URLs, and authorization and cookie headers masked too; it may still hold a secret Flare did not mark as one, e.g. a password without its login or an encoded one. Execution data is stored by n8n and visible to everyone who can open the workflow, and an AI Agent gives it to its model, so Masked is the safe choice.',
 	options: [
 		{ name: 'Full', value: 'full', description: 'The leaked values as Flare returns them' },
 		{

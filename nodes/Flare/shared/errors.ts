@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { isBodyStream, readText } from './body';
 import { FlareSettingsError } from './connection';
 import type { FlareItem } from './item';
+import { maskFreeText } from './output';
 
 /** What went wrong with one request, reduced to facts that are safe to show (no headers, no secrets). */
 export interface FlareFailure {
@@ -217,6 +218,24 @@ export function redactFailure(failure: FlareFailure, secrets: readonly unknown[]
 		failure.details = failure.details.map((detail) => ({
 			...detail,
 			msg: redactSecrets(detail.msg, secrets),
+		}));
+	}
+	return failure;
+}
+
+/**
+ * The failure with its texts from Flare masked as free text is (docs/api-contract.md, "Masking"):
+ * `secrets` (the values of the item's password fields, e.g. the secret an identifier watches, which a
+ * conflict may quote), credential lines and secret assignments. Errors are masked whatever Leaked
+ * Value Output says: an error message goes to logs and to an AI Agent's model.
+ */
+export function maskFailure(failure: FlareFailure, secrets: readonly string[]): FlareFailure {
+	if (failure.message !== undefined) failure.message = maskFreeText(failure.message, secrets);
+	if (failure.code !== undefined) failure.code = maskFreeText(failure.code, secrets);
+	if (failure.details) {
+		failure.details = failure.details.map((detail) => ({
+			...detail,
+			msg: maskFreeText(detail.msg, secrets),
 		}));
 	}
 	return failure;

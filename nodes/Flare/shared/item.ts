@@ -101,4 +101,27 @@ export class FlareItem {
 	node(): INode {
 		return this.context.getNode();
 	}
+
+	/**
+	 * The values of the form's password fields (the secret a search looks for, an identifier's
+	 * secret): outputs and error messages mask them where Flare quotes them (docs/api-contract.md,
+	 * "Masking").
+	 */
+	secretValues(): string[] {
+		const values: string[] = [];
+		for (const property of this.properties) {
+			if (property.typeOptions?.password !== true) continue;
+			let value: unknown;
+			try {
+				value = this.read(property.name, '');
+			} catch {
+				continue;
+			}
+			if (typeof value !== 'string') continue;
+			for (const text of [value, value.trim()]) {
+				if (text !== '' && !values.includes(text)) values.push(text);
+			}
+		}
+		return values;
+	}
 }

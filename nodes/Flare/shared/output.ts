@@ -21,9 +21,12 @@ const SURROGATE = /[\uD800-\uDFFF]/;
 
 /**
  * What a key's value is, wherever the key appears (docs/api-contract.md, "Masking", lists each with
- * its source): a secret (leaked passwords and password hashes, monitored secrets, the tokens and keys
- * of Flare's integration settings), or free text written by whoever posted the event (or by an
- * analyst), which may quote secrets. Every string under `highlights` is free text too.
+ * its source). A secret: leaked passwords and password hashes, monitored secrets, the tokens and keys
+ * of Flare's integration settings. Structured: ids, uids, dates, digests, hash types, logins,
+ * domains, addresses, kinds and severities, kept as they are. A URL: kept, but for the password of
+ * its userinfo and the values of query parameters named like secrets. Any other string is free text
+ * (written by whoever posted the event, by an analyst, or by Flare quoting either), which may quote
+ * secrets; so is every string under `highlights`, whatever its key.
  */
 const SECRET = 1;
 const FREE_TEXT = 2;
@@ -32,11 +35,24 @@ const FREE_TEXT = 2;
  * leaked cookie of the ASTP cookie search, which names its stealer log in `event_uid`).
  */
 const COOKIE_VALUE = 3;
-const KEY_KINDS = new Map<string, typeof SECRET | typeof FREE_TEXT | typeof COOKIE_VALUE>([
+const STRUCTURED = 4;
+const URL_TEXT = 5;
+/** A host, maybe with userinfo and no scheme (`user:password@host`). */
+const NETLOC = 6;
+type KeyKind =
+	| typeof SECRET
+	| typeof FREE_TEXT
+	| typeof COOKIE_VALUE
+	| typeof STRUCTURED
+	| typeof URL_TEXT
+	| typeof NETLOC;
+
+const KEY_KINDS = new Map<string, KeyKind>([
 	['value', COOKIE_VALUE],
 	...[
 		'hash',
 		'password',
+		'password_hash',
 		'secret',
 		'api_key',
 		'api_token',
@@ -50,32 +66,81 @@ const KEY_KINDS = new Map<string, typeof SECRET | typeof FREE_TEXT | typeof COOK
 		'client_secret',
 	].map((key) => [key, SECRET] as const),
 	...[
-		'content',
-		'content_preview',
-		'extracted_content',
-		'title',
-		'title_en',
-		'topic_title',
-		'parent_title',
-		'parent_title_en',
-		'first_post_preview',
-		'description',
-		'description_en',
-		'description_fr',
-		'body',
-		'about',
-		'message',
-		'text',
-		'snippets',
-		'summary',
-		'highlights',
-	].map((key) => [key, FREE_TEXT] as const),
+		'id',
+		'ids',
+		'uid',
+		'uids',
+		'uuid',
+		'urn',
+		'type',
+		'types',
+		'index',
+		'severity',
+		'severities',
+		'categories',
+		'hash_type',
+		'identity_name',
+		'email',
+		'emails',
+		'username',
+		'usernames',
+		'domain',
+		'domains',
+		'auth_domains',
+		'reversed_domains',
+		'identifier_domain',
+		'ip',
+		'ip_address',
+		'ip_addresses',
+		'ip_addresses_cidr',
+		'ip_network',
+		'source',
+		'source_name',
+		'category_name',
+		'timestamp',
+		'digest',
+		'hwid',
+		'host_key',
+		'path',
+		'country_code',
+		'currency',
+		'format_type',
+		'action',
+		'status',
+		'verb',
+	].map((key) => [key, STRUCTURED] as const),
+	...['url', 'urls'].map((key) => [key, URL_TEXT] as const),
+	...['host', 'netloc', 'external_netloc'].map((key) => [key, NETLOC] as const),
 ]);
+
+/** Endings of structured keys: ids, dates, digests and kinds (`source_id`, `imported_at`, `content_hash`…). */
+const STRUCTURED_ENDING = /_(?:id|ids|uid|uids|uuid|at|utc|hash|digest|type)$/;
+/** Endings of URL keys (`flare_url`, `browser_url`, `related_urls`…). */
+const URL_ENDING = /_urls?$/;
+
+/** The kinds of keys, learnt as they are met (Flare's records have few distinct keys). */
+const KINDS = new Map(KEY_KINDS);
+/** Keys come from Flare's answers: a hostile one with endless distinct keys fills no memory. */
+const MAX_KINDS = KEY_KINDS.size + 10_000;
+
+function kindOf(key: string): KeyKind {
+	const known = KINDS.get(key);
+	if (known !== undefined) return known;
+	const kind = STRUCTURED_ENDING.test(key)
+		? STRUCTURED
+		: URL_ENDING.test(key)
+			? URL_TEXT
+			: FREE_TEXT;
+	if (KINDS.size < MAX_KINDS) KINDS.set(key, kind);
+	return kind;
+}
 
 /** A list of cookies (a stealer log's): the `value` of each is a session secret. */
 const COOKIE_LIST = 'cookies';
+/** Flare's highlights: every string under it is free text, whatever its key. */
+const HIGHLIGHTS = 'highlights';
 
-/** Secret values shorter than this are not looked for in free text: they would match ordinary words. */
+/** Secret values shorter than this are looked for in free text only as the whole text: they would match ordinary words. */
 const MIN_FREE_TEXT_SECRET_LENGTH = 6;
 
 /**
@@ -100,149 +165,369 @@ function digestOf(value: unknown): unknown {
 	return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
-/** What a walk of one record found: its secret values, and where its free text is. */
+/** Where a string is: the object or list holding it, and its key or index. */
+type Place = [IDataObject | unknown[], string | number];
+
+/** What a walk of one record found: its secret values, and where its free text and URLs are. */
 interface Found {
 	mode: Exclude<LeakedValueOutput, 'full'>;
-	/** Secret values long enough to look for in free text. */
+	/** The record's secret values (strings), to look for in its free text. */
 	values?: string[];
-	/** Each free-text string: the object or list holding it, and its key or index. */
-	texts?: Array<[IDataObject | unknown[], string | number]>;
+	texts?: Place[];
+	urls?: Place[];
+	netlocs?: Place[];
 }
 
 /** Applies the mode to the secret `object[key]`, in place, and notes its value. */
 function protectSecret(object: IDataObject, key: string, found: Found): void {
 	const value = object[key];
-	if (typeof value === 'string' && value.length >= MIN_FREE_TEXT_SECRET_LENGTH) {
-		(found.values ??= []).push(value);
-	}
+	if (typeof value === 'string' && value !== '') (found.values ??= []).push(value);
 	if (found.mode === 'omit') delete object[key];
 	else object[key] = (found.mode === 'sha256' ? digestOf(value) : maskValue(value)) as string;
 }
 
+/** Notes the string at `place` as free text or a URL; structured strings are left alone. */
+function noteString(kind: KeyKind, place: Place, found: Found): void {
+	if (kind === FREE_TEXT) (found.texts ??= []).push(place);
+	else if (kind === URL_TEXT) (found.urls ??= []).push(place);
+	else if (kind === NETLOC) (found.netlocs ??= []).push(place);
+}
+
 /**
- * Walks an object: its secrets get the mode; its free-text strings are noted. A cookie's `value` is
- * a secret: an entry of a `cookies` list, or any object with a `host_key` (a stealer log's cookie) or
- * an `event_uid` (a leaked cookie of the ASTP search).
+ * Walks an object: its secrets get the mode; its free text and URLs are noted. A cookie's `value` is
+ * a secret: an entry of a `cookies` list, or any object with a `host_key` (Flare's cookie shape) or
+ * an `event_uid` (a leaked cookie of the ASTP search). Under `highlights` every string that is not a secret is free text.
  */
-function walkObject(object: IDataObject, found: Found, inCookieList: boolean, freeText: boolean) {
+function walkObject(object: IDataObject, found: Found, inCookieList: boolean, highlights: boolean) {
 	// A record may have a million siblings (a Return All): no array of keys is made per object.
 	// Records are parsed JSON: plain objects, without inherited keys.
 	for (const key in object) {
-		const kind = KEY_KINDS.get(key);
-		if (
-			kind === SECRET ||
-			(kind === COOKIE_VALUE &&
-				(inCookieList || object.host_key !== undefined || object.event_uid !== undefined))
-		) {
+		let kind = kindOf(key);
+		if (kind === COOKIE_VALUE) {
+			if (inCookieList || object.host_key !== undefined || object.event_uid !== undefined) {
+				protectSecret(object, key, found);
+				continue;
+			}
+			kind = FREE_TEXT;
+		}
+		if (kind === SECRET) {
 			protectSecret(object, key, found);
 			continue;
 		}
+		if (highlights) kind = FREE_TEXT;
 		const value = object[key];
-		if (typeof value === 'string') {
-			if (freeText || kind === FREE_TEXT) (found.texts ??= []).push([object, key]);
-		} else if (value !== null && typeof value === 'object') {
-			walkValue(value as IDataObject, key, found, freeText || kind === FREE_TEXT);
+		if (typeof value === 'string') noteString(kind, [object, key], found);
+		else if (value !== null && typeof value === 'object') {
+			walkValue(value as IDataObject, key, kind, found, highlights || key === HIGHLIGHTS);
 		}
 	}
 }
 
 /** Walks the value of `key`: an object, or a list whose entries are walked alike. */
-function walkValue(value: IDataObject | unknown[], key: string, found: Found, freeText: boolean) {
+function walkValue(
+	value: IDataObject | unknown[],
+	key: string,
+	kind: KeyKind,
+	found: Found,
+	highlights: boolean,
+) {
 	if (!Array.isArray(value)) {
-		walkObject(value, found, false, freeText);
+		walkObject(value, found, false, highlights);
 		return;
 	}
 	for (let index = 0; index < value.length; index++) {
 		const entry = value[index];
-		if (typeof entry === 'string') {
-			if (freeText) (found.texts ??= []).push([value, index]);
-		} else if (entry !== null && typeof entry === 'object') {
-			if (Array.isArray(entry)) walkValue(entry, key, found, freeText);
-			else walkObject(entry as IDataObject, found, key === COOKIE_LIST, freeText);
+		if (typeof entry === 'string') noteString(kind, [value, index], found);
+		else if (entry !== null && typeof entry === 'object') {
+			if (Array.isArray(entry)) walkValue(entry, key, kind, found, highlights);
+			else walkObject(entry as IDataObject, found, key === COOKIE_LIST, highlights);
 		}
 	}
 }
 
+// ---- free text ----
+
 /** Flare marks what matched in highlights with `<mark>` and `</mark>`. */
 const MARK_TAG = /<\/?mark>/g;
-const LEADING_MARK_TAGS = /^(?:<\/?mark>)*/;
-const A_MARK_TAG = /<\/?mark>/;
+const MARK_OPEN = '<mark>';
+const MARK_CLOSE = '</mark>';
 /** An e-mail address, the login of most leaked credentials. */
-const EMAIL = /^[^\s@:<>]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
+const EMAIL = /^[^\s@:<>/]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
 /** A username: a letter, then letters, digits and `._+-` (times and dates start with a digit). */
 const USERNAME = /^[A-Za-z][\w.+-]*$/;
 /**
- * A secret assigned to a name that says what it is, as source code, configuration and pastes write
- * it: `DB_PASSWORD=…`, `"api_key": "…"`, `Password: …`, `Authorization: Bearer …`. The name starts a
- * word and does not go on with a letter (`passport`, `tokens` are not secrets); a value that is an
- * e-mail address is a login, not a secret.
+ * A name that says it holds a secret: it holds `password`, `token`, `api_key`… at its start or after
+ * `_`, `.` or `-`, not followed by a letter (`passport`, `tokens` are not secrets).
  */
-const SECRET_ASSIGNMENT =
-	/((?<![\w.-])(?:[\w.-]*[_.-])?(?:password|passwd|passphrase|pwd|pass|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|authorization)(?![a-z])[\w.-]*["']?\s*[:=]\s*["']?(?:bearer\s+)?)([^\s"',;<]+)/gi;
-/** A run of non-space characters with a colon: a candidate credential line, or a part of one. */
-const WITH_COLON = /\S*:\S*/g;
+const SECRET_NAME =
+	/(?:^|[_.-])(?:password|passwd|passphrase|pwd|pass|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|authorization)(?![a-z])/i;
+/** Names of URL query parameters that carry a secret, besides {@link SECRET_NAME}. */
+const SECRET_QUERY_NAME = /^(?:key|sig|signature|auth|session|session_?id|sid|jwt)$/i;
+/**
+ * The name of an assignment, as source code, configuration and pastes write it: a whole word of at
+ * most 64 characters, quotes (JSON's, also escaped inside another JSON string), then `=` or `:`.
+ */
+const ASSIGNED_NAME = /(?<![\w.-])([\w.-]{1,64})(?:\\?["'])?[ \t]{0,16}[:=]/g;
+/** What follows a secret's name: quotes, an authorization scheme, and the value, up to a space, a quote, `,` or `;`. */
+const ASSIGNED_VALUE =
+	/[ \t]{0,16}(?:\\?["'])?(?:(?:bearer|basic|token|digest)[ \t]+)?([^\s"'\\,;<]+)/iy;
+/**
+ * A maximal run of non-space characters with a colon: a candidate credential line, or a part of one.
+ * It starts only where a run starts, so that each run is read once (a long run costs its length).
+ */
+const WITH_COLON = /(?<!\S)\S*:\S*/g;
+/** The userinfo of a URL, `scheme://user:password@`: the password is the second group. */
+const URL_USERINFO = /(?<![\w+.-])[a-z][\w+.-]{0,31}:\/\/([^\s/?#:]{0,256}):([^\s/?#]{1,1024})@/gi;
+/** The userinfo of a host without scheme (a `netloc`): `user:password@host`. */
+const NETLOC_USERINFO = /^([^\s/?#:@]{0,256}):([^\s/?#]{1,1024})@/;
+/** A query (or fragment) parameter of a URL: its name and value. */
+const QUERY_PARAMETER = /[?&#;]([^=&#;\s]{1,64})=([^&#;\s]+)/g;
+/** A `Cookie:` or `Set-Cookie:` header: its pairs follow, up to the end of the line. */
+const COOKIE_HEADER = /(?<![\w-])(?:set-)?cookie[ \t]{0,16}:[ \t]{0,16}([^\r\n]{1,8192})/gi;
+/** A pair of a cookie header, and the attributes of Set-Cookie, whose values are not secrets. */
+const COOKIE_PAIR = /(?:^|;)[ \t]*([^=;\s]+)=([^;\r\n]+)/g;
+const COOKIE_ATTRIBUTE = /^(?:path|domain|expires|max-age|samesite|secure|httponly|priority)$/i;
+
+/** Ranges of a text to mask: [start, end) pairs, in any order, overlaps allowed. */
+type Ranges = number[];
+
+/** Every occurrence of the record's secret values (6 characters or more). */
+function findValues(text: string, values: readonly string[], ranges: Ranges): void {
+	for (const value of values) {
+		if (value.length < MIN_FREE_TEXT_SECRET_LENGTH) continue;
+		for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + value.length)) {
+			ranges.push(at, at + value.length);
+		}
+	}
+}
 
 /**
- * The password of a credential line masked, the login kept (docs/api-contract.md, "Masking"):
- * `e-mail:password` anywhere, `url:login:password` anywhere, `login:password` as a line of its own;
- * highlight tags (`<mark>`) around any part are allowed, and kept.
+ * The values of secret assignments (`DB_PASSWORD=…`, `"api_key": "…"`, `Authorization: Basic …`):
+ * only after a secret's name is a value read, so that each character is read a bounded number of times.
  */
-function maskCredentialLines(text: string): string {
-	return text.replace(WITH_COLON, (token: string, offset: number) => {
+function findAssignments(text: string, ranges: Ranges): void {
+	const names = new RegExp(ASSIGNED_NAME);
+	const values = new RegExp(ASSIGNED_VALUE);
+	for (let name = names.exec(text); name; name = names.exec(text)) {
+		if (!SECRET_NAME.test(name[1])) continue;
+		values.lastIndex = names.lastIndex;
+		const value = values.exec(text);
+		if (!value) continue;
+		names.lastIndex = values.lastIndex;
+		// An e-mail address after such a name is a login ("logins for password: jane@acme.com").
+		if (value[1] === MASK || EMAIL.test(value[1])) continue;
+		ranges.push(values.lastIndex - value[1].length, values.lastIndex);
+	}
+}
+
+/** Whether only spaces or tabs are between `from` and the line's end, in direction `step`. */
+function blankTo(text: string, from: number, step: 1 | -1): boolean {
+	for (let at = from; at >= 0 && at < text.length; at += step) {
+		const character = text[at];
+		if (character === '\n' || character === '\r') return true;
+		if (character !== ' ' && character !== '\t') return false;
+	}
+	return true;
+}
+
+/**
+ * The password of a credential line, the login kept (docs/api-contract.md, "Masking"):
+ * `e-mail:password` anywhere, `url:login:password` anywhere, `login:password` as a line of its own.
+ */
+function findCredentialLines(text: string, ranges: Ranges): void {
+	for (const match of text.matchAll(WITH_COLON)) {
+		const token = match[0];
 		const colon = token.lastIndexOf(':');
-		const before = token.slice(0, colon).replace(MARK_TAG, '');
-		const login = before.slice(before.lastIndexOf(':') + 1);
-		// The password: after the last colon and any highlight tags, up to the next tag.
 		const password = token.slice(colon + 1);
-		const start = LEADING_MARK_TAGS.exec(password)![0].length;
-		const length = password.slice(start).search(A_MARK_TAG);
-		const core = password.slice(start, length === -1 ? undefined : start + length);
-		if (core === '' || core.startsWith('//') || core === MASK) return token;
+		if (password === '' || password.startsWith('//') || password === MASK) continue;
+		const before = token.slice(0, colon);
+		const login = before.slice(before.lastIndexOf(':') + 1);
+		const start = match.index;
 		const credential =
 			EMAIL.test(login) ||
-			(USERNAME.test(login) && (before.includes(':') || isOwnLine(text, offset, token.length)));
-		if (!credential) return token;
-		return `${token.slice(0, colon + 1 + start)}${MASK}${password.slice(start + core.length)}`;
-	});
+			(USERNAME.test(login) &&
+				(before.includes(':') ||
+					(blankTo(text, start - 1, -1) && blankTo(text, start + token.length, 1))));
+		if (credential) ranges.push(start + colon + 1, start + token.length);
+	}
 }
 
-/** Whether `text` has nothing but spaces around the `length` characters at `offset`, up to the line ends. */
-function isOwnLine(text: string, offset: number, length: number): boolean {
-	const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-	const lineEnd = text.indexOf('\n', offset + length);
-	const after = lineEnd === -1 ? text.slice(offset + length) : text.slice(offset + length, lineEnd);
-	return text.slice(lineStart, offset).trim() === '' && after.trim() === '';
+/** The password of the userinfo of every URL (`ftp://user:password@host`). */
+function findUserinfo(text: string, ranges: Ranges): void {
+	for (const match of text.matchAll(URL_USERINFO)) {
+		const end = match.index + match[0].length - 1;
+		ranges.push(end - match[2].length, end);
+	}
+}
+
+/** The values of `Cookie:` and `Set-Cookie:` headers (their attributes kept). */
+function findCookieHeaders(text: string, ranges: Ranges): void {
+	for (const header of text.matchAll(COOKIE_HEADER)) {
+		const offset = header.index + header[0].length - header[1].length;
+		for (const pair of header[1].matchAll(COOKIE_PAIR)) {
+			if (COOKIE_ATTRIBUTE.test(pair[1])) continue;
+			const end = offset + pair.index + pair[0].length;
+			ranges.push(end - pair[2].length, end);
+		}
+	}
+}
+
+/** The values of query and fragment parameters named like secrets (`?token=…`, `&password=…`). */
+function findSecretParameters(url: string, ranges: Ranges): void {
+	for (const match of url.matchAll(QUERY_PARAMETER)) {
+		const [whole, name, value] = match;
+		if (!SECRET_NAME.test(name) && !SECRET_QUERY_NAME.test(name)) continue;
+		const end = match.index + whole.length;
+		ranges.push(end - value.length, end);
+	}
 }
 
 /**
- * Free text with the record's secret values, the values of secret assignments and the passwords of
- * credential lines masked.
+ * `text` with `ranges` (positions in `plain`, the text without its `<mark>` tags) replaced by the
+ * mask. A range covers the tags inside it; those that open or close a mark outside it are kept after
+ * the mask, so that marks stay balanced.
  */
-function maskFreeText(text: string, values: string[]): string {
-	let masked = text;
-	for (const value of values) if (masked.includes(value)) masked = masked.split(value).join(MASK);
-	// An e-mail address after such a name is a login ("logins for password: jane@acme.com").
-	masked = masked.replace(SECRET_ASSIGNMENT, (match: string, name: string, value: string) =>
-		value === MASK || EMAIL.test(value) ? match : name + MASK,
-	);
-	return masked.includes(':') ? maskCredentialLines(masked) : masked;
+function applyRanges(text: string, plain: string, ranges: Ranges): string {
+	const pairs: Array<[number, number]> = [];
+	for (let index = 0; index < ranges.length; index += 2)
+		pairs.push([ranges[index], ranges[index + 1]]);
+	pairs.sort((a, b) => a[0] - b[0]);
+	// Where each character of `plain` is in `text` (only when `text` has tags).
+	const tagged = plain.length !== text.length;
+	const positions = tagged ? new Int32Array(plain.length) : undefined;
+	if (positions) {
+		for (let at = 0, index = 0; at < text.length && index < plain.length; ) {
+			if (text.startsWith(MARK_OPEN, at)) at += MARK_OPEN.length;
+			else if (text.startsWith(MARK_CLOSE, at)) at += MARK_CLOSE.length;
+			else positions[index++] = at++;
+		}
+	}
+	const at = (index: number) => (positions ? positions[index] : index);
+	let result = '';
+	let done = 0;
+	for (let index = 0; index < pairs.length; ) {
+		const start = pairs[index][0];
+		let end = pairs[index][1];
+		for (index++; index < pairs.length && pairs[index][0] <= end; index++) {
+			end = Math.max(end, pairs[index][1]);
+		}
+		if (end <= start) continue;
+		let from = at(start);
+		let to = at(end - 1) + 1;
+		let tags: string[] = [];
+		if (tagged) {
+			tags = unbalancedTags(text.slice(from, to));
+			// A mark around part of the range and the characters next to it: the range takes it whole.
+			while (
+				tags[0] === MARK_CLOSE &&
+				from > done &&
+				text.startsWith(MARK_OPEN, from - MARK_OPEN.length)
+			) {
+				from -= MARK_OPEN.length;
+				tags.shift();
+			}
+			while (tags[tags.length - 1] === MARK_OPEN && text.startsWith(MARK_CLOSE, to)) {
+				to += MARK_CLOSE.length;
+				tags.pop();
+			}
+		}
+		result += text.slice(done, from) + MASK + tags.join('');
+		done = to;
+	}
+	return result + text.slice(done);
+}
+
+/** The `<mark>` tags of `part` that its own tags do not balance, in order. */
+function unbalancedTags(part: string): string[] {
+	const kept: string[] = [];
+	for (const [tag] of part.matchAll(MARK_TAG)) {
+		if (tag === MARK_CLOSE && kept[kept.length - 1] === MARK_OPEN) kept.pop();
+		else kept.push(tag);
+	}
+	return kept;
+}
+
+/**
+ * Free text with the record's secret values, the values of secret assignments, the passwords of
+ * credential lines and of URLs' userinfo, and the values of cookie headers masked. Flare's `<mark>`
+ * tags are read through: a password the highlight splits is masked whole. A text that is a secret
+ * value of the record as a whole is masked as that value is.
+ */
+export function maskFreeText(text: string, values: readonly string[] = []): string {
+	const plain =
+		text.includes(MARK_OPEN) || text.includes(MARK_CLOSE) ? text.replace(MARK_TAG, '') : text;
+	if (values.includes(text)) return maskValue(text) as string;
+	const ranges: Ranges = [];
+	findValues(plain, values, ranges);
+	// Every other rule needs a colon or an equals sign.
+	if (plain.includes(':') || plain.includes('=')) {
+		findAssignments(plain, ranges);
+		if (plain.includes(':')) {
+			findCredentialLines(plain, ranges);
+			if (plain.includes('://')) findUserinfo(plain, ranges);
+			if (/cookie/i.test(plain)) findCookieHeaders(plain, ranges);
+		}
+	}
+	return ranges.length === 0 ? text : applyRanges(text, plain, ranges);
+}
+
+/** A URL with the password of its userinfo and the values of secret-named parameters masked. */
+function maskUrl(url: string): string {
+	const ranges: Ranges = [];
+	if (url.includes('@') && url.includes('://')) findUserinfo(url, ranges);
+	if (url.includes('=')) findSecretParameters(url, ranges);
+	return ranges.length === 0 ? url : applyRanges(url, url, ranges);
+}
+
+/** A host (`user:password@host`, a URL's netloc) with the password of its userinfo masked. */
+function maskNetloc(netloc: string): string {
+	const match = netloc.includes('@') ? NETLOC_USERINFO.exec(netloc) : null;
+	if (!match) return maskUrl(netloc);
+	return `${match[1]}:${MASK}${netloc.slice(match[0].length - 1)}`;
+}
+
+/** Masks the noted free text and URLs of a walk, in place. */
+function maskNoted(found: Found): void {
+	for (const [holder, key] of found.texts ?? []) {
+		const strings = holder as Record<string | number, string>;
+		strings[key] = maskFreeText(strings[key], found.values);
+	}
+	for (const [holder, key] of found.urls ?? []) {
+		const strings = holder as Record<string | number, string>;
+		strings[key] = maskUrl(strings[key]);
+	}
+	for (const [holder, key] of found.netlocs ?? []) {
+		const strings = holder as Record<string | number, string>;
+		strings[key] = maskNetloc(strings[key]);
+	}
 }
 
 /**
  * Protects the leaked and monitored secrets of a record, at any depth and in place, and returns it
  * (docs/api-contract.md, "Masking"): the value of every secret field (by its key: passwords, leaked
  * hashes, monitored secrets, tokens; a cookie's value) gets the mode; in every mode but Full, free
- * text (content, titles, descriptions, highlights…) has the record's own secret values, the values of
- * secret assignments and the passwords of credential lines masked. Full leaves the record as it is.
+ * text (every string but the structured ones: ids, dates, logins, kinds…) has the record's own secret
+ * values, the values of secret assignments and cookie headers and the passwords of credential lines
+ * and URLs masked, and URLs the passwords of their userinfo and the values of secret-named
+ * parameters. Full leaves the record as it is.
  */
 export function protectLeakedValues(record: IDataObject, mode: LeakedValueOutput): IDataObject {
+	return protectLeakedValuesWith(record, mode, []);
+}
+
+/**
+ * {@link protectLeakedValues}, with secrets the item was given (e.g. the secret a search looks for)
+ * masked in the record's free text as its own are.
+ */
+export function protectLeakedValuesWith(
+	record: IDataObject,
+	mode: LeakedValueOutput,
+	given: readonly string[],
+): IDataObject {
 	if (mode === 'full') return record;
-	const found: Found = { mode };
+	const found: Found = { mode, values: given.length ? [...given] : undefined };
 	walkObject(record, found, false, false);
-	for (const [holder, key] of found.texts ?? []) {
-		const text = (holder as Record<string | number, string>)[key];
-		(holder as Record<string | number, string>)[key] = maskFreeText(text, found.values ?? []);
-	}
+	maskNoted(found);
 	return record;
 }
 

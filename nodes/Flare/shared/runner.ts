@@ -19,6 +19,7 @@ import {
 	batchItemError,
 	flareApiError,
 	FlareRequestFailed,
+	maskFailure,
 	namesPageSize,
 	parameterError,
 	settingsError,
@@ -34,7 +35,7 @@ import {
 	type FlareRequestParts,
 	type FlareResponse,
 } from './operation';
-import { LEAKED_VALUE_OUTPUTS, protectLeakedValues, type LeakedValueOutput } from './output';
+import { LEAKED_VALUE_OUTPUTS, protectLeakedValuesWith, type LeakedValueOutput } from './output';
 import { walkPages, type WalkEnd } from './paging';
 import { batchReached, searchesRemaining } from './quota';
 import { flareRequest, type FlareRequest } from './transport';
@@ -144,10 +145,14 @@ function failureContextOf(item: FlareItem, operation: FlareOperation): FailureCo
 	return { ...operation, fields, target: operation.target?.(item) };
 }
 
-/** Any failure of an operation as the error n8n shows: what happened and how to fix it. */
+/**
+ * Any failure of an operation as the error n8n shows: what happened and how to fix it, Flare's text
+ * masked (errors.ts `maskFailure`).
+ */
 export function asNodeError(item: FlareItem, operation: FlareOperation, error: unknown) {
 	if (error instanceof FlareRequestFailed) {
-		return flareApiError(item.node(), error.failure, failureContextOf(item, operation), item.index);
+		const failure = maskFailure(error.failure, item.secretValues());
+		return flareApiError(item.node(), failure, failureContextOf(item, operation), item.index);
 	}
 	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
 	return new NodeOperationError(item.node(), error as Error, { itemIndex: item.index });
@@ -345,6 +350,19 @@ export function leakedValueOutputOf(
 }
 
 /**
+ * How the item's outputs are protected, checked before anything is sent: as its Leaked Value Output
+ * says, the secrets it was given (its password fields) masked where Flare quotes them too.
+ */
+export function outputProtectionOf(
+	item: FlareItem,
+	properties: INodeProperties[],
+): (json: IDataObject) => IDataObject {
+	const mode = leakedValueOutputOf(item, properties);
+	const given = mode === 'full' ? [] : item.secretValues();
+	return (json) => protectLeakedValuesWith(json, mode, given);
+}
+
+/**
  * Runs an operation of the Flare node for each input item, in turn: an exact Limit with the fewest
  * pages (the page size is chosen once, for the whole walk: the fewest pages, filled evenly), Return
  * All with the largest pages (after a small first page where the quota counts results), one output
@@ -365,7 +383,7 @@ export async function runFlareOperation(
 		const pairedItem = { item: index };
 		const start = results.length;
 		try {
-			const mode = leakedValueOutputOf(item, properties);
+			const protect = outputProtectionOf(item, properties);
 			const wanted = operation.paging ? wantedItems(item) : Infinity;
 			const end = start + wanted;
 			await callFlare(item, operation, {
@@ -375,7 +393,7 @@ export async function runFlareOperation(
 					// One at a time: spreading a large array into push() overflows the call stack.
 					for (const json of operation.output(item, records, response)) {
 						if (results.length >= end) break;
-						results.push({ json: protectLeakedValues(json, mode), pairedItem });
+						results.push({ json: protect(json), pairedItem });
 					}
 					return results.length < end;
 				},
@@ -394,8 +412,8 @@ export async function runFlareOperation(
 /** An input item of a batched write, checked: its target and the rest of its request. */
 interface BatchEntry {
 	item: FlareItem;
-	/** The item's Leaked Value Output, for its output items. */
-	mode: LeakedValueOutput;
+	/** Protects the item's output items, as its Leaked Value Output says (`outputProtectionOf`). */
+	protect: (json: IDataObject) => IDataObject;
 	target: IDataObject;
 	targetKey: string;
 	shared: IDataObject;
@@ -480,12 +498,12 @@ async function runBatched(
 		const item = FlareItem.ofInput(context, index, properties);
 		try {
 			timeoutOf(item);
-			const mode = leakedValueOutputOf(item, properties);
+			const protect = outputProtectionOf(item, properties);
 			const target = batch.target(item);
 			const shared = batch.shared(item);
 			entries.push({
 				item,
-				mode,
+				protect,
 				target,
 				targetKey: JSON.stringify(target),
 				shared,
@@ -533,7 +551,10 @@ async function runBatched(
 				}
 				continue;
 			}
-			const { failure } = error;
+			const failure = maskFailure(
+				error.failure,
+				request.flatMap(({ item }) => item.secretValues()),
+			);
 			const items = request.map(({ item }) => item.index);
 			const named = namedIn(failure, request);
 			const progress = context.continueOnFail()
@@ -557,11 +578,11 @@ async function runBatched(
 			errors.forEach((nodeError, k) => failed(items[k], nodeError));
 			continue;
 		}
-		for (const { item, mode, target } of request) {
+		for (const { item, protect, target } of request) {
 			applied.push(item.index);
 			try {
 				outputs[item.index] = operation.output(item, [target], answer!).map((json) => ({
-					json: protectLeakedValues(json, mode),
+					json: protect(json),
 					pairedItem: { item: item.index },
 				}));
 			} catch (error) {

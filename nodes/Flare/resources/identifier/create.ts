@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { leakedValueOptions, updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/operation';
+import { maskValue } from '../../shared/output';
 import { boundedText, MAX_NAME_LENGTH } from '../../shared/validation';
 import {
 	categories,
@@ -34,7 +35,8 @@ const fields: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. Main website',
-				description: 'Name shown in Flare (by default, what the identifier watches)',
+				description:
+					'Name shown in Flare. By default Flare may name it by what it watches; for a secret, the node sends "Secret" and the first and last characters of the secret instead.',
 			},
 		],
 	},
@@ -62,6 +64,15 @@ export const identifierApiFields: Record<string, string> = {
 	attributes: 'identityAttributes',
 };
 
+/**
+ * The name of a secret identifier created without one: Flare may name an identifier by what it
+ * watches, which would show the secret wherever the identifier is named (docs/api-contract.md,
+ * "Masking").
+ */
+function secretIdentifierName(secret: string): string {
+	return `Secret ${maskValue(secret.trim()) as string}`;
+}
+
 export const createOperation: FlareOperation = {
 	action: 'create the identifier',
 	method: 'POST',
@@ -77,11 +88,14 @@ export const createOperation: FlareOperation = {
 		group_id: 'additionalFields.groupId',
 	},
 	prepare(item, request) {
+		const data = identifierData(item);
 		request.body = {
-			data: identifierData(item),
+			data,
 			...(isGiven(item, 'additionalFields.name')
 				? { name: boundedText(item, 'additionalFields.name', MAX_NAME_LENGTH) }
-				: {}),
+				: data.type === 'secret'
+					? { name: secretIdentifierName(data.secret as string) }
+					: {}),
 			categories: categories(item, 'categories'),
 			// Not offered in the form: Flare documents no values for them.
 			emerging_categories: [],
