@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ByAccountsBody, CookieSearchBody, type CookieSearchBodyInput, TenantCredential } from '../contract';
 import { PLANTED_MARKER } from '../fake-flare/planted';
-import { apiRequests, jsonOf, masked, sha256, simplifiedIdentities, useFakeFlare } from './support';
+import { apiRequests, jsonOf, masked, maskedView, sha256, simplifiedIdentities, useFakeFlare } from './support';
 
 const TENANT = 101;
 const identifierFeed = (id: number | string) => `/firework/v3/identifiers/${id}/feed/credentials`;
@@ -208,14 +208,8 @@ describe('Identity → Check Accounts', () => {
 		const result = await flare.harness.runNode(check({ simplify: false }), { items: [{ account }] });
 
 		const identity = flare.fake.accountIdentity(account);
-		expect(jsonOf(result.output)).toEqual([
-			{
-				account,
-				leaked: true,
-				...identity,
-				passwords: identity.passwords.map((password) => ({ ...password, hash: masked(password.hash) })),
-			},
-		]);
+		// The hashes masked, and the planted values that source descriptions quote (mask2's free text).
+		expect(jsonOf(result.output)).toEqual([maskedView({ account, leaked: true, ...identity }, flare.fake.plantedValues())]);
 	});
 
 	it('never reads an answer without the account as "not leaked": that item fails, saying what came', async () => {
@@ -270,16 +264,13 @@ describe('Identity → Check Accounts', () => {
 		expect([result.status, result.error?.message]).toEqual(['success', undefined]);
 		expect(apiRequests(flare.fake).map((request) => request.body)).toEqual([{ accounts: [account] }]);
 		const identity = flare.fake.accountIdentity(account);
-		const withHashes = (hashOf: (hash: string) => string) => ({
-			account,
-			leaked: true,
-			...identity,
-			passwords: identity.passwords.map((password) => ({ ...password, hash: hashOf(password.hash) })),
-		});
+		const raw = { account, leaked: true, ...identity };
+		const digests = maskedView(raw, flare.fake.plantedValues());
+		digests.passwords = identity.passwords.map((password, index) => ({ ...digests.passwords[index], hash: sha256(password.hash) }));
 		expect(result.output.map((item) => [item.json, item.pairedItem])).toEqual([
-			[withHashes(sha256), { item: 0 }],
+			[digests, { item: 0 }],
 			[{ error: `'Leaked Value Output' has an unknown value: "plain" [item 1]` }, { item: 1 }],
-			[withHashes(masked), { item: 2 }],
+			[maskedView(raw, flare.fake.plantedValues()), { item: 2 }],
 		]);
 	});
 
