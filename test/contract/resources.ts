@@ -149,7 +149,8 @@ export const LeakedCookie = z.object({
 	imported_at: DateTimeWithOffset,
 	name: z.string(),
 	path: z.string(),
-	event_uid: z.string(),
+	/** The MDX example's field; the fake leaves it out of some cookies (none documented). */
+	event_uid: z.string().optional(),
 	value: z.string(),
 });
 export type LeakedCookie = z.infer<typeof LeakedCookie>;

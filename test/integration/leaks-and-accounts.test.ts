@@ -80,6 +80,8 @@ describe('Leaked Cookie → Search', () => {
 		const expected = oracle({ domain: 'globex.io' });
 		expect(expected.length).toBeGreaterThan(20);
 		expect(expected.every((cookie) => cookie.domain === 'globex.io')).toBe(true);
+		// Some cookies come without event_uid: each is masked as a cookie all the same.
+		expect(expected.some((cookie) => cookie.event_uid === undefined)).toBe(true);
 		const requests = apiRequests(flare.fake);
 		expect(requests.map((request) => [request.method, request.path, request.tier, { ...(request.body as IDataObject), from: undefined }])).toEqual(
 			requests.map(() => ['POST', COOKIES, 'basic', { domain: 'globex.io', order: 'asc', size: 2000, from: undefined }]),
@@ -88,6 +90,26 @@ describe('Leaked Cookie → Search', () => {
 		expect(jsonOf(result.output)).toEqual(expected.map((cookie) => ({ ...cookie, value: masked(cookie.value) })));
 		expect(JSON.stringify(jsonOf(result.output))).not.toContain(PLANTED_MARKER);
 		expect(flare.fake.quotaUsed()).toBe(0);
+	});
+
+	it('masks every record\'s value as a cookie\'s, whatever its other fields (no event_uid), in each Leaked Value Output', async () => {
+		const SESSION = 'sess-5f0c2a9e4b7d1c83a1b2';
+		const cookie = { uuid: '44672461-aca4-4b3b-b192-6bd5429c4c6d', domain: 'globex.io', expires_at: null, imported_at: '2024-01-01T00:00:00+00:00', name: 'session', path: '/', value: SESSION };
+		const outputs: IDataObject[] = [];
+		for (const leakedValueOutput of ['masked', 'sha256', 'omit', 'full']) {
+			flare.fake.faults.add({ path: COOKIES, fault: { status: 200, body: { items: [cookie], next: null } } });
+			const result = await flare.harness.runNode(search({ limit: 10, options: { leakedValueOutput } }));
+			outputs.push(...jsonOf(result.output));
+		}
+
+		const omitted: IDataObject = { ...cookie };
+		delete omitted.value;
+		expect(outputs).toEqual([
+			{ ...cookie, value: masked(SESSION) },
+			{ ...cookie, value: sha256(SESSION) },
+			omitted,
+			cookie,
+		]);
 	});
 
 	it('sends every filter as Flare documents it', async () => {

@@ -95,6 +95,11 @@ export interface FlareOperation extends Omit<FailureContext, 'target' | 'fields'
 	 * the output does not read it, so its shape is not checked.
 	 */
 	answerIgnored?: boolean;
+	/**
+	 * Every output record is a leaked cookie: its `value` is masked as a secret whatever its other
+	 * fields (docs/api-contract.md, "Masking").
+	 */
+	outputsCookies?: boolean;
 	/** For a write that takes several input items in one request; `output` then gets each item's target. */
 	batch?: Batch;
 	/** The operation's form: the fields whose display names its messages use. */

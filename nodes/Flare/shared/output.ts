@@ -32,7 +32,7 @@ const SECRET = 1;
 const FREE_TEXT = 2;
 /**
  * `value`: a secret in a cookie (an entry of a `cookies` list, an object with a `host_key`, or a
- * leaked cookie of the ASTP cookie search, which names its stealer log in `event_uid`).
+ * record of an operation whose records are all cookies: Leaked Cookie → Search).
  */
 const COOKIE_VALUE = 3;
 const STRUCTURED = 4;
@@ -195,8 +195,8 @@ function noteString(kind: KeyKind, place: Place, found: Found): void {
 
 /**
  * Walks an object: its secrets get the mode; its free text and URLs are noted. A cookie's `value` is
- * a secret: an entry of a `cookies` list, or any object with a `host_key` (Flare's cookie shape) or
- * an `event_uid` (a leaked cookie of the ASTP search). Under `highlights` every string that is not a secret is free text.
+ * a secret: an entry of a `cookies` list, any object with a `host_key` (Flare's cookie shape), or a
+ * record its operation says is a cookie (`isCookie`). Under `highlights` every string that is not a secret is free text.
  */
 function walkObject(object: IDataObject, found: Found, inCookieList: boolean, highlights: boolean) {
 	// A record may have a million siblings (a Return All): no array of keys is made per object.
@@ -204,7 +204,7 @@ function walkObject(object: IDataObject, found: Found, inCookieList: boolean, hi
 	for (const key in object) {
 		let kind = kindOf(key);
 		if (kind === COOKIE_VALUE) {
-			if (inCookieList || object.host_key !== undefined || object.event_uid !== undefined) {
+			if (inCookieList || object.host_key !== undefined) {
 				protectSecret(object, key, found);
 				continue;
 			}
@@ -517,16 +517,18 @@ export function protectLeakedValues(record: IDataObject, mode: LeakedValueOutput
 
 /**
  * {@link protectLeakedValues}, with secrets the item was given (e.g. the secret a search looks for)
- * masked in the record's free text as its own are.
+ * masked in the record's free text as its own are; `isCookie`: the record is a leaked cookie, whose
+ * `value` is a secret whatever its other fields.
  */
 export function protectLeakedValuesWith(
 	record: IDataObject,
 	mode: LeakedValueOutput,
 	given: readonly string[],
+	isCookie = false,
 ): IDataObject {
 	if (mode === 'full') return record;
 	const found: Found = { mode, values: given.length ? [...given] : undefined };
-	walkObject(record, found, false, false);
+	walkObject(record, found, isCookie, false);
 	maskNoted(found);
 	return record;
 }

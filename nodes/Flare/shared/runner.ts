@@ -351,15 +351,17 @@ export function leakedValueOutputOf(
 
 /**
  * How the item's outputs are protected, checked before anything is sent: as its Leaked Value Output
- * says, the secrets it was given (its password fields) masked where Flare quotes them too.
+ * says, the secrets it was given (its password fields) masked where Flare quotes them too; each output
+ * a leaked cookie when `outputsCookies` says so.
  */
 export function outputProtectionOf(
 	item: FlareItem,
 	properties: INodeProperties[],
+	outputsCookies = false,
 ): (json: IDataObject) => IDataObject {
 	const mode = leakedValueOutputOf(item, properties);
 	const given = mode === 'full' ? [] : item.secretValues();
-	return (json) => protectLeakedValuesWith(json, mode, given);
+	return (json) => protectLeakedValuesWith(json, mode, given, outputsCookies);
 }
 
 /**
@@ -383,7 +385,7 @@ export async function runFlareOperation(
 		const pairedItem = { item: index };
 		const start = results.length;
 		try {
-			const protect = outputProtectionOf(item, properties);
+			const protect = outputProtectionOf(item, properties, operation.outputsCookies);
 			const wanted = operation.paging ? wantedItems(item) : Infinity;
 			const end = start + wanted;
 			await callFlare(item, operation, {
@@ -498,7 +500,7 @@ async function runBatched(
 		const item = FlareItem.ofInput(context, index, properties);
 		try {
 			timeoutOf(item);
-			const protect = outputProtectionOf(item, properties);
+			const protect = outputProtectionOf(item, properties, operation.outputsCookies);
 			const target = batch.target(item);
 			const shared = batch.shared(item);
 			entries.push({

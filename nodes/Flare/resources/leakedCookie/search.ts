@@ -174,5 +174,7 @@ export const searchOperation: FlareOperation = {
 	prepare(item, request) {
 		request.body = searchBody(item);
 	},
+	// Every record is a cookie: its value is masked even when Flare leaves out its other fields.
+	outputsCookies: true,
 	output: (_item, records) => records,
 };
