@@ -299,6 +299,18 @@ describe('Event triage: search all of Flare, tenant metadata, stealer logs', () 
 			expect(jsonOf(full.output).map((item) => item.password)).toEqual(credentials.slice(0, 2).map((entry) => entry.password));
 		});
 
+		it('masks a credential\'s password wherever the entry repeats it, in its URL\'s userinfo and parameters too', async () => {
+			const PASSWORD = 'Hunter2-Secret!';
+			const entry = { url: `https://jdoe:${PASSWORD}@vpn.acme.com/login?next=/&q=${PASSWORD}`, username: 'jdoe', password: PASSWORD, application: 'Chrome' };
+			flare.fake.faults.add({ path: EXPAND, fault: { status: 200, body: { items: [entry], next: null } } });
+
+			const result = await flare.harness.runNode({ parameters: expand({ uid: 'stealer_log/x/1', expandField: 'credentials', limit: 5 }) });
+
+			expect(jsonOf(result.output)).toEqual([
+				{ ...entry, url: 'https://jdoe:********@vpn.acme.com/login?next=/&q=********', password: masked(PASSWORD), event_uid: 'stealer_log/x/1' },
+			]);
+		});
+
 		it('names the List field when the event is not a stealer log, and the event when Flare does not know it', async () => {
 			const paste = flare.fake.feed.feedAll(TENANT, { filters: { type: ['paste'] } })[0].metadata.uid;
 

@@ -471,19 +471,23 @@ export function maskFreeText(text: string, values: readonly string[] = []): stri
 	return ranges.length === 0 ? text : applyRanges(text, plain, ranges);
 }
 
-/** A URL with the password of its userinfo and the values of secret-named parameters masked. */
-function maskUrl(url: string): string {
+/**
+ * A URL with the password of its userinfo, the values of secret-named parameters and the record's
+ * own secret values (wherever they are: a path, any parameter) masked.
+ */
+function maskUrl(url: string, values: readonly string[] = []): string {
 	const ranges: Ranges = [];
+	findValues(url, values, ranges);
 	if (url.includes('@') && url.includes('://')) findUserinfo(url, ranges);
 	if (url.includes('=')) findSecretParameters(url, ranges);
 	return ranges.length === 0 ? url : applyRanges(url, url, ranges);
 }
 
 /** A host (`user:password@host`, a URL's netloc) with the password of its userinfo masked. */
-function maskNetloc(netloc: string): string {
+function maskNetloc(netloc: string, values: readonly string[] = []): string {
 	const match = netloc.includes('@') ? NETLOC_USERINFO.exec(netloc) : null;
-	if (!match) return maskUrl(netloc);
-	return `${match[1]}:${MASK}${netloc.slice(match[0].length - 1)}`;
+	if (!match) return maskUrl(netloc, values);
+	return maskUrl(`${match[1]}:${MASK}${netloc.slice(match[0].length - 1)}`, values);
 }
 
 /** Masks the noted free text and URLs of a walk, in place. */
@@ -494,11 +498,11 @@ function maskNoted(found: Found): void {
 	}
 	for (const [holder, key] of found.urls ?? []) {
 		const strings = holder as Record<string | number, string>;
-		strings[key] = maskUrl(strings[key]);
+		strings[key] = maskUrl(strings[key], found.values);
 	}
 	for (const [holder, key] of found.netlocs ?? []) {
 		const strings = holder as Record<string | number, string>;
-		strings[key] = maskNetloc(strings[key]);
+		strings[key] = maskNetloc(strings[key], found.values);
 	}
 }
 
