@@ -12,7 +12,9 @@ import { loadOptions } from './methods/loadOptions';
 import { astpUrlDescription, astpUrlOperations } from './resources/astpUrl';
 import { eventDescription, eventOperations } from './resources/event';
 import { identifierDescription, identifierOperations } from './resources/identifier';
+import { identifierGroupDescription, identifierGroupOperations } from './resources/identifierGroup';
 import { identityDescription, identityOperations } from './resources/identity';
+import { leakedCookieDescription, leakedCookieOperations } from './resources/leakedCookie';
 import {
 	leakedCredentialDescription,
 	leakedCredentialOperations,
@@ -30,7 +32,9 @@ export const flareOperations: Record<string, Record<string, FlareOperation>> = {
 	astpUrl: astpUrlOperations,
 	event: eventOperations,
 	identifier: identifierOperations,
+	identifierGroup: identifierGroupOperations,
 	identity: identityOperations,
+	leakedCookie: leakedCookieOperations,
 	leakedCredential: leakedCredentialOperations,
 	matchingPolicy: matchingPolicyOperations,
 	source: sourceOperations,
@@ -68,7 +72,7 @@ export class Flare implements INodeType {
 					{
 						name: 'Event',
 						value: 'event',
-						description: 'Events collected by Flare, such as blog posts',
+						description: 'Events collected by Flare: leaks, stealer logs, posts, listings and more',
 					},
 					{
 						name: 'Identifier',
@@ -76,9 +80,19 @@ export class Flare implements INodeType {
 						description: 'What Flare monitors for you: domains, keywords, identities',
 					},
 					{
+						name: 'Identifier Group',
+						value: 'identifierGroup',
+						description: 'Groups of identifiers, e.g. one per brand or subsidiary',
+					},
+					{
 						name: 'Identity',
 						value: 'identity',
 						description: 'Leaked identities and their passwords',
+					},
+					{
+						name: 'Leaked Cookie',
+						value: 'leakedCookie',
+						description: 'Session cookies stolen by malware (ASTP)',
 					},
 					{
 						name: 'Leaked Credential',
@@ -107,7 +121,9 @@ export class Flare implements INodeType {
 			...astpUrlDescription,
 			...eventDescription,
 			...identifierDescription,
+			...identifierGroupDescription,
 			...identityDescription,
+			...leakedCookieDescription,
 			...leakedCredentialDescription,
 			...matchingPolicyDescription,
 			...sourceDescription,

@@ -11,8 +11,10 @@ import {
 } from '../Flare/resources/event/feed';
 import { getFullEventOperation } from '../Flare/resources/event/getFullEvent';
 import { searchIdentifierFeedOperation } from '../Flare/resources/event/searchIdentifierFeed';
+import { searchIdentifierGroupFeedOperation } from '../Flare/resources/event/searchIdentifierGroupFeed';
 import { searchTenantFeedOperation } from '../Flare/resources/event/searchTenantFeed';
 import {
+	identifierGroupLocator,
 	identifierLocator,
 	leakedValueOutput,
 	updateDisplayOptions,
@@ -28,7 +30,10 @@ import { digest } from './state';
 /** Events one poll holds at most when it fetches each full event (one request each, 4 a second). */
 export const MAX_FULL_EVENTS_PER_POLL = 100;
 
-/** Trigger kind "New Event": the tenant's event feed, or an identifier's (docs/api-contract.md, "Flare Trigger"). */
+/**
+ * Trigger kind "New Event": the tenant's event feed, an identifier's or an identifier group's
+ * (docs/api-contract.md, "Flare Trigger").
+ */
 export const newEventFields: INodeProperties[] = updateDisplayOptions(
 	{ show: { event: ['newEvent'] } },
 	[
@@ -46,6 +51,12 @@ export const newEventFields: INodeProperties[] = updateDisplayOptions(
 					description: 'The events that matched one identifier',
 				},
 				{
+					name: 'Identifier Group',
+					value: 'identifierGroup',
+					description:
+						'The events that matched the identifiers of one group, e.g. one brand or subsidiary',
+				},
+				{
 					name: 'Tenant',
 					value: 'tenant',
 					description: "The events that matched any of the tenant's identifiers",
@@ -57,6 +68,12 @@ export const newEventFields: INodeProperties[] = updateDisplayOptions(
 				'Identifier whose events to watch: pick it by name, or enter its numeric ID',
 			),
 			displayOptions: { show: { feed: ['identifier'] } },
+		},
+		{
+			...identifierGroupLocator(
+				'Identifier group whose events to watch: pick it by name, or enter its numeric ID',
+			),
+			displayOptions: { show: { feed: ['identifierGroup'] } },
 		},
 		...feedQueryFields,
 		...feedSeverityFields,
@@ -152,8 +169,9 @@ async function withFullEvent(item: FlareItem, record: IDataObject): Promise<IDat
 
 /** The events that enter the chosen feed, by `metadata.matched_at` (`filters.materialized_at`). */
 export function newEventWatch(item: FlareItem): Watch {
-	const feed = optionValue(item, 'feed', ['tenant', 'identifier'], 'tenant');
+	const feed = optionValue(item, 'feed', ['tenant', 'identifier', 'identifierGroup'], 'tenant');
 	const identifierId = feed === 'identifier' ? locatorInteger(item, 'identifierId') : undefined;
+	const groupId = feed === 'identifierGroup' ? locatorInteger(item, 'groupId') : undefined;
 	const query = feedQuery(item);
 	const filters = feedFilters(item);
 	const fetchFullEvent = item.parameter<unknown>('options.fetchFullEvent', false) === true;
@@ -166,9 +184,19 @@ export function newEventWatch(item: FlareItem): Watch {
 	});
 	return {
 		operation:
-			identifierId === undefined ? searchTenantFeedOperation : searchIdentifierFeedOperation,
-		pathParameters: identifierId === undefined ? {} : { identifier_id: identifierId },
-		asked: { identifierId, query, filters },
+			identifierId !== undefined
+				? searchIdentifierFeedOperation
+				: groupId !== undefined
+					? searchIdentifierGroupFeedOperation
+					: searchTenantFeedOperation,
+		pathParameters:
+			identifierId !== undefined
+				? { identifier_id: identifierId }
+				: groupId !== undefined
+					? { identifier_group_id: groupId }
+					: {},
+		// An undefined key leaves the fingerprint of a saved trigger as it was (poll.ts).
+		asked: { identifierId, groupId, query, filters },
 		body: (gte) => search('asc', { gte }),
 		newest: search('desc'),
 		keyOf: eventKey,

@@ -255,3 +255,76 @@ export type TenantCredential = z.infer<typeof TenantCredential>;
 /** `PaginatedCredentials` (`items` is an array; the v2 OpenAPI's single object is a conversion slip). */
 export const TenantCredentialPage = pageOf(TenantCredential);
 export type TenantCredentialPage = z.infer<typeof TenantCredentialPage>;
+
+// ---- the global event search: POST /{segment}/v4/events/global/_search ----
+
+/** `GlobalSearchRequestBody`: the feeds' body with a required query (pages of at most 10). */
+export const GlobalEventSearchBody = FeedRequestBody.extend({ query: FeedQuery });
+export type GlobalEventSearchBody = z.infer<typeof GlobalEventSearchBody>;
+export type GlobalEventSearchBodyInput = z.input<typeof GlobalEventSearchBody>;
+
+/** `GlobalFeedItem`: a feed item without `identifiers`. */
+export const GlobalFeedItem = FeedItem.omit({ identifiers: true });
+export type GlobalFeedItem = z.infer<typeof GlobalFeedItem>;
+
+// ---- tenant metadata: PATCH /{segment}/v4/events/tenant/metadata?uid= ----
+
+export const TenantMetadataQuery = z.object({ uid: z.string().min(1) });
+
+/** `UpdateTenantMetadataBody`: every field optional, each nullable. */
+export const TenantMetadataBody = z
+	.object({
+		tags: z.array(z.string()).nullable().optional(),
+		severity: Severity.nullable().optional(),
+		notes: z.string().nullable().optional(),
+	})
+	.strict();
+export type TenantMetadataBody = z.infer<typeof TenantMetadataBody>;
+
+/** `TenantMetadataResponse`. */
+export const TenantMetadataResponse = z.object({
+	uid: z.string(),
+	notes: z.string().nullable(),
+	tags: z.array(z.string()),
+	severity: z.string().nullable(),
+});
+export type TenantMetadataResponse = z.infer<typeof TenantMetadataResponse>;
+
+// ---- a stealer log's cookies or credentials: GET /{segment}/v4/events/_expand (beta) ----
+
+/** Query: `field` (credentials or cookies), `uid`, `from`, `size` (1 to 20, default 20). */
+export const ExpandQuery = z.object({
+	field: z.enum(['credentials', 'cookies']),
+	uid: z.string().min(1),
+	from: z.string().optional(),
+	size: z.coerce.number().int().min(1).max(20).default(20),
+});
+export type ExpandQuery = z.infer<typeof ExpandQuery>;
+
+/** `StealerLogCredential`. */
+export const StealerLogCredential = z.object({
+	url: z.string(),
+	username: z.string(),
+	password: z.string(),
+	application: z.string(),
+});
+export type StealerLogCredential = z.infer<typeof StealerLogCredential>;
+
+/** `StealerLogCookie`. */
+export const StealerLogCookie = z.object({
+	host_key: z.string(),
+	path: z.string(),
+	expires_utc: z.string().nullable(),
+	name: z.string(),
+	value: z.string(),
+});
+export type StealerLogCookie = z.infer<typeof StealerLogCookie>;
+
+// ---- one identifier's credentials: GET /{segment}/v3/identifiers/{identifier_id}/feed/credentials ----
+
+/** Query: `size` (default 20; the fake's maximum is 100), `from`. */
+export const IdentifierCredentialsQuery = z.object({
+	size: z.coerce.number().int().min(1).max(100).default(20),
+	from: z.string().optional(),
+});
+export type IdentifierCredentialsQuery = z.infer<typeof IdentifierCredentialsQuery>;

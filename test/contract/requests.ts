@@ -7,6 +7,7 @@ import { z } from 'zod';
 
 import { IdentifierType } from './identifiers';
 import { DateTimeInput, dateTimeToMs, Uuid } from './primitives';
+import { PolicyValue } from './resources';
 
 const NonEmpty = z.string().min(1);
 
@@ -212,3 +213,88 @@ export type SourceListQuery = z.infer<typeof SourceListQuery>;
 
 /** Path parameter of GET /{segment}/v4/threat_flow/reports/requests/{request_info_id} (F3). */
 export const ReportRequestIdParam = Uuid;
+
+// ---- the operations of issue 26 (docs/api-contract.md) ----
+
+const KeywordsValue = z.object({ keywords: z.array(z.string()) }).strict();
+
+/** Body of POST /{segment}/v4/matching-policies (`Create…Body`, discriminated on `type`). */
+export const MatchingPolicyCreateBody = z.discriminatedUnion('type', [
+	z
+		.object({ name: z.string().min(1), type: z.literal('INCLUDED_KEYWORDS'), value: KeywordsValue })
+		.strict(),
+	z
+		.object({ name: z.string().min(1), type: z.literal('EXCLUDED_KEYWORDS'), value: KeywordsValue })
+		.strict(),
+	z
+		.object({
+			name: z.string().min(1),
+			type: z.literal('LUCENE_QUERY'),
+			value: z.object({ query: z.string() }).strict(),
+		})
+		.strict(),
+	z
+		.object({
+			name: z.string().min(1),
+			type: z.literal('ASTP_COOKIES'),
+			value: z
+				.object({ cookie_names: z.array(z.string()), match_subdomains: z.boolean().default(false) })
+				.strict(),
+		})
+		.strict(),
+	z
+		.object({
+			name: z.string().min(1),
+			type: z.literal('ASTP_DOMAIN'),
+			value: z
+				.object({
+					match_mode: z
+						.enum(['email_domain_only', 'auth_domain_and_email_domain', 'auth_domain_only'])
+						.optional(),
+				})
+				.strict(),
+		})
+		.strict(),
+]);
+export type MatchingPolicyCreateBody = z.infer<typeof MatchingPolicyCreateBody>;
+
+/** Body of PUT /{segment}/v4/matching-policies/{policy_uuid} (`UpdateMatchingPolicyBody`). */
+export const MatchingPolicyUpdateBody = z
+	.object({ name: z.string().min(1), value: PolicyValue })
+	.strict();
+export type MatchingPolicyUpdateBody = z.infer<typeof MatchingPolicyUpdateBody>;
+
+/** Query of GET /{segment}/v4/matching-policies/{policy_uuid}/assignments (no maximum documented). */
+export const PolicyAssignmentListQuery = z.object({
+	from: z.string().optional(),
+	size: z.coerce.number().int().min(1).default(25),
+	order: z.enum(['asc', 'desc']).default('asc'),
+});
+export type PolicyAssignmentListQuery = z.infer<typeof PolicyAssignmentListQuery>;
+
+/** Body of POST /{segment}/v2/assets/groups/: the group's name (the fields Flare assigns are ignored). */
+export const IdentifierGroupCreateBody = z.object({ name: z.string().min(1) });
+export type IdentifierGroupCreateBody = z.infer<typeof IdentifierGroupCreateBody>;
+
+/** Body of POST /astp/v2/cookies/_search (post-cookies-search.mdx). */
+export const CookieSearchBody = z
+	.object({
+		domain: z.string().min(1).optional(),
+		values: z.array(z.string()).max(1).optional(),
+		names: z.array(z.string()).max(10).optional(),
+		paths: z.array(z.string()).max(10).optional(),
+		imported_after: DateTimeInput.optional(),
+		expires_after: DateTimeInput.optional(),
+		size: z.number().int().min(1).max(2000).default(100),
+		from: z.string().nullable().optional(),
+		order: z.enum(['asc', 'desc']).default('asc'),
+	})
+	.strict();
+export type CookieSearchBody = z.infer<typeof CookieSearchBody>;
+export type CookieSearchBodyInput = z.input<typeof CookieSearchBody>;
+
+/** Body of POST /astp/identities/by_accounts: 1 to 100 accounts (post-by-accounts.mdx). */
+export const ByAccountsBody = z
+	.object({ accounts: z.array(z.string().min(1)).min(1).max(100) })
+	.strict();
+export type ByAccountsBody = z.infer<typeof ByAccountsBody>;

@@ -83,15 +83,77 @@ export const CredentialUrlRecord = z.object({
 });
 export type CredentialUrlRecord = z.infer<typeof CredentialUrlRecord>;
 
-/** The policy inside an assignment (§2.6). */
+/** `MatchingPolicyType` (v4 OpenAPI). */
+export const MatchingPolicyType = z.enum([
+	'INCLUDED_KEYWORDS',
+	'EXCLUDED_KEYWORDS',
+	'LUCENE_QUERY',
+	'ASTP_COOKIES',
+	'ASTP_DOMAIN',
+]);
+export type MatchingPolicyType = z.infer<typeof MatchingPolicyType>;
+
+/** `PolicyValue`: keywords, a Lucene query, cookie names, or a domain match mode (v4 OpenAPI). */
+export const PolicyValue = z.union([
+	z.object({ keywords: z.array(z.string()) }).strict(),
+	z.object({ query: z.string() }).strict(),
+	z
+		.object({ cookie_names: z.array(z.string()), match_subdomains: z.boolean().default(false) })
+		.strict(),
+	z
+		.object({
+			match_mode: z
+				.enum(['email_domain_only', 'auth_domain_and_email_domain', 'auth_domain_only'])
+				.optional(),
+		})
+		.strict(),
+]);
+export type PolicyValue = z.infer<typeof PolicyValue>;
+
+/** `MatchingPolicyPayload` (v4 OpenAPI): a policy, also inside an assignment (§2.6). */
 export const MatchingPolicy = z.object({
 	uuid: Uuid,
 	name: z.string(),
-	value: z.object({ keywords: z.array(z.string()) }),
+	policy_type: MatchingPolicyType,
+	value: PolicyValue,
 	created_at: DateTimeWithOffset,
 	last_updated_at: DateTimeWithOffset,
 });
 export type MatchingPolicy = z.infer<typeof MatchingPolicy>;
+
+/** `PolicyAssignedIdentifierPayload` (v4 OpenAPI): an item of List Policy Assignments. */
+export const PolicyAssignedIdentifier = z.object({
+	identifier_id: z.number().int(),
+	identifier_name: z.string(),
+	clean_past_events: z.boolean(),
+	assigned_at: DateTimeWithOffset,
+});
+export type PolicyAssignedIdentifier = z.infer<typeof PolicyAssignedIdentifier>;
+
+/** `IdentifierGroup` (v2 OpenAPI), as GET/POST …/v2/assets/groups/ wrap it. */
+export const IdentifierGroup = z.object({
+	id: z.number().int(),
+	tenant_id: z.number().int(),
+	feed_id: z.number().int(),
+	feed_owner_id: z.number().int(),
+	name: z.string(),
+	urn: z.string(),
+});
+export type IdentifierGroup = z.infer<typeof IdentifierGroup>;
+
+/** A leaked cookie of POST /astp/v2/cookies/_search (post-cookies-search.mdx). */
+export const LeakedCookie = z.object({
+	uuid: Uuid,
+	domain: z.string(),
+	expires_at: DateTimeWithOffset.nullable(),
+	imported_at: DateTimeWithOffset,
+	name: z.string(),
+	path: z.string(),
+	/** The MDX example's field; the fake leaves it out of some cookies (none documented). */
+	event_uid: z.string().optional(),
+	value: z.string(),
+});
+export type LeakedCookie = z.infer<typeof LeakedCookie>;
 
 /** §2.6 Matching policy assignment. */
 export const MatchingPolicyAssignment = z.object({

@@ -123,7 +123,8 @@ export async function dailyLeakWatch(page: Page, sandbox: Sandbox, artefacts: st
 	say('Playbook: daily leak watch');
 	const workflow = sandbox.workflows.find((candidate) => candidate.file === PLAYBOOK);
 	if (!workflow) throw new Error(`The sandbox did not import workflows/${PLAYBOOK}`);
-	await page.goto(`${sandbox.url}/home/workflows`);
+	// Every workflow on one page: n8n lists 50 a page by default, and workflows/ holds more.
+	await page.goto(`${sandbox.url}/home/workflows?pageSize=100`);
 	const cards = page.locator(testId('workflow-card-name'));
 	await cards.first().waitFor();
 	const listed = (await cards.allInnerTexts()).map((name) => name.trim());

@@ -393,7 +393,151 @@ async function nodePanel(page: Page, described: Described, artefacts: string): P
 		check(await rangeHidden(), `Time Range "${other.name}" hides From and To again`);
 	}
 	await eventFeedForm(page, ndv, described, artefacts);
+	await responseForms(page, ndv, described, artefacts);
 	return ndv;
+}
+
+/**
+ * The forms of the response and onboarding operations: each matching-policy Type shows its own value
+ * fields only; Search All of Flare has no "All Events" and starts on Keyword; Expand Stealer Log lists
+ * Cookies or Credentials; Leaked Cookie → Search offers its filters; and Identifier → Create's
+ * Identifier Group picker lists the groups loaded from Flare (the fake).
+ */
+async function responseForms(page: Page, ndv: Locator, described: Described, artefacts: string) {
+	say('Node panel: the response and onboarding operations');
+	const { node } = described;
+	const field = (name: string) => ndv.locator(testId(`parameter-input-${name}`));
+	const open = async (resource: string, operation: string) => {
+		await choose(ndv.locator(testId('parameter-input-resource')), nameOf(resourceOptions(node), resource));
+		await choose(
+			ndv.locator(testId('parameter-input-operation')),
+			nameOf(operationOptions(node, resource), operation),
+		);
+	};
+	const formOf = (resource: string, operation: string) =>
+		node.properties.filter(
+			(candidate) =>
+				(candidate.displayOptions?.show?.resource as string[] | undefined)?.includes(resource) &&
+				(candidate.displayOptions?.show?.operation as string[] | undefined)?.includes(operation),
+		);
+
+	// Matching Policy → Create: each Type shows its own value fields, and only those.
+	await open('matchingPolicy', 'create');
+	const type = property(node, 'policyType', 'matchingPolicy', 'create');
+	const valueFields = formOf('matchingPolicy', 'create').filter(
+		(candidate) => candidate.displayOptions?.show?.policyType,
+	);
+	await field('policyType').waitFor({ state: 'visible', timeout: ACTION_TIMEOUT });
+	for (const kind of optionsOf(type)) {
+		if ((await field('policyType').locator('input').inputValue()) !== kind.name) {
+			await choose(field('policyType'), kind.name);
+		}
+		const own = valueFields.filter((candidate) =>
+			(candidate.displayOptions!.show!.policyType as string[]).includes(String(kind.value)),
+		);
+		const shown = [];
+		for (const candidate of own) if (await settle(field(candidate.name), true)) shown.push(candidate.name);
+		const others = [];
+		for (const candidate of valueFields.filter((entry) => !own.includes(entry))) {
+			if (await settle(field(candidate.name), false)) others.push(candidate.name);
+		}
+		check(
+			shown.length === own.length && own.length > 0 && others.length === 0,
+			`Matching Policy → Create: Type "${kind.name}" shows ${own.map((entry) => entry.displayName).join(', ')} only`,
+			`  shown: ${JSON.stringify(shown)}, shown but not expected: ${JSON.stringify(others)}`,
+		);
+	}
+	await screenshot(page, artefacts, '04c-matching-policy-create.png');
+
+	// Event → Search All of Flare: a query is required, so no "All Events"; Keyword by default.
+	await open('event', 'searchGlobal');
+	const searchBy = property(node, 'searchBy', 'event', 'searchGlobal');
+	await field('searchBy').waitFor({ state: 'visible', timeout: ACTION_TIMEOUT });
+	check(
+		searchBy.default === 'keyword' &&
+			(await field('searchBy').locator('input').inputValue()) === nameOf(optionsOf(searchBy), 'keyword') &&
+			(await settle(field('keyword'), true)),
+		'Event → Search All of Flare: Search By starts on Keyword and shows Keyword',
+	);
+	const kinds = await openOptions(field('searchBy'));
+	checkList(
+		kinds.names,
+		optionsOf(searchBy).map((option) => option.name),
+		'Search All of Flare: Search By lists the query kinds, without All Events',
+	);
+	check(!kinds.names.includes('All Events'), 'Search All of Flare: no "All Events"');
+	await pick(field('searchBy'), kinds, nameOf(optionsOf(searchBy), 'keyword'));
+	const globalFilters = property(node, 'filters', 'event', 'searchGlobal');
+	const globalFiltersItem = ndv
+		.locator('.multi-parameter')
+		.filter({ has: page.locator('label[for="filters"]') })
+		.first();
+	const addGlobalFilter = globalFiltersItem.locator(testId('collection-parameter-add'));
+	const globalAddable = await openOptions(addGlobalFilter);
+	checkList(
+		globalAddable.names,
+		(globalFilters.options as INodeProperties[]).map((option) => option.displayName),
+		'Search All of Flare: Add Filter offers creation dates and event types only',
+	);
+	await pick(addGlobalFilter, globalAddable, globalAddable.names[0]);
+
+	// Event → Expand Stealer Log: List is Cookies or Credentials, Cookies by default.
+	await open('event', 'expandStealerLog');
+	const list = property(node, 'expandField', 'event', 'expandStealerLog');
+	await field('expandField').waitFor({ state: 'visible', timeout: ACTION_TIMEOUT });
+	check(
+		(await field('expandField').locator('input').inputValue()) === nameOf(optionsOf(list), 'cookies') &&
+			(await settle(field('uid'), true)),
+		'Event → Expand Stealer Log: Event UID, and List on Cookies',
+	);
+	const lists = await openOptions(field('expandField'));
+	checkList(lists.names, optionsOf(list).map((option) => option.name), 'Expand Stealer Log: List offers Cookies and Credentials');
+	await pick(field('expandField'), lists, nameOf(optionsOf(list), 'credentials'));
+
+	// Leaked Cookie → Search: the Domain, and Add Filter offers the cookie filters.
+	await open('leakedCookie', 'search');
+	check(await settle(field('domain'), true), 'Leaked Cookie → Search shows Domain');
+	const cookieFilters = property(node, 'filters', 'leakedCookie', 'search');
+	const filtersItem = ndv
+		.locator('.multi-parameter')
+		.filter({ has: page.locator('label[for="filters"]') })
+		.first();
+	const addFilter = filtersItem.locator(testId('collection-parameter-add'));
+	const addable = await openOptions(addFilter);
+	checkList(
+		addable.names,
+		(cookieFilters.options as INodeProperties[]).map((option) => option.displayName),
+		'Leaked Cookie → Search: Add Filter offers the cookie filters',
+	);
+	await pick(addFilter, addable, 'Names');
+	check(await settle(field('names'), true), 'choosing Names shows it');
+	await screenshot(page, artefacts, '04d-leaked-cookie-search.png');
+
+	// Identifier → Create: Additional Fields → Identifier Group, a picker over Flare's groups.
+	await open('identifier', 'create');
+	const additionalItem = ndv
+		.locator('.multi-parameter')
+		.filter({ has: page.locator('label[for="additionalFields"]') })
+		.first();
+	const addField = additionalItem.locator(testId('collection-parameter-add'));
+	const fields = await openOptions(addField);
+	await pick(addField, fields, 'Identifier Group');
+	const picker = ndv.locator(testId('resource-locator-groupId'));
+	await picker.waitFor({ state: 'visible', timeout: ACTION_TIMEOUT });
+	await picker.locator(testId('rlc-input')).first().click();
+	const items = page.locator(testId('rlc-item'));
+	await items
+		.first()
+		.waitFor({ state: 'visible', timeout: ACTION_TIMEOUT })
+		.catch(() => undefined);
+	const groups = (await items.allTextContents()).map((text) => text.trim());
+	checkList(
+		groups,
+		['Acme brands (100)', 'Subsidiaries (101)', 'Executives (102)'],
+		'Identifier → Create: the Identifier Group picker lists the groups loaded from Flare',
+	);
+	await screenshot(page, artefacts, '04e-identifier-group-picker.png');
+	await page.keyboard.press('Escape');
 }
 
 /**

@@ -24,11 +24,13 @@ import {
 	type GlobalSource,
 	type IdentityRecord,
 	type IdentifierData,
+	type IdentifierGroup,
 	type IncludeOption,
 	type LegacySource,
 	type MatchingPolicy,
 	type MatchingPolicyAssignment,
 	type PasswordEntry,
+	type PolicyAssignedIdentifier,
 	type PublicIdentifier,
 } from '../contract';
 import {
@@ -164,6 +166,10 @@ export class Dataset {
 	private readonly globalSources: GlobalSource[];
 	private readonly legacySources: LegacySource[];
 	private readonly policyList: MatchingPolicy[];
+	/** Identifier groups by id: 100, 101 and 102 (the identifiers' `group_id`s), then created ones. */
+	private readonly groupList = new Map<number, IdentifierGroup>(
+		words.GROUP_NAMES.map((name, k) => [100 + k, groupRecord(100 + k, name, 0)]),
+	);
 	private readonly identifierList: number[];
 	/** Sources that credentials come from: the default ones (extra sources are only listed). */
 	private readonly credentialSources: number;
@@ -948,6 +954,67 @@ export class Dataset {
 		return this.policyList.find((policy) => policy.uuid === uuid.toLowerCase());
 	}
 
+	/** Stores a policy created or updated through the API; a new uuid joins the list. */
+	storePolicy(policy: MatchingPolicy): void {
+		const at = this.policyList.findIndex((entry) => entry.uuid === policy.uuid);
+		if (at === -1) this.policyList.push(structuredClone(policy));
+		else this.policyList[at] = structuredClone(policy);
+	}
+
+	/** Deletes a policy and its assignments. */
+	deletePolicy(uuid: string): void {
+		const at = this.policyList.findIndex((entry) => entry.uuid === uuid);
+		if (at !== -1) this.policyList.splice(at, 1);
+		for (const list of this.assignments.values()) {
+			const k = list.findIndex((stored) => stored.policyUuid === uuid);
+			if (k !== -1) list.splice(k, 1);
+		}
+	}
+
+	/**
+	 * The identifiers a policy is assigned to, as List Policy Assignments returns them (by
+	 * identifier id; deleted identifiers left out).
+	 */
+	policyAssignments(uuid: string, tenantId: number): PolicyAssignedIdentifier[] {
+		return this.identifierIds().flatMap((id) =>
+			(this.assignments.get(id) ?? [])
+				.filter((stored) => stored.policyUuid === uuid)
+				.map((stored) => ({
+					identifier_id: id,
+					identifier_name: this.identifier(id, tenantId).name,
+					clean_past_events: stored.clean_past_events,
+					assigned_at: stored.assigned_at,
+				})),
+		);
+	}
+
+	/** The identifier groups, as tenant `tenantId` sees them, by id. */
+	identifierGroups(tenantId: number): IdentifierGroup[] {
+		return [...this.groupList.values()].map((group) => ({ ...group, tenant_id: tenantId }));
+	}
+
+	identifierGroup(id: number, tenantId: number): IdentifierGroup | undefined {
+		const group = this.groupList.get(id);
+		return group && { ...group, tenant_id: tenantId };
+	}
+
+	/** Creates a group (the next id) and returns it. */
+	addIdentifierGroup(name: string, tenantId: number): IdentifierGroup {
+		const id = Math.max(...this.groupList.keys()) + 1;
+		this.groupList.set(id, groupRecord(id, name, tenantId));
+		return this.identifierGroup(id, tenantId)!;
+	}
+
+	/** Deletes a group; its identifiers keep their `group_id` (Flare documents nothing else). */
+	deleteIdentifierGroup(id: number): void {
+		this.groupList.delete(id);
+	}
+
+	/** Ids of the identifiers of a group. */
+	groupIdentifierIds(groupId: number, tenantId: number): number[] {
+		return this.identifierIds().filter((id) => this.identifier(id, tenantId).group_id === groupId);
+	}
+
 	/** Current assignments of an identifier, as the API lists them. */
 	assignmentsFor(identifierId: number): MatchingPolicyAssignment[] {
 		return (this.assignments.get(identifierId) ?? []).map((stored) => ({
@@ -1131,6 +1198,18 @@ function buildSources(next: () => number): [GlobalSource[], LegacySource[]] {
 	return [globals, legacies];
 }
 
+/** An identifier group record (v2 `IdentifierGroup`); its feed ids follow from its id. */
+function groupRecord(id: number, name: string, tenantId: number): IdentifierGroup {
+	return {
+		id,
+		tenant_id: tenantId,
+		feed_id: 50_000 + id,
+		feed_owner_id: 60_000 + id,
+		name,
+		urn: `urn:flare:identifier_group:${id}`,
+	};
+}
+
 function buildPolicies(next: () => number): MatchingPolicy[] {
 	return words.POLICY_NAMES.map((name) => {
 		const created = Date.UTC(2025, next() % 6, 1 + (next() % 28), next() % 24);
@@ -1138,6 +1217,7 @@ function buildPolicies(next: () => number): MatchingPolicy[] {
 		return {
 			uuid: seededUuid(next),
 			name,
+			policy_type: name.startsWith('Exclude') ? 'EXCLUDED_KEYWORDS' : 'INCLUDED_KEYWORDS',
 			value: { keywords },
 			created_at: isoWithOffset(created),
 			last_updated_at: isoWithOffset(created + (next() % 90) * 86_400_000),
@@ -1246,6 +1326,7 @@ function extraPolicy(next: () => number, k: number): MatchingPolicy {
 	return {
 		uuid: seededUuid(next),
 		name: `Watchlist ${k + 1}`,
+		policy_type: 'INCLUDED_KEYWORDS',
 		value: { keywords: shuffled(words.POLICY_KEYWORDS, next).slice(0, 2 + (next() % 3)) },
 		created_at: isoWithOffset(created),
 		last_updated_at: isoWithOffset(created),

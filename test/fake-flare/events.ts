@@ -21,10 +21,16 @@ import {
 	type FeedQuery,
 	type FeedRequestBody,
 	type FullEvent,
+	type GlobalFeedItem,
 	type IdentifierData,
+	type LeakedCookie,
 	type PublicIdentifier,
 	SEVERITY_ORDER,
 	type Severity,
+	type StealerLogCookie,
+	type StealerLogCredential,
+	type TenantMetadataBody,
+	type TenantMetadataResponse,
 } from '../contract';
 import { planted, plantedSecret } from './planted';
 import { hash32, seededStream } from './random';
@@ -48,7 +54,9 @@ export const EVENT_TYPES = [
  * Types only `addEvents` makes (the seeded feed keeps its eleven): a source-code secret, a kind whose
  * leaked value sits in neither a password nor a cookie.
  */
-export const ADDED_EVENT_TYPES = ['source_code_secret'] as const satisfies readonly ActivityModelName[];
+export const ADDED_EVENT_TYPES = [
+	'source_code_secret',
+] as const satisfies readonly ActivityModelName[];
 export type EventType = (typeof EVENT_TYPES)[number] | (typeof ADDED_EVENT_TYPES)[number];
 
 /** [source id, source name] per type; some source ids need encoding in a URL. */
@@ -220,6 +228,12 @@ export interface IdentifierSource {
 	identifier(id: number, tenantId: number): PublicIdentifier;
 }
 
+/**
+ * Which events of the tenant's feed a walk reads: all (undefined), one identifier's, or those of any
+ * of several identifiers (an identifier group's).
+ */
+export type FeedScope = number | number[] | undefined;
+
 /** What the feeds are sorted by (then by arrival). */
 export type FeedSortKey = 'materialized_at' | 'estimated_created_at';
 
@@ -286,9 +300,20 @@ export class EventStore {
 		return this.state(tenantId, uid) !== undefined;
 	}
 
-	/** Every planted value the events hold (planted.ts), appended events included. */
+	/**
+	 * Every planted value the events hold (planted.ts), appended events included, and the passwords
+	 * and cookie values that expanding a stealer log lists.
+	 */
 	plantedValues(): string[] {
-		return [...this.byUid.values()].flatMap((event) => event.features.secrets);
+		return [...this.byUid.values()].flatMap((event) => [
+			...event.features.secrets,
+			...(this.expand(event.uid, 'credentials') ?? []).map(
+				(entry) => (entry as StealerLogCredential).password,
+			),
+			...(this.expand(event.uid, 'cookies') ?? []).map(
+				(entry) => (entry as StealerLogCookie).value,
+			),
+		]);
 	}
 
 	// ---- the feed ----
@@ -301,7 +326,7 @@ export class EventStore {
 	page(
 		tenantId: number,
 		body: FeedRequestBody,
-		identifierId: number | undefined,
+		identifierId: FeedScope,
 		start: number,
 	): { found: number[]; resume: number | null } {
 		const feed = this.feeds.get(tenantId) ?? [];
@@ -336,7 +361,7 @@ export class EventStore {
 	}
 
 	/** The oracle: every item a walk of the feed returns, in order. */
-	all(tenantId: number, body: FeedRequestBody, identifierId?: number): FeedItem[] {
+	all(tenantId: number, body: FeedRequestBody, identifierId?: FeedScope): FeedItem[] {
 		const { selects, keeps } = this.matcher(body, identifierId);
 		const states = this.states.get(tenantId)!;
 		const feed = this.feed(tenantId).filter(
@@ -373,7 +398,8 @@ export class EventStore {
 		};
 	}
 
-	private matcher(body: FeedRequestBody, identifierId: number | undefined): FeedMatch {
+	private matcher(body: FeedRequestBody, identifierId: FeedScope): FeedMatch {
+		const scope = identifierId === undefined ? undefined : new Set([identifierId].flat());
 		const filters = body.filters;
 		const types = filters?.type?.length ? new Set(filters.type.flatMap(expandType)) : undefined;
 		const query = body.query ? queryTest(body.query) : undefined;
@@ -385,7 +411,7 @@ export class EventStore {
 		const remediated = filters?.is_remediated ?? false;
 		return {
 			selects: (event) =>
-				(identifierId === undefined || event.identifierIds.includes(identifierId)) &&
+				(!scope || event.identifierIds.some((id) => scope.has(id))) &&
 				(!types || types.has(FILTER_TYPE[event.type] ?? event.type)) &&
 				(!query || query(event)) &&
 				created(event.estimatedCreatedMs) &&
@@ -396,6 +422,139 @@ export class EventStore {
 				severity(state.override ?? event.severity) &&
 				(!tags || tags.some((tag) => state.tags.includes(tag))),
 		};
+	}
+
+	// ---- the global search: every event of every tenant ----
+
+	/**
+	 * The oracle of a global event search by `tenantId`: every event of the fake (all tenants' feeds)
+	 * that the query and filters select, by `estimated_created_at` then uid, in the order asked; the
+	 * tenant's own view where it has one (its filters too: ignored and remediated events are left out
+	 * unless asked for), without `identifiers`.
+	 */
+	globalAll(tenantId: number, body: FeedRequestBody): GlobalFeedItem[] {
+		const { selects, keeps } = this.matcher(body, undefined);
+		const states = this.states.get(tenantId);
+		const events = [...this.byUid.values()]
+			.filter((event) => selects(event) && keeps(event, states?.get(event.uid) ?? emptyState()))
+			.sort(
+				(a, b) =>
+					a.estimatedCreatedMs - b.estimatedCreatedMs ||
+					(a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0),
+			);
+		if (body.order !== 'asc') events.reverse();
+		return events.map((event) => {
+			const item: FeedItem = this.item(tenantId, event, body.query);
+			delete item.identifiers;
+			return item;
+		});
+	}
+
+	// ---- the tenant's metadata ----
+
+	/**
+	 * Applies PATCH …/events/tenant/metadata to an event of the tenant's feed: each field given
+	 * replaces the current value (null clears it). Returns `TenantMetadataResponse`, with the
+	 * severity override.
+	 */
+	setMetadata(tenantId: number, uid: string, body: TenantMetadataBody): TenantMetadataResponse {
+		const state = this.state(tenantId, uid)!;
+		if (body.tags !== undefined) state.tags = unique(body.tags ?? []);
+		if (body.severity !== undefined) state.override = body.severity;
+		if (body.notes !== undefined) state.notes = body.notes;
+		return { uid, notes: state.notes, tags: state.tags.slice(), severity: state.override };
+	}
+
+	// ---- stealer logs: their cookies and credentials ----
+
+	/**
+	 * The cookies or credentials of a stealer log (GET …/events/_expand), or undefined when the event
+	 * is not a stealer log: first those of its full event, then more of the same log, their passwords
+	 * and cookie values planted (planted.ts).
+	 */
+	expand(
+		uid: string,
+		field: 'cookies' | 'credentials',
+	): Array<StealerLogCookie | StealerLogCredential> | undefined {
+		const event = this.byUid.get(uid);
+		if (!event || event.type !== 'stealer_log') return undefined;
+		const next = seededStream(
+			hash32(this.options.seed, 0xc00c, parseInt(digest(event.uid).slice(0, 8), 16)),
+		);
+		const hosts = [
+			...event.features.domains.flatMap((domain) => [domain, `app.${domain}`]),
+			'mail.example.org',
+		];
+		if (field === 'credentials') {
+			const count = 1 + (next() % 30);
+			return Array.from({ length: count }, (_, k) =>
+				k === 0
+					? { ...event.credentials[0], application: 'Browser/Logins/Chrome_Default.txt' }
+					: {
+							url: `https://${hosts[k % hosts.length]}/login`,
+							username: event.credentials[0].username,
+							password: plantedSecret('', `${uid}#password${k}`),
+							application:
+								k % 2 ? 'Browser/Logins/Edge_Default.txt' : 'Browser/Logins/Chrome_Default.txt',
+						},
+			);
+		}
+		const own: StealerLogCookie[] = event.cookies.map((cookie) => ({
+			host_key: cookie.host_key,
+			path: '/',
+			expires_utc: null,
+			name: cookie.name,
+			value: cookie.value,
+		}));
+		const count = 1 + (next() % 45);
+		return own.concat(
+			Array.from({ length: count }, (_, k) => ({
+				host_key: hosts[k % hosts.length],
+				path: COOKIE_PATHS[k % COOKIE_PATHS.length],
+				expires_utc:
+					k % 5 === 4
+						? null
+						: isoMicrosZ(
+								event.materializedMs + (k % 3 === 0 ? -1 : 1) * ((k + 1) * 7 * DAY_MS),
+							).slice(0, 19),
+				name: COOKIE_NAMES[k % COOKIE_NAMES.length],
+				value: plantedSecret('', `${uid}#cookie${k}`),
+			})),
+		);
+	}
+
+	/**
+	 * Every leaked cookie of the fake (POST /astp/v2/cookies/_search): those of every stealer log of
+	 * every tenant, imported when their event entered its feed, by import time then uuid. Every
+	 * seventh cookie of a log comes without `event_uid`, as a cookie Flare has from elsewhere would: the
+	 * field is the MDX example's, with no schema to say it is always there.
+	 */
+	leakedCookies(): LeakedCookie[] {
+		const cookies: LeakedCookie[] = [];
+		for (const event of this.byUid.values()) {
+			const list = (this.expand(event.uid, 'cookies') ?? []) as StealerLogCookie[];
+			list.forEach((cookie, k) => {
+				cookies.push({
+					uuid: uuidOf(`${event.uid}#${k}`),
+					domain: cookie.host_key,
+					expires_at: cookie.expires_utc === null ? null : `${cookie.expires_utc}+00:00`,
+					imported_at: isoMicrosOffset(event.materializedMs + k * 1000),
+					name: cookie.name,
+					path: cookie.path,
+					...(k % 7 === 6 ? {} : { event_uid: event.uid }),
+					value: cookie.value,
+				});
+			});
+		}
+		return cookies.sort((a, b) =>
+			a.imported_at < b.imported_at
+				? -1
+				: a.imported_at > b.imported_at
+					? 1
+					: a.uuid < b.uuid
+						? -1
+						: 1,
+		);
 	}
 
 	// ---- the full event ----
@@ -516,7 +675,10 @@ export class EventStore {
 			: materializedMs;
 		if (Number.isNaN(materializedMs) || Number.isNaN(estimatedCreatedMs))
 			throw new Error('FakeFlare.addEvents: invalid date-time');
-		if (!options.searchableLate && materializedMs < (this.lastMaterialized.get(tenantId) ?? -Infinity))
+		if (
+			!options.searchableLate &&
+			materializedMs < (this.lastMaterialized.get(tenantId) ?? -Infinity)
+		)
 			throw new Error('FakeFlare.addEvents: materializedAt must not go backwards in time');
 		const items: FeedItem[] = [];
 		for (let j = 0; j < count; j++) {
@@ -616,8 +778,16 @@ export class EventStore {
 		const cookies: StoredEvent['cookies'] =
 			type === 'stealer_log' || type === 'bot'
 				? [
-						{ host_key: `.${brand.toLowerCase()}.com`, name: 'session', value: plantedSecret('', `${uid}/session`) },
-						{ host_key: '.login.microsoftonline.com', name: 'ESTSAUTH', value: plantedSecret('', `${uid}/ests`) },
+						{
+							host_key: `.${brand.toLowerCase()}.com`,
+							name: 'session',
+							value: plantedSecret('', `${uid}/session`),
+						},
+						{
+							host_key: '.login.microsoftonline.com',
+							name: 'ESTSAUTH',
+							value: plantedSecret('', `${uid}/ests`),
+						},
 					]
 				: [];
 		const secret = type === 'source_code_secret' ? plantedSecret('AKIA', uid) : undefined;
@@ -679,6 +849,15 @@ export class EventStore {
 }
 
 // ---- generation helpers ----
+
+const COOKIE_NAMES = ['session', 'PHPSESSID', 'auth_token', 'remember_me', 'XSRF-TOKEN'];
+const COOKIE_PATHS = ['/', '/login', '/app'];
+
+/** A UUID (version 4 layout) derived from a text. */
+function uuidOf(text: string): string {
+	const hex = digest(text);
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
 
 /** Whether an identifier is a secret one named by its secret (created without a name). */
 function namedBySecret(identifier: PublicIdentifier): boolean {

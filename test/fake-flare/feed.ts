@@ -19,13 +19,28 @@ import {
 	type TenantCredential,
 	TenantCredentialsQuery,
 	ActivityQuery,
+	CookieSearchBody,
+	type CookieSearchBodyInput,
+	ExpandQuery,
 	type FilterSourceTypes,
 	type FilterSeverities,
+	GlobalEventSearchBody,
+	type GlobalFeedItem,
+	IdentifierCredentialsQuery,
+	type LeakedCookie,
+	TenantMetadataBody,
+	TenantMetadataQuery,
 } from '../contract';
 import { type Dataset, SCAN_CAP } from './dataset';
-import { type AddEventsOptions, EventStore, expandType, type FeedSortKey } from './events';
+import {
+	type AddEventsOptions,
+	EventStore,
+	expandType,
+	type FeedScope,
+	type FeedSortKey,
+} from './events';
 import { IdentifierApi } from './identifiers';
-import { encodeCursor, fingerprint, type Quirks, shapePage } from './paging';
+import { encodeCursor, fingerprint, positionsPage, type Quirks, shapePage } from './paging';
 import { isoWithOffset } from './random';
 import {
 	answer,
@@ -45,6 +60,11 @@ import type { EndCursor, SortKey } from './search-after';
 export type FeedRouteName =
 	| 'tenantFeed'
 	| 'identifierFeed'
+	| 'groupFeed'
+	| 'tenantMetadata'
+	| 'expandEvent'
+	| 'identifierCredentials'
+	| 'cookieSearch'
 	| 'eventActions'
 	| 'fullEvent'
 	| 'fullEventByPath'
@@ -80,6 +100,11 @@ export function feedRoutes(seg: string): FeedRoute[] {
 	return [
 		route('tenantFeed', 'POST', `/${seg}/v4/events/tenant/_search`),
 		route('identifierFeed', 'POST', `/${seg}/v4/events/identifiers/${param}/_search`),
+		route('groupFeed', 'POST', `/${seg}/v4/events/identifier_groups/${param}/_search`),
+		route('tenantMetadata', 'PATCH', `/${seg}/v4/events/tenant/metadata`),
+		route('expandEvent', 'GET', `/${seg}/v4/events/_expand`),
+		route('identifierCredentials', 'GET', `/${seg}/v3/identifiers/${param}/feed/credentials`),
+		route('cookieSearch', 'POST', '/astp/v2/cookies/_search', 'astp'),
 		route('eventActions', 'POST', `/${seg}/v4/events/actions`),
 		route('eventFilterTypes', 'GET', `/${seg}/v4/events/filters/types`),
 		route('eventFilterSeverities', 'GET', `/${seg}/v4/events/filters/severities`),
@@ -145,10 +170,21 @@ export class FeedApi {
 				case 'tenantFeed':
 					return this.feed(request);
 				case 'identifierFeed':
-					return this.feed(
-						request,
-						pathParam('identifier_id', request.params[0], IdentifierIdParam),
-					);
+					return this.feed(request, {
+						identifierId: pathParam('identifier_id', request.params[0], IdentifierIdParam),
+					});
+				case 'groupFeed':
+					return this.feed(request, {
+						groupId: pathParam('identifier_group_id', request.params[0], IdentifierIdParam),
+					});
+				case 'tenantMetadata':
+					return this.tenantMetadata(request);
+				case 'expandEvent':
+					return this.expandEvent(request);
+				case 'identifierCredentials':
+					return this.identifierCredentials(request);
+				case 'cookieSearch':
+					return this.cookieSearch(request);
 				case 'eventActions':
 					return this.eventActions(request);
 				case 'fullEvent':
@@ -191,14 +227,24 @@ export class FeedApi {
 
 	// ---- events ----
 
-	/** A page of the tenant feed, or of one identifier's feed; the cursor is bound to both. */
-	private feed(request: HandlerRequest, identifierId?: number): Reply {
+	/**
+	 * A page of the tenant feed, of one identifier's feed, or of an identifier group's (the events of
+	 * any of its identifiers); the cursor is bound to the feed.
+	 */
+	private feed(
+		request: HandlerRequest,
+		{ identifierId, groupId }: { identifierId?: number; groupId?: number } = {},
+	): Reply {
 		const body = parseWith(FeedRequestBody, jsonBody(request) ?? {}, 'body');
 		const { tenantId } = request;
 		if (identifierId !== undefined && !this.dataset.identifierExists(identifierId))
 			return errorReply(404, 'NOT_FOUND', `identifier ${identifierId} not found`);
+		if (groupId !== undefined && !this.dataset.identifierGroup(groupId, tenantId))
+			return errorReply(404, 'NOT_FOUND', `identifier group ${groupId} not found`);
+		const feedScope: FeedScope =
+			groupId === undefined ? identifierId : this.dataset.groupIdentifierIds(groupId, tenantId);
 		const { from, ...params } = body;
-		const scope = `events:${tenantId}:${identifierId ?? 'tenant'}`;
+		const scope = `events:${tenantId}:${groupId === undefined ? (identifierId ?? 'tenant') : `group-${groupId}`}`;
 		const print = fingerprint(scope, {
 			query: params.query ?? null,
 			filters: params.filters ?? FeedFilters.parse({}),
@@ -214,7 +260,7 @@ export class FeedApi {
 				{ loc: ['body', 'from'], msg: 'Invalid cursor', type: 'value_error', input: from },
 			]);
 		const pageNumber = cursor?.n ?? 1;
-		const { found, resume } = this.events.page(tenantId, body, identifierId, start);
+		const { found, resume } = this.events.page(tenantId, body, feedScope, start);
 		const page = shapePage(
 			{ start, pageNumber, found, resume, size: body.size },
 			this.settings.quirks,
@@ -238,6 +284,96 @@ export class FeedApi {
 	/** The oracle of a feed walk (tenant feed, or one identifier's). */
 	feedAll(tenantId: number, body: unknown, identifierId?: number): FeedItem[] {
 		return this.events.all(tenantId, FeedRequestBody.parse(body ?? {}), identifierId);
+	}
+
+	/** The oracle of an identifier group's feed walk. */
+	groupFeedAll(tenantId: number, body: unknown, groupId: number): FeedItem[] {
+		const ids = this.dataset.groupIdentifierIds(groupId, tenantId);
+		return this.events.all(tenantId, FeedRequestBody.parse(body ?? {}), ids);
+	}
+
+	/** The oracle of a global event search walk. */
+	globalSearchAll(tenantId: number, body: unknown): GlobalFeedItem[] {
+		return this.events.globalAll(tenantId, GlobalEventSearchBody.parse(body));
+	}
+
+	/** Tags, severity override and notes of an event of the tenant's feed (404 for any other). */
+	private tenantMetadata(request: HandlerRequest): Reply {
+		const { uid } = parseWith(TenantMetadataQuery, request.query, 'query');
+		const rawBody = jsonBody(request);
+		const body = parseWith(TenantMetadataBody, rawBody ?? {}, 'body');
+		if (!this.events.inFeed(request.tenantId, uid))
+			return errorReply(404, 'NOT_FOUND', `event ${uid} not found`);
+		const answer = this.events.setMetadata(request.tenantId, uid, body);
+		this.recordWrite({ method: request.method, path: request.rawPath, body: rawBody });
+		return jsonReply(200, answer);
+	}
+
+	/**
+	 * A page of a stealer log's cookies or credentials: 404 for an unknown event, 422 on `field` for
+	 * an event that is not a stealer log.
+	 */
+	private expandEvent(request: HandlerRequest): Reply {
+		const query = parseWith(ExpandQuery, request.query, 'query');
+		if (!this.events.event(query.uid))
+			return errorReply(404, 'NOT_FOUND', `event ${query.uid} not found`);
+		const records = this.events.expand(query.uid, query.field);
+		if (!records) {
+			return invalidReply([
+				{
+					loc: ['query', 'field'],
+					msg: `${query.field} cannot be expanded for this event type`,
+					type: 'value_error',
+				},
+			]);
+		}
+		const { from, ...params } = query;
+		const page = request.pages({ scope: 'expand', params, from, location: 'query' }, (cursor) =>
+			positionsPage(cursor, records.length, query.size, this.settings.quirks),
+		);
+		return jsonReply(200, { items: page.items.map((j) => records[j]), next: page.next });
+	}
+
+	/** The oracle of a complete Expand walk. */
+	expandAll(uid: string, field: 'cookies' | 'credentials') {
+		return this.events.expand(uid, field) ?? [];
+	}
+
+	/**
+	 * Leaked cookies (ASTP): the exact domain, then names, paths and the one value, imported and
+	 * expiring after the dates given, by import time in the order asked.
+	 */
+	private cookieSearch(request: HandlerRequest): Reply {
+		const body = parseWith(CookieSearchBody, jsonBody(request) ?? {}, 'body');
+		const cookies = this.cookiesFor(body);
+		const { from, ...params } = body;
+		const page = request.pages({ scope: 'cookies', params, from, location: 'body' }, (cursor) =>
+			positionsPage(cursor, cookies.length, body.size, this.settings.quirks),
+		);
+		return jsonReply(200, { items: page.items.map((j) => cookies[j]), next: page.next });
+	}
+
+	/** The oracle of a cookie search walk. */
+	cookiesFor(input: CookieSearchBodyInput): LeakedCookie[] {
+		const body = CookieSearchBody.parse(input);
+		const after = (date: string | undefined) =>
+			date === undefined
+				? () => true
+				: (at: string | null) => at !== null && dateTimeToMs(at) > dateTimeToMs(date);
+		const imported = after(body.imported_after);
+		const expires = after(body.expires_after);
+		const cookies = this.events
+			.leakedCookies()
+			.filter(
+				(cookie) =>
+					(body.domain === undefined || cookie.domain === body.domain.toLowerCase()) &&
+					(!body.names?.length || body.names.includes(cookie.name)) &&
+					(!body.paths?.length || body.paths.includes(cookie.path)) &&
+					(!body.values?.length || body.values.includes(cookie.value)) &&
+					imported(cookie.imported_at) &&
+					expires(cookie.expires_at),
+			);
+		return body.order === 'desc' ? cookies.reverse() : cookies;
 	}
 
 	private fullEvent(request: HandlerRequest, uid: string): Reply {
@@ -302,6 +438,52 @@ export class FeedApi {
 		);
 	}
 
+	/**
+	 * The credentials of one identifier (`GET …/v3/identifiers/{id}/feed/credentials`): those of its
+	 * domain and subdomains for a domain identifier, none for the other kinds; newest first, with the
+	 * tenant's states. Unknown identifier: 404.
+	 */
+	private identifierCredentials(request: HandlerRequest): Reply {
+		const id = pathParam('identifier_id', request.params[0], IdentifierIdParam);
+		const query = parseWith(IdentifierCredentialsQuery, request.query, 'query');
+		const { tenantId } = request;
+		if (!this.dataset.identifierExists(id)) {
+			const notFound: LegacyHttpError = {
+				message: `Identifier ${id} not found`,
+				code: 'NOT_FOUND',
+			};
+			return jsonReply(404, notFound);
+		}
+		const { from, ...params } = query;
+		const print = fingerprint(`identifier-credentials:${tenantId}:${id}`, params);
+		const cursor = from ? cursorFor(from, print, 'query') : undefined;
+		const range = { lo: 0, hi: this.dataset.size };
+		const start = cursor?.p ?? range.hi - 1;
+		const pageNumber = cursor?.n ?? 1;
+		const matcher = this.domainMatcher(this.identifierDomains(id, tenantId));
+		const { found, resume } = scan(matcher, range, start, -1, query.size + 1, SCAN_CAP);
+		return jsonReply(
+			200,
+			this.pageOf(found, resume, { start, pageNumber, size: query.size, print }, (index) =>
+				this.tenantCredential(index, tenantId),
+			),
+		);
+	}
+
+	/** The oracle of an identifier credentials walk. */
+	identifierCredentialsAll(tenantId: number, identifierId: number): TenantCredential[] {
+		const matcher = this.domainMatcher(this.identifierDomains(identifierId, tenantId));
+		const range = { lo: 0, hi: this.dataset.size };
+		const { found } = scan(matcher, range, range.hi - 1, -1, Infinity, Infinity);
+		return found.map((index) => this.tenantCredential(index, tenantId));
+	}
+
+	/** The domain a domain identifier watches (none for the other kinds). */
+	private identifierDomains(id: number, tenantId: number): string[] {
+		const { data } = this.dataset.identifier(id, tenantId);
+		return data.type === 'domain' ? [data.fqdn.toLowerCase()] : [];
+	}
+
 	/** The oracle of a tenant credentials walk. */
 	tenantCredentialsAll(tenantId: number, order: 'asc' | 'desc' = 'desc'): TenantCredential[] {
 		const range = { lo: 0, hi: this.dataset.size };
@@ -340,7 +522,11 @@ export class FeedApi {
 	}
 
 	private tenantCredentialMatcher(tenantId: number): Matcher {
-		const monitored = this.monitoredDomains(tenantId);
+		return this.domainMatcher(this.monitoredDomains(tenantId));
+	}
+
+	/** Credentials of the dataset's domains that are one of `monitored` or their subdomains. */
+	private domainMatcher(monitored: string[]): Matcher {
 		const domains = this.dataset.domains();
 		const residues = domains.flatMap((domain, k) =>
 			monitored.some((fqdn) => domain === fqdn || domain.endsWith(`.${fqdn}`)) ? [k] : [],

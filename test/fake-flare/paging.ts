@@ -143,3 +143,24 @@ export function shapeAfterPage<K>(
 	}
 	return { positions, next };
 }
+
+/**
+ * The positions of one page over `count` records from the cursor's position (the first page from 0),
+ * with the paging quirks, and the next cursor (without fingerprint).
+ */
+export function positionsPage(
+	cursor: Cursor | undefined,
+	count: number,
+	size: number,
+	quirks: Quirks,
+): { items: number[]; next: Omit<Cursor, 'f'> | null } {
+	const start = Math.min(cursor?.p ?? 0, count);
+	const pageNumber = cursor?.n ?? 1;
+	const found: number[] = [];
+	for (let j = start; j < count && found.length <= size; j++) found.push(j);
+	const page = shapePage({ start, pageNumber, found, resume: null, size }, quirks);
+	return {
+		items: page.positions,
+		next: page.nextPosition === null ? null : { p: page.nextPosition, n: pageNumber + 1 },
+	};
+}

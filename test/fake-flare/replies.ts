@@ -7,6 +7,31 @@ import { z, type ZodTypeAny } from 'zod';
 import { type ErrorLocation, type ValidationErrorItem, validationDetail } from '../contract';
 import { type Cursor, decodeCursor } from './paging';
 
+/** One page of a `from`/`next` walk: its scope and other parameters, which the cursor is bound to. */
+export interface PageWalk<P = number> {
+	scope: string;
+	params: object;
+	from?: string | null;
+	location: ErrorLocation;
+	/** What a cursor's `p` may be (default: a position). */
+	isPosition?: (p: unknown) => p is P;
+}
+
+/** Reads the page at a cursor (undefined: the first page), and where the next one starts. */
+export type PageRead<T, P = number> = (cursor: Cursor<P> | undefined) => {
+	items: T[];
+	next: Omit<Cursor<P>, 'f'> | null;
+};
+
+/**
+ * The server's one paging method: checks `from`, reads the page, encodes `next`, and applies the
+ * request's paging fault (README, "Faults").
+ */
+export type Pager = <T, P = number>(
+	walk: PageWalk<P>,
+	read: PageRead<T, P>,
+) => { items: T[]; next: string | null };
+
 /** A request as the server hands it over, after authentication. */
 export interface HandlerRequest {
 	method: string;
@@ -17,6 +42,8 @@ export interface HandlerRequest {
 	/** Raw (still percent-encoded) path parameters. */
 	params: string[];
 	tenantId: number;
+	/** Pages a `from`/`next` walk through the server's one paging method. */
+	pages: Pager;
 }
 
 export interface Reply {

@@ -11,12 +11,15 @@ import { z, type ZodTypeAny } from 'zod';
 import {
 	type ApiReport,
 	type BlogPostEvent,
+	ByAccountsBody,
 	dateTimeToMs,
 	type ErrorLocation,
 	EventQuery,
+	GlobalEventSearchBody,
 	GlobalSearchBody,
 	IdentifierIdParam,
 	IdentifierListQuery,
+	type IdentityRecord,
 	IdentityLookupQuery,
 	KeywordParam,
 	MatchingPolicyListQuery,
@@ -51,17 +54,18 @@ import { alertFor, type FlareAlert } from './push';
 import { plantedSecret } from './planted';
 import type { AddEventsOptions, EventStore, FeedSortKey } from './events';
 import { FeedApi, type FeedRouteName, feedRoutes } from './feed';
+import { ManagementApi, type ManagementRouteName, managementRoutes } from './management';
 import { identifierFilter } from './identifiers';
 import {
 	type Cursor,
 	encodeCursor,
 	expireCursors,
 	fingerprint,
+	positionsPage,
 	type Quirks,
-	shapePage,
 } from './paging';
 import { isoWithOffset } from './random';
-import { cursorFor, Halt } from './replies';
+import { cursorFor, Halt, type HandlerRequest, type PageRead, type PageWalk } from './replies';
 import type { EndCursor, SearchOrder, SortKey } from './search-after';
 import { DEFAULT_DOMAINS } from './words';
 
@@ -279,6 +283,8 @@ export interface GlobalSearchTally {
 export const QUOTA_SESSION_MS = 10 * 60_000;
 /** Results one quota unit covers. */
 export const RESULTS_PER_UNIT = 100;
+/** Passwords per account of by_accounts (post-by-accounts.mdx). */
+const BY_ACCOUNTS_PASSWORDS = 100;
 
 const MESSAGES = {
 	astp: 'This endpoint requires access to Account & Session Takeover Prevention (ASTP)',
@@ -302,7 +308,10 @@ type RouteName =
 	| 'listPolicies'
 	| 'listSources'
 	| 'reportStatus'
-	| FeedRouteName;
+	| 'eventSearch'
+	| 'byAccounts'
+	| FeedRouteName
+	| ManagementRouteName;
 
 interface Route {
 	name: RouteName;
@@ -414,6 +423,8 @@ function buildRoutes(segment: string): Route[] {
 		route('tokenGenerate', 'POST', '/tokens/generate', 'token'),
 		route('tokenTest', 'GET', '/tokens/test', 'token'),
 		route('search', 'POST', `/${seg}/v4/credentials/global/_search`, 'search'),
+		route('eventSearch', 'POST', `/${seg}/v4/events/global/_search`, 'search'),
+		route('byAccounts', 'POST', '/astp/identities/by_accounts', 'basic', 'astp'),
 		route('urlsByHash', 'POST', '/astp/urls/by_credential_hash', 'basic', 'astp'),
 		route('assignPolicy', 'POST', `/${seg}/v4/matching-policies/${param}/assignments`, 'basic'),
 		route(
@@ -451,6 +462,7 @@ function buildRoutes(segment: string): Route[] {
 			'threatIntel',
 		),
 		...feedRoutes(seg).map((r) => route(r.name, r.method, r.path, r.tier, r.needs)),
+		...managementRoutes(seg).map((r) => route(r.name, r.method, r.path, 'basic')),
 	];
 }
 
@@ -505,6 +517,7 @@ export class FakeFlare {
 	private currentOptions!: ResolvedFakeFlareOptions;
 	private currentDataset!: Dataset;
 	private feedApi!: FeedApi;
+	private managementApi!: ManagementApi;
 	private routes!: Route[];
 	private tokens = new Map<string, TokenRecord>();
 	private log: LoggedRequest[] = [];
@@ -678,6 +691,11 @@ export class FakeFlare {
 		});
 		this.feedApi = new FeedApi(this.currentDataset, this.currentOptions, (write) =>
 			this.writes.push(write),
+		);
+		this.managementApi = new ManagementApi(
+			this.currentDataset,
+			{ quirks: this.currentOptions.quirks, now: () => this.now() },
+			(write) => this.writes.push(write),
 		);
 		this.routes = buildRoutes(this.currentOptions.productSegment);
 		this.tokens = new Map();
@@ -890,7 +908,7 @@ export class FakeFlare {
 		const headers: Record<string, string> = {};
 		for (const [key, value] of Object.entries(reply.headers ?? {}))
 			headers[key.toLowerCase()] = value;
-		if (ctx.route?.name === 'search' && ctx.key) {
+		if (ctx.route?.tier === 'search' && ctx.key) {
 			headers['x-flare-global-searches-remaining'] ??= String(
 				this.unitsLeft(this.organizationOf(ctx.key)),
 			);
@@ -938,6 +956,21 @@ export class FakeFlare {
 				return this.tokenTest(ctx);
 			case 'search':
 				return this.search(ctx);
+			case 'eventSearch':
+				return this.eventSearch(ctx);
+			case 'byAccounts':
+				return this.byAccounts(ctx);
+			case 'listGroups':
+			case 'createGroup':
+			case 'getGroup':
+			case 'deleteGroup':
+			case 'createPolicy':
+			case 'getPolicy':
+			case 'updatePolicy':
+			case 'deletePolicy':
+			case 'listAssignments':
+			case 'unassignPolicy':
+				return this.managementApi.handle(name, this.handlerRequest(ctx));
 			case 'urlsByHash':
 				return this.urlsByHash(ctx);
 			case 'assignPolicy':
@@ -964,13 +997,22 @@ export class FakeFlare {
 			case 'reportStatus':
 				return this.reportStatus(ctx);
 			default: {
-				const reply = this.feedApi.handle(name, { ...ctx, tenantId: ctx.token!.tenantId });
+				const reply = this.feedApi.handle(name, this.handlerRequest(ctx));
 				// The feeds' pages: what each held once the tenant's filters had dropped their events.
 				const items = (reply.body as { items?: unknown } | undefined)?.items;
 				if (reply.status === 200 && Array.isArray(items)) ctx.entry.results ??= items.length;
 				return reply;
 			}
 		}
+	}
+
+	/** What a module's handler gets: the request, its tenant, and the server's paging method. */
+	private handlerRequest(ctx: RequestContext): HandlerRequest {
+		return {
+			...ctx,
+			tenantId: ctx.token!.tenantId,
+			pages: (walk, read) => this.cursorPage(ctx, walk, read),
+		};
 	}
 
 	// ---- auth, limits, quota ----
@@ -1040,7 +1082,7 @@ export class FakeFlare {
 	 */
 	private chargeQuota(ctx: RequestContext, query: unknown, results: number): boolean {
 		const organization = this.organizationOf(ctx.token!.role);
-		const key = `${organization}:${JSON.stringify(query)}`;
+		const key = `${organization}:${ctx.route!.name}:${JSON.stringify(query)}`;
 		const now = ctx.entry.at;
 		const open = this.sessions.get(key);
 		const session =
@@ -1099,15 +1141,8 @@ export class FakeFlare {
 	 */
 	private cursorPage<T, P = number>(
 		ctx: RequestContext,
-		walk: {
-			scope: string;
-			params: object;
-			from?: string | null;
-			location: ErrorLocation;
-			/** What a cursor's `p` may be (default: a position). */
-			isPosition?: (p: unknown) => p is P;
-		},
-		read: (cursor: Cursor<P> | undefined) => { items: T[]; next: Omit<Cursor<P>, 'f'> | null },
+		walk: PageWalk<P>,
+		read: PageRead<T, P>,
 	): { items: T[]; next: string | null } {
 		const { from } = walk;
 		const print = fingerprint(walk.scope, walk.params);
@@ -1161,6 +1196,65 @@ export class FakeFlare {
 		);
 	}
 
+	/**
+	 * The global event search: every event of the fake (EventStore.globalAll), paged by position with
+	 * the paging quirks and faults, charged to the quota as the credential search is (its sessions
+	 * apart: keyed by route and query).
+	 */
+	private eventSearch(ctx: RequestContext): Reply {
+		const body = parseWith(GlobalEventSearchBody, jsonBody(ctx), 'body');
+		const { from, ...params } = body;
+		const tenantId = ctx.token!.tenantId;
+		const events = this.feedApi.events.globalAll(tenantId, body);
+		const page = this.cursorPage(
+			ctx,
+			{ scope: `event-search:${tenantId}`, params, from, location: 'body' },
+			(cursor) => this.positionsPage(cursor, events.length, body.size),
+		);
+		const results =
+			this.currentOptions.quotaReading === 'requested' ? body.size : page.items.length;
+		const batchReached = this.chargeQuota(ctx, body.query, results);
+		return jsonReply(
+			200,
+			{ items: page.items.map((j) => events[j]), next: page.next },
+			batchReached ? { 'X-Flare-Global-Searches-Batch-Reached': 'true' } : undefined,
+		);
+	}
+
+	/**
+	 * The identities of 1 to 100 exact accounts, as an object keyed by the account sent: its first 100
+	 * passwords, and `links.next` when it has more (an e-mail matches its identity; a username, the
+	 * identity of that exact name, none in this dataset).
+	 */
+	private byAccounts(ctx: RequestContext): Reply {
+		const body = parseWith(ByAccountsBody, jsonBody(ctx), 'body');
+		const answer: Record<string, IdentityRecord> = {};
+		for (const account of body.accounts) answer[account] = this.accountIdentity(account);
+		return jsonReply(200, answer);
+	}
+
+	/** The oracle of one account of by_accounts. */
+	accountIdentity(account: string): IdentityRecord {
+		const data = this.currentDataset;
+		const lower = account.toLowerCase();
+		const found = lower.includes('@')
+			? data
+					.identityPage(data.keywordMatcher(lower), 0, BY_ACCOUNTS_PASSWORDS + 1)
+					.find((identity) => identity.name.toLowerCase() === lower)
+			: undefined;
+		const passwords = found?.passwords ?? [];
+		return {
+			name: account,
+			links:
+				passwords.length > BY_ACCOUNTS_PASSWORDS
+					? {
+							next: `${this.url}/leaksdb/identities/by_keyword/${encodeURIComponent(lower)}?from=${passwords[BY_ACCOUNTS_PASSWORDS - 1].id}`,
+						}
+					: {},
+			passwords: passwords.slice(0, BY_ACCOUNTS_PASSWORDS),
+		};
+	}
+
 	private urlsByHash(ctx: RequestContext): Reply {
 		const body = parseWith(UrlsByHashBody, jsonBody(ctx), 'body');
 		const { from, ...params } = body;
@@ -1182,18 +1276,7 @@ export class FakeFlare {
 		count: number,
 		size: number,
 	): { items: number[]; next: Omit<Cursor, 'f'> | null } {
-		const start = Math.min(cursor?.p ?? 0, count);
-		const pageNumber = cursor?.n ?? 1;
-		const found: number[] = [];
-		for (let j = start; j < count && found.length <= size; j++) found.push(j);
-		const page = shapePage(
-			{ start, pageNumber, found, resume: null, size },
-			this.currentOptions.quirks,
-		);
-		return {
-			items: page.positions,
-			next: page.nextPosition === null ? null : { p: page.nextPosition, n: pageNumber + 1 },
-		};
+		return positionsPage(cursor, count, size, this.currentOptions.quirks);
 	}
 
 	private assignPolicy(ctx: RequestContext): Reply {

@@ -79,6 +79,9 @@ export const SOURCES: Array<[string, string]> = [
 	['canva-2019', 'Canva 2019'],
 ];
 
+/** Names of the identifier groups 100, 101 and 102. */
+export const GROUP_NAMES = ['Acme brands', 'Subsidiaries', 'Executives'];
+
 export const POLICY_NAMES = [
 	'Executive protection',
 	'Brand monitoring',

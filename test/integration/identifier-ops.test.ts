@@ -121,7 +121,7 @@ describe('Identifier → Create', () => {
 		[{ identifierType: 'keyword', keyword: 'acme', categories: '={{ [] }}' }, `'Categories' needs at least one category [item 0]`],
 		[{ identifierType: 'keyword', keyword: 'acme', categories: ['leak', 'rumours'] }, `'Categories' has an unknown value: "rumours" [item 0]`],
 		[{ identifierType: 'keyword', keyword: 'acme', severities: [] }, `'Severities' needs at least one severity [item 0]`],
-		[{ identifierType: 'keyword', keyword: 'acme', additionalFields: { groupId: 'sales' } }, `'Group ID' must be a positive whole number, not "sales" [item 0]`],
+		[{ identifierType: 'keyword', keyword: 'acme', additionalFields: { groupId: 'sales' } }, `'Identifier Group' must be a positive whole number, not "sales" [item 0]`],
 	])('rejects %j before any request', async (parameters, message) => {
 		const result = await flare.harness.runNode(identifier('create', { categories: ['leak'], ...parameters }));
 
@@ -236,7 +236,7 @@ describe('Identifier → Get Many', () => {
 		const disabled = await flare.harness.runNode(identifier('getAll', { filters: { isDisabled: '={{ "yes" }}' } }));
 		const types = await flare.harness.runNode(identifier('getAll', { filters: { types: ['domain', 'email'] } }));
 
-		expect(group.error?.message).toBe(`'Group ID' must be a positive whole number, not "-3" [item 0]`);
+		expect(group.error?.message).toBe(`'Identifier Group' must be a positive whole number, not "-3" [item 0]`);
 		expect(disabled.error?.message).toBe(`'Disabled' must be true or false [item 0]`);
 		expect(types.error?.message).toBe(`'Types' has an unknown value: "email" [item 0]`);
 		expect(flare.fake.requests).toEqual([]);

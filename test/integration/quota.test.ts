@@ -75,7 +75,7 @@ describe('Global-search quota: spent as Flare counts it', () => {
 		const result = await harness.runNode({ parameters: searchAcme({ returnAll: true }) });
 
 		expect(result.error?.message).toBe('The global search quota of your Flare organization is used up');
-		expect(result.error?.description).toMatch(/^Global credential searches count toward a monthly quota, which resets each month; waiting does not help/);
+		expect(result.error?.description).toMatch(/^Global searches \(of leaked credentials and of all of Flare's events\) count toward a monthly quota, which resets each month; waiting does not help/);
 		expect(apiRequests(fake).map((request) => [(request.body as IDataObject).size, request.status])).toEqual([[100, 200]]);
 	});
 

@@ -157,6 +157,24 @@ describe('Flare Trigger: New Event', () => {
 			expect(uidsOf(emitted)).toEqual(expected);
 			expect(new Set(apiRequests(fake).map((request) => `${request.method} ${request.path}`))).toEqual(new Set([`POST /firework/v4/events/identifiers/${watched}/_search`]));
 		}, 60_000);
+
+		it("an identifier group's feed: its path, and only the events of its identifiers", async () => {
+			start();
+			const [member, other] = [fake.dataset.groupIdentifierIds(101, TENANT)[0], fake.dataset.groupIdentifierIds(100, TENANT)[0]];
+			const workflow = trigger({ feed: 'identifierGroup', groupId: { __rl: true, mode: 'list', value: '101' } });
+			await workflow.activate();
+			const gte = gteOf(bodyOf(apiRequests(fake)[0]));
+			fake.clearLog();
+			fake.addEvents(4, { identifierIds: [member] });
+			fake.addEvents(3, { identifierIds: [other] });
+
+			const emitted = await drain(workflow);
+
+			const expected = fake.feed.groupFeedAll(TENANT, { filters: { materialized_at: { gte } }, order: 'asc' }, 101).map(uidOf);
+			expect(expected).toHaveLength(4);
+			expect(uidsOf(emitted)).toEqual(expected);
+			expect(new Set(apiRequests(fake).map((request) => `${request.method} ${request.path}`))).toEqual(new Set(['POST /firework/v4/events/identifier_groups/101/_search']));
+		}, 60_000);
 	});
 
 	describe('once, and nothing lost', () => {
@@ -452,6 +470,16 @@ describe('Flare Trigger: New Event', () => {
 
 			expect(result.error?.message).toBe(`'Email' is not an e-mail address: "not an address" [item 0]`);
 			expect(fake.requests).toEqual([]);
+			expect(workflow.state).toEqual({});
+		});
+
+		it('an unknown identifier group: a clear error, nothing stored', async () => {
+			start();
+			const workflow = trigger({ feed: 'identifierGroup', groupId: { __rl: true, mode: 'id', value: '999' } });
+
+			const result = await workflow.activate();
+
+			expect(result.error?.message).toBe('Identifier group 999 was not found in Flare');
 			expect(workflow.state).toEqual({});
 		});
 

@@ -40,6 +40,8 @@ const PATH_PARAMETERS: Record<string, string> = {
 	policy_uuid: 'policyUuid',
 	source_id: 'sourceId',
 	request_id: 'requestId',
+	identifier_group_id: 'groupId',
+	assets_group_id: 'groupId',
 };
 
 /** The name the operation's messages give a path parameter: its display name in the operation's form. */

@@ -105,8 +105,32 @@ export async function validValues(fake: FakeFlare, harness: Harness): Promise<Re
 		// An event of the tenant's feed (Event → Get reads another store: `uid` above).
 		'event.getFullEvent.uid': fake.feed.feedAll(fake.options.tenants[0], {})[0].metadata.uid,
 		'event.takeAction.uid': fake.feed.feedAll(fake.options.tenants[0], {})[1].metadata.uid,
+		'event.updateTenantMetadata.uid': fake.feed.feedAll(fake.options.tenants[0], {})[2].metadata.uid,
+		// A stealer log of the tenant's feed, whose cookies and credentials Expand Stealer Log lists.
+		'event.expandStealerLog.uid': fake.feed.feedAll(fake.options.tenants[0], { filters: { type: ['stealer_log'] } })[0].metadata.uid,
+		// Search All of Flare needs a query.
+		'event.searchGlobal.searchBy': 'keyword',
+		'event.searchGlobal.keyword': 'acme',
+		// Leaked cookies, accounts, matching policies.
+		domain: 'globex.io',
+		'filters.names': 'session',
+		'filters.paths': '/',
+		'filters.importedAfter': '2020-01-01T00:00:00Z',
+		'filters.expiresAfter': '2020-01-01T00:00:00Z',
+		account: 'jane@acme.com',
+		keywords: 'acme, vpn',
+		query: 'acme AND vpn',
+		cookieNames: 'session',
+		// Update changes the name and the keywords of a keyword policy: the other types' fields stay out.
+		'matchingPolicy.update.updateFields.query': LEAVE_OUT,
+		'matchingPolicy.update.updateFields.cookieNames': LEAVE_OUT,
+		'matchingPolicy.update.updateFields.matchSubdomains': LEAVE_OUT,
+		'matchingPolicy.update.updateFields.matchMode': LEAVE_OUT,
 	};
 }
+
+/** A `validValues` entry for a collection option that the base leaves out (e.g. fields of another policy type). */
+export const LEAVE_OUT = Symbol('leave out');
 
 /**
  * Valid values for every parameter of a form (locators in their "By ID" mode): the operation's own
@@ -116,6 +140,7 @@ export function baseOf(valid: Record<string, unknown>, form: FormParameter[], se
 	let parameters: IDataObject = { ...selectors };
 	for (const parameter of form) {
 		const known = valid[`${String(selectors.resource)}.${String(selectors.operation)}.${parameter.path}`] ?? valid[parameter.path] ?? valid[parameter.property.name];
+		if (known === LEAVE_OUT) continue;
 		const value = known ?? parameter.property.default;
 		parameters = withValue(
 			parameters,

@@ -33,9 +33,11 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 		searchAstp: ['queryType', 'fqdn', 'email', 'keyword', 'secret', 'returnAll', 'limit', 'simplify', 'options'],
 		takeAction: ['credentialHash', 'actionType'],
 		getTenantFeed: ['returnAll', 'limit', 'simplify', 'options'],
+		getIdentifierFeed: ['identifierId', 'returnAll', 'limit', 'simplify', 'options'],
 	},
 	astpUrl: { getAll: ['credentialHash', 'returnAll', 'limit'] },
 	identity: {
+		checkAccounts: ['account', 'simplify', 'options'],
 		getByPassword: ['password', 'returnAll', 'limit', 'simplify', 'leakedValueOutput'],
 		getByKeyword: ['keyword', 'returnAll', 'limit', 'simplify', 'leakedValueOutput'],
 	},
@@ -43,7 +45,21 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 	matchingPolicy: {
 		assign: ['policyUuid', 'identifierIds', 'cleanPastEvents'],
 		getByIdentifier: ['identifierId'],
+		create: ['name', 'policyType', 'keywords', 'query', 'cookieNames', 'matchSubdomains', 'matchMode'],
+		get: ['policyUuid'],
+		getAll: ['returnAll', 'limit', 'options'],
+		update: ['policyUuid', 'updateFields'],
+		delete: ['policyUuid'],
+		getAssignments: ['policyUuid', 'returnAll', 'limit', 'options'],
+		unassign: ['policyUuid', 'identifierIds'],
 	},
+	identifierGroup: {
+		create: ['name'],
+		delete: ['groupId'],
+		get: ['groupId'],
+		getAll: [],
+	},
+	leakedCookie: { search: ['domain', 'returnAll', 'limit', 'filters', 'options'] },
 	identifier: {
 		create: [...IDENTIFIER_DATA, 'categories', 'severities', 'additionalFields', 'options'],
 		delete: ['identifierId'],
@@ -58,6 +74,10 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 		searchIdentifierFeed: ['identifierId', ...FEED_SEARCH],
 		searchTenantFeed: FEED_SEARCH,
 		takeAction: ['uid', 'actionType'],
+		searchIdentifierGroupFeed: ['groupId', ...FEED_SEARCH],
+		searchGlobal: FEED_SEARCH,
+		updateTenantMetadata: ['uid', 'updateFields'],
+		expandStealerLog: ['uid', 'expandField', 'returnAll', 'limit', 'options'],
 	},
 	threatReport: {
 		createRequest: ['reportTitle', 'timeRangeType', 'timeRangeFrom', 'timeRangeTo', 'additionalFields'],
@@ -197,12 +217,15 @@ describe('Flare node description', () => {
 		const secrets = [...allProperties(properties)].filter((property) => ['secret', 'password'].includes(property.name));
 		// Search, Search ASTP, Identity → Get by Password, Identifier → Create and Update, and the two
 		// feed searches' Secret and Password (Search By Credentials).
-		expect(secrets).toHaveLength(9);
+		// And those of Search All of Flare and Search Identifier Group Feed.
+		expect(secrets).toHaveLength(13);
 		for (const property of secrets) expect(property.typeOptions?.password).toBe(true);
 		const outputs = [...allProperties(properties)].filter((property) => property.name === 'leakedValueOutput');
-		// Search, Search ASTP, Get Tenant Feed, the two identity lookups, the two feed searches, Get Full
-		// Event, Event → Get, Identifier → Create, Get, Get Many and Update, Threat Report → Get Request Status.
-		expect(outputs.length).toBe(14);
+		// Search, Search ASTP, Get Tenant Feed, the two identity lookups, the three feed searches, Get Full
+		// Event, Event → Get, Identifier → Create, Get, Get Many and Update, Threat Report → Get Request
+		// Status; Search All of Flare, Expand Stealer Log, Get Identifier Feed, Leaked Cookie → Search and
+		// Check Accounts.
+		expect(outputs.length).toBe(20);
 		for (const property of outputs) {
 			expect(property.default).toBe('masked');
 			expect(options(property).map((option) => option.value)).toEqual(['full', 'masked', 'omit', 'sha256']);
@@ -222,6 +245,11 @@ describe('Flare node description', () => {
 		['source', 'get', /^Needs the ASTP/],
 		['identifier', 'delete', /up to an hour/],
 		['threatReport', 'getRequestStatus', /^Needs the threat intelligence feature\..*Wait node/],
+		['event', 'searchGlobal', /^Searches of all of Flare count toward your organization's monthly global search quota.*at most 10 events a page/],
+		['event', 'expandStealerLog', /^Beta:/],
+		['leakedCookie', 'search', /^Needs the ASTP .*cookie monitoring/],
+		['identity', 'checkAccounts', /^Needs the ASTP feature\..*Up to 100 input items go to Flare in one request/],
+		...['create', 'get', 'getAll', 'update', 'delete', 'getAssignments', 'unassign'].map((operation) => ['matchingPolicy', operation, /^Beta:/] as [string, string, RegExp]),
 	])('%s → %s shows a notice matching %s', (resource, operation, text) => {
 		const notices = formOf(resource, operation).filter((property) => property.type === 'notice');
 		expect(notices.map((notice) => notice.displayName)).toEqual([expect.stringMatching(text)]);
@@ -252,11 +280,18 @@ describe('Flare node description', () => {
 		}
 		expect(writes.sort()).toEqual([
 			'event.takeAction',
+			'event.updateTenantMetadata',
 			'identifier.create',
 			'identifier.delete',
 			'identifier.update',
+			'identifierGroup.create',
+			'identifierGroup.delete',
 			'leakedCredential.takeAction',
 			'matchingPolicy.assign',
+			'matchingPolicy.create',
+			'matchingPolicy.delete',
+			'matchingPolicy.unassign',
+			'matchingPolicy.update',
 			'threatReport.createRequest',
 		]);
 	});
@@ -309,29 +344,44 @@ describe('Flare node description', () => {
 			return new RegExp(`^${validations[0].properties.regex}$`);
 		};
 
-		it('pick identifiers, matching policies, sources and report requests, under their contract names', () => {
+		it('pick identifiers, identifier groups, matching policies, sources and report requests, under their contract names', () => {
 			expect(
 				locators.map((property) => [property.name, property.displayName, property.displayOptions?.show?.operation]),
 			).toEqual([
 				['identifierId', 'Identifier', ['searchIdentifierFeed']],
+				['groupId', 'Identifier Group', ['searchIdentifierGroupFeed']],
+				// Identifier → Create (Additional Fields), Update (Update Fields) and Get Many (Filters).
+				['groupId', 'Identifier Group', undefined],
 				['identifierId', 'Identifier', ['delete']],
 				['identifierId', 'Identifier', ['get']],
+				['groupId', 'Identifier Group', undefined],
 				['identifierId', 'Identifier', ['update']],
+				['groupId', 'Identifier Group', undefined],
+				['groupId', 'Identifier Group', ['delete']],
+				['groupId', 'Identifier Group', ['get']],
+				['identifierId', 'Identifier', ['getIdentifierFeed']],
 				['policyUuid', 'Matching Policy', ['assign']],
+				['policyUuid', 'Matching Policy', ['delete']],
+				['policyUuid', 'Matching Policy', ['get']],
+				['policyUuid', 'Matching Policy', ['getAssignments']],
 				['identifierId', 'Identifier', ['getByIdentifier']],
+				['policyUuid', 'Matching Policy', ['unassign']],
+				['policyUuid', 'Matching Policy', ['update']],
 				['sourceId', 'Source', ['get']],
 				['requestId', 'Report Request', ['getRequestStatus']],
 			]);
-			expect(Object.keys(listSearch).sort()).toEqual(['searchIdentifiers', 'searchMatchingPolicies', 'searchSources']);
+			expect(Object.keys(listSearch).sort()).toEqual(['searchIdentifierGroups', 'searchIdentifiers', 'searchMatchingPolicies', 'searchSources']);
 		});
 
 		it.each([
 			['identifierId', 'searchIdentifiers', ['7001', ' 7001 ', '123456789012345'], ['', 'abc', '12.5', '../1', '7001a']],
 			['policyUuid', 'searchMatchingPolicies', ['1f0e4f2a-8c1d-4b6e-9a53-3c2d7e8f9a10', '1F0E4F2A-8C1D-4B6E-9A53-3C2D7E8F9A10'], ['', 'not-a-uuid', '1f0e4f2a8c1d4b6e9a533c2d7e8f9a10']],
 			['sourceId', 'searchSources', ['collection-1', 'a b'], ['', '   ']],
+			['groupId', 'searchIdentifierGroups', ['101', ' 101 ', '123456789012345'], ['', 'abc', '12.5', '../1', '101a']],
 		])('%s: "From List" (default, searchable, %s) or "By ID" (validated)', (name, method, valid, invalid) => {
 			for (const property of locators.filter((candidate) => candidate.name === name)) {
-				expect(property.required).toBe(true);
+				// Required, except as an option of a collection, which may be left empty.
+				expect(property.required).toBe(property.displayOptions !== undefined);
 				expect(property.default).toEqual({ mode: 'list', value: '' });
 				const [list, byId] = property.modes!;
 				expect(property.modes!.map((mode) => [mode.displayName, mode.name, mode.type])).toEqual([

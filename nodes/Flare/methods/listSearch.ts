@@ -6,14 +6,25 @@ import type {
 } from 'n8n-workflow';
 
 import { FlareItem } from '../shared/item';
-import { nextCursor, type FlareOperation } from '../shared/operation';
+import {
+	isObject,
+	listUnder,
+	nextCursor,
+	type FlareOperation,
+	type FlareResponse,
+} from '../shared/operation';
 import { protectLeakedValues } from '../shared/output';
 import { callFlare } from '../shared/runner';
 
 /** One of Flare's list endpoints as a picker: the list, and the entry each record becomes. */
 interface FlareList extends Pick<FlareOperation, 'action' | 'entitlement' | 'path'> {
-	/** Records per request: the endpoint's largest page, or as many as a dropdown shows at once. */
-	pageSize: number;
+	/**
+	 * Records per request: the endpoint's largest page, or as many as a dropdown shows at once. Without
+	 * it, the endpoint does not page: one request lists everything.
+	 */
+	pageSize?: number;
+	/** Where the answer holds the records when it is not a page of `items` (e.g. `assets_groups`). */
+	listKey?: string;
 	/** Query parameters sent with every page (the cursor requires them unchanged between pages). */
 	qs?: IDataObject;
 	/** The entry a record becomes, or undefined for a record that cannot be picked. */
@@ -37,13 +48,19 @@ function picker(list: FlareList) {
 		...list,
 		method: 'GET',
 		tier: 'basic',
-		paging: { maxPageSize: list.pageSize, next: nextCursor },
+		paging: list.pageSize ? { maxPageSize: list.pageSize, next: nextCursor } : undefined,
 		properties: [],
 		prepare: (_item, request) => {
 			request.qs = { ...list.qs };
 		},
 		output: (_item, records) => records,
 	};
+	const { listKey } = list;
+	// An answer without its list fails, saying what came, as the operation reading it does.
+	const recordsOf = (records: IDataObject[], response: FlareResponse): unknown[] =>
+		listKey
+			? listUnder(response, listKey, `a ${list.action.replace(/^list /, 'list of ')}`)
+			: records;
 	return async function (
 		this: ILoadOptionsFunctions,
 		filter?: string,
@@ -52,8 +69,9 @@ function picker(list: FlareList) {
 		const entries: INodeListSearchItems[] = [];
 		const end = await callFlare(FlareItem.ofNode(this, []), operation, {
 			from: paginationToken || undefined,
-			onPage(records) {
-				for (const record of records) {
+			onPage(records, response) {
+				for (const record of recordsOf(records, response)) {
+					if (!isObject(record)) continue;
 					// A list shows what an output would: its leaked values masked (a secret identifier's
 					// name may be its secret: docs/api-contract.md, "Masking").
 					const entry = list.entry(protectLeakedValues(record, 'masked'));
@@ -84,6 +102,17 @@ export const listSearch = {
 			if (typeof record.id !== 'number' && typeof record.id !== 'string') return undefined;
 			const id = String(record.id);
 			return { name: `${text(record.name) ?? 'Identifier'} (${id})`, value: id };
+		},
+	}),
+	/** Identifier groups of the tenant, by name: "<name> (<id>)". Flare lists them in one answer. */
+	searchIdentifierGroups: picker({
+		action: 'list identifier groups',
+		path: '/{segment}/v2/assets/groups/',
+		listKey: 'assets_groups',
+		entry: (record) => {
+			if (typeof record.id !== 'number' && typeof record.id !== 'string') return undefined;
+			const id = String(record.id);
+			return { name: `${text(record.name) ?? 'Group'} (${id})`, value: id };
 		},
 	}),
 	/** Matching policies of the tenant, by name. */

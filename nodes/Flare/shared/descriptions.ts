@@ -191,6 +191,29 @@ export function identifierLocator(description: string): INodeProperties {
 	});
 }
 
+/**
+ * Identifier group picker: its name and numeric ID in the list, or the numeric ID typed. Optional
+ * inside a collection (`required: false`), where it may be left empty.
+ */
+export function identifierGroupLocator(
+	description: string,
+	{ required = true }: { required?: boolean } = {},
+): INodeProperties {
+	return {
+		...resourceLocator({
+			displayName: 'Identifier Group',
+			name: 'groupId',
+			description,
+			searchListMethod: 'searchIdentifierGroups',
+			listPlaceholder: 'Select an identifier group...',
+			idPlaceholder: 'e.g. 101',
+			idRegex: '\\s*[0-9]{1,15}\\s*',
+			idErrorMessage: 'Enter the numeric ID of an identifier group, e.g. 101',
+		}),
+		required,
+	};
+}
+
 /** Matching policy picker: its name in the list, or its UUID typed. */
 export function matchingPolicyLocator(description: string): INodeProperties {
 	return resourceLocator({

@@ -391,7 +391,7 @@ function explain(
 	if (isQuotaExceeded(failure)) {
 		return {
 			message: 'The global search quota of your Flare organization is used up',
-			description: `Global credential searches count toward a monthly quota, which resets each month; waiting does not help. Ask an administrator to check usage on the Tenants page or contact Flare to raise it.${flareSays}`,
+			description: `Global searches (of leaked credentials and of all of Flare's events) count toward a monthly quota, which resets each month; waiting does not help. Ask an administrator to check usage on the Tenants page or contact Flare to raise it.${flareSays}`,
 		};
 	}
 	if (status === 403) {
@@ -580,8 +580,8 @@ export interface BatchRequestFailure {
 /**
  * The error of one item of a failed batched request (docs/api-contract.md, "Errors"), with its own
  * `itemIndex`: what happened to the request, whether Flare may have applied this item, and, when
- * the node stops, which items Flare applied before. `label` names the item's target, e.g.
- * "Event 'leak/leak_site/1'".
+ * the node stops, which items Flare applied before (for a write; a read says which item Flare
+ * refused, if it named one). `label` names the item's target, e.g. "Event 'leak/leak_site/1'".
  */
 export function batchItemError(
 	node: INode,
@@ -596,6 +596,15 @@ export function batchItemError(
 	const refused = !mayHaveApplied(failure);
 	const flareSays = failure.message ? ` Flare says: "${failure.message}".` : '';
 	let { message, description } = explain(failure, { ...context, target: label });
+	if (!context.write) {
+		// A read (Check Accounts) changes nothing: what counts is which item Flare refused.
+		if (named.length > 0 && !named.includes(index)) {
+			message = `${label} was not checked: Flare refused its request because of ${itemsText(named)}`;
+			description = `Correct or remove ${itemsText(named)}, then run the others again.${flareSays}`;
+		}
+		if (items.length > 1) description += ` The same request carried ${itemsText(items)}.`;
+		return apiError(node, failure, { message, description }, index);
+	}
 	if (refused && named.length > 0 && !named.includes(index)) {
 		message = `${label} was not changed: Flare refused its request because of ${itemsText(named)}`;
 		description = `Correct or remove ${itemsText(named)}, then run the others again.${flareSays}`;

@@ -1,6 +1,5 @@
 import type {
 	IExecuteFunctions,
-	IGetNodeParameterOptions,
 	ILoadOptionsFunctions,
 	INode,
 	INodeProperties,
@@ -35,11 +34,7 @@ export class FlareItem {
 		readonly context: FlareContext,
 		readonly index: number,
 		private readonly properties: INodeProperties[],
-		private readonly read: (
-			name: string,
-			fallback: unknown,
-			options?: IGetNodeParameterOptions,
-		) => unknown,
+		private readonly read: (name: string, fallback: unknown) => unknown,
 		private readonly cancel?: AbortSignal,
 	) {}
 
@@ -49,8 +44,8 @@ export class FlareItem {
 		index: number,
 		properties: INodeProperties[],
 	): FlareItem {
-		return new FlareItem(context, index, properties, (name, fallback, options) =>
-			context.getNodeParameter(name, index, fallback, options),
+		return new FlareItem(context, index, properties, (name, fallback) =>
+			context.getNodeParameter(name, index, fallback),
 		);
 	}
 
@@ -67,7 +62,7 @@ export class FlareItem {
 			context,
 			0,
 			properties,
-			(name, fallback, options) => context.getNodeParameter(name, fallback, options),
+			(name, fallback) => context.getNodeParameter(name, fallback),
 			cancel,
 		);
 	}
@@ -78,12 +73,16 @@ export class FlareItem {
 	}
 
 	/**
-	 * The value of a resource locator parameter, whatever the mode ("From List", "By ID"). A saved
-	 * workflow may still hold a plain value there (from before the parameter became a locator): n8n
-	 * hands that back unchanged.
+	 * The value of a resource locator parameter, whatever the mode ("From List", "By ID"), also inside
+	 * a collection (e.g. `filters.groupId`). A saved workflow may still hold a plain value there (from
+	 * before the parameter became a locator): it comes back unchanged. None of our locators' modes
+	 * extracts its value with a pattern, so the locator's `value` is the value.
 	 */
 	locator(name: string): unknown {
-		return this.read(name, '', { extractValue: true });
+		const value = this.read(name, '');
+		return value !== null && typeof value === 'object' && '__rl' in value
+			? (value as { value?: unknown }).value
+			: value;
 	}
 
 	/** The display name of parameter `name` (e.g. `options.importedFrom` → "Imported From"). */

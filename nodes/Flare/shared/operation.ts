@@ -55,9 +55,10 @@ export function nextCursor(body: unknown): string | undefined {
 }
 
 /**
- * A write that Flare takes for several targets at once (e.g. event actions, at most 10 a request):
- * each input item gives one target, and consecutive items whose `shared` part is the same go in one
- * request as `{ ...shared, targets: [...] }`, each target once (runner.ts `runBatched`).
+ * A request that Flare takes for several targets at once (e.g. event actions, at most 10 a request;
+ * accounts to check, at most 100): each input item gives one target, and consecutive items whose
+ * `shared` part is the same go in one request as `{ ...shared, targets: [...] }`, or as `body` builds
+ * it, each target once (runner.ts `runBatched`).
  */
 export interface Batch {
 	/** Most targets a request may carry. */
@@ -66,6 +67,8 @@ export interface Batch {
 	target(item: FlareItem): IDataObject;
 	/** The rest of the body, from the item's parameters (e.g. `{ action: { type: 'remediate' } }`). */
 	shared(item: FlareItem): IDataObject;
+	/** The body of one request, when Flare does not name the list `targets` (e.g. `{ accounts }`). */
+	body?(shared: IDataObject, targets: IDataObject[]): IDataObject;
 }
 
 /** The parts of a request an operation fills in from its parameters. */
@@ -92,6 +95,11 @@ export interface FlareOperation extends Omit<FailureContext, 'target' | 'fields'
 	 * the output does not read it, so its shape is not checked.
 	 */
 	answerIgnored?: boolean;
+	/**
+	 * Every output record is a leaked cookie: its `value` is masked as a secret whatever its other
+	 * fields (docs/api-contract.md, "Masking").
+	 */
+	outputsCookies?: boolean;
 	/** For a write that takes several input items in one request; `output` then gets each item's target. */
 	batch?: Batch;
 	/** The operation's form: the fields whose display names its messages use. */
@@ -126,6 +134,52 @@ export function buildPath(
 /** Whether a JSON value is an object (not null, not a list): a record. */
 export const isObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The list an answer holds under `key` (e.g. `assets_groups`). An answer without it is not read as an
+ * empty list: it fails, saying what came.
+ */
+export function listUnder(
+	{ body, statusCode }: FlareResponse,
+	key: string,
+	what: string,
+): unknown[] {
+	const list = isObject(body) ? body[key] : undefined;
+	if (!Array.isArray(list)) {
+		const shape = !isObject(body)
+			? describeShape(body)
+			: list === undefined
+				? `an object without '${key}'`
+				: `an object whose '${key}' is ${describeShape(list)}`;
+		throw unexpectedAnswer(statusCode, `Flare answered with ${shape}, not ${what}`);
+	}
+	return list;
+}
+
+/**
+ * The one record an answer must be (a matching policy, an event's tenant metadata): an object with
+ * each of the `required` keys. Anything else (an empty list, `{detail}`, nothing) is not read as the
+ * record, nor as the confirmation of a write: it fails, saying what came (docs/api-contract.md,
+ * "Errors").
+ */
+export function recordOfAnswer(
+	{ body, statusCode }: FlareResponse,
+	required: readonly string[],
+	what: string,
+): IDataObject[] {
+	if (!isObject(body)) {
+		throw unexpectedAnswer(statusCode, `Flare answered with ${describeShape(body)}, not ${what}`);
+	}
+	const missing = required.filter((key) => body[key] === undefined || body[key] === null);
+	if (missing.length > 0) {
+		const keys = missing.map((key) => `'${key}'`).join(', ');
+		throw unexpectedAnswer(
+			statusCode,
+			`Flare answered with an object without ${keys}, not ${what}`,
+		);
+	}
+	return [body];
+}
 
 /**
  * The records of an answer, each an object: a plain array, the `items` of a page, or (not for a

@@ -30,7 +30,10 @@ const SURROGATE = /[\uD800-\uDFFF]/;
  */
 const SECRET = 1;
 const FREE_TEXT = 2;
-/** `value`: a secret in a cookie (an entry of a `cookies` list, or an object with a `host_key`). */
+/**
+ * `value`: a secret in a cookie (an entry of a `cookies` list, an object with a `host_key`, or a
+ * record of an operation whose records are all cookies: Leaked Cookie → Search).
+ */
 const COOKIE_VALUE = 3;
 const STRUCTURED = 4;
 const URL_TEXT = 5;
@@ -192,8 +195,8 @@ function noteString(kind: KeyKind, place: Place, found: Found): void {
 
 /**
  * Walks an object: its secrets get the mode; its free text and URLs are noted. A cookie's `value` is
- * a secret: an entry of a `cookies` list, or any object with a `host_key` (Flare's cookie shape).
- * Under `highlights` every string that is not a secret is free text.
+ * a secret: an entry of a `cookies` list, any object with a `host_key` (Flare's cookie shape), or a
+ * record its operation says is a cookie (`isCookie`). Under `highlights` every string that is not a secret is free text.
  */
 function walkObject(object: IDataObject, found: Found, inCookieList: boolean, highlights: boolean) {
 	// A record may have a million siblings (a Return All): no array of keys is made per object.
@@ -468,19 +471,23 @@ export function maskFreeText(text: string, values: readonly string[] = []): stri
 	return ranges.length === 0 ? text : applyRanges(text, plain, ranges);
 }
 
-/** A URL with the password of its userinfo and the values of secret-named parameters masked. */
-function maskUrl(url: string): string {
+/**
+ * A URL with the password of its userinfo, the values of secret-named parameters and the record's
+ * own secret values (wherever they are: a path, any parameter) masked.
+ */
+function maskUrl(url: string, values: readonly string[] = []): string {
 	const ranges: Ranges = [];
+	findValues(url, values, ranges);
 	if (url.includes('@') && url.includes('://')) findUserinfo(url, ranges);
 	if (url.includes('=')) findSecretParameters(url, ranges);
 	return ranges.length === 0 ? url : applyRanges(url, url, ranges);
 }
 
 /** A host (`user:password@host`, a URL's netloc) with the password of its userinfo masked. */
-function maskNetloc(netloc: string): string {
+function maskNetloc(netloc: string, values: readonly string[] = []): string {
 	const match = netloc.includes('@') ? NETLOC_USERINFO.exec(netloc) : null;
-	if (!match) return maskUrl(netloc);
-	return `${match[1]}:${MASK}${netloc.slice(match[0].length - 1)}`;
+	if (!match) return maskUrl(netloc, values);
+	return maskUrl(`${match[1]}:${MASK}${netloc.slice(match[0].length - 1)}`, values);
 }
 
 /** Masks the noted free text and URLs of a walk, in place. */
@@ -491,11 +498,11 @@ function maskNoted(found: Found): void {
 	}
 	for (const [holder, key] of found.urls ?? []) {
 		const strings = holder as Record<string | number, string>;
-		strings[key] = maskUrl(strings[key]);
+		strings[key] = maskUrl(strings[key], found.values);
 	}
 	for (const [holder, key] of found.netlocs ?? []) {
 		const strings = holder as Record<string | number, string>;
-		strings[key] = maskNetloc(strings[key]);
+		strings[key] = maskNetloc(strings[key], found.values);
 	}
 }
 
@@ -514,16 +521,18 @@ export function protectLeakedValues(record: IDataObject, mode: LeakedValueOutput
 
 /**
  * {@link protectLeakedValues}, with secrets the item was given (e.g. the secret a search looks for)
- * masked in the record's free text as its own are.
+ * masked in the record's free text as its own are; `isCookie`: the record is a leaked cookie, whose
+ * `value` is a secret whatever its other fields.
  */
 export function protectLeakedValuesWith(
 	record: IDataObject,
 	mode: LeakedValueOutput,
 	given: readonly string[],
+	isCookie = false,
 ): IDataObject {
 	if (mode === 'full') return record;
 	const found: Found = { mode, values: given.length ? [...given] : undefined };
-	walkObject(record, found, false, false);
+	walkObject(record, found, isCookie, false);
 	maskNoted(found);
 	return record;
 }

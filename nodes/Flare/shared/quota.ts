@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import type { FlareResponse } from './operation';
 
 /** The global-search quota headers of Flare's answers (docs/api-contract.md, "Global-search quota"). */
@@ -18,4 +20,16 @@ export function batchReached(response: FlareResponse): boolean {
 		String(response.headers?.['x-flare-global-searches-batch-reached'] ?? '').toLowerCase() ===
 		'true'
 	);
+}
+
+/**
+ * What a global search's output items say of the quota: `globalSearchesRemaining` when Flare said,
+ * and `globalSearchBatchReached: true` on the answer after which the next result costs a search.
+ */
+export function quotaFields(response: FlareResponse): IDataObject {
+	const remaining = searchesRemaining(response);
+	return {
+		...(remaining === undefined ? {} : { globalSearchesRemaining: remaining }),
+		...(batchReached(response) ? { globalSearchBatchReached: true } : {}),
+	};
 }

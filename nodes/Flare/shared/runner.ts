@@ -35,13 +35,9 @@ import {
 	type FlareRequestParts,
 	type FlareResponse,
 } from './operation';
-import {
-	LEAKED_VALUE_OUTPUTS,
-	protectLeakedValuesWith,
-	type LeakedValueOutput,
-} from './output';
+import { LEAKED_VALUE_OUTPUTS, protectLeakedValuesWith, type LeakedValueOutput } from './output';
 import { walkPages, type WalkEnd } from './paging';
-import { searchesRemaining } from './quota';
+import { batchReached, searchesRemaining } from './quota';
 import { flareRequest, type FlareRequest } from './transport';
 import { optionValue } from './validation';
 
@@ -245,19 +241,24 @@ async function sendToFlare(
 		options.onPage(operation.answerIgnored ? [] : recordsOf(response), response);
 		return {};
 	}
-	let searchesLeft: number | undefined;
+	// Whether the next page would start a global search that no quota unit is left for: Flare said
+	// that none remains and that the search has returned what its unit covers (Batch-Reached). Until
+	// then, the next pages are the same search, already paid for (docs/api-contract.md, "Global-search
+	// quota").
+	let quotaUsedUp = false;
 	let pagesDelivered = 0;
 	const walk = async (size: number, onPage: CallOptions['onPage']) =>
 		await walkPages(
 			paging,
 			async (from) => {
-				// Flare said that no global search remains: none more is sent (docs/api-contract.md, "Quota").
-				if (searchesLeft === 0) throw new FlareRequestFailed({ code: 'QUOTA_USED_UP' });
+				if (quotaUsedUp) throw new FlareRequestFailed({ code: 'QUOTA_USED_UP' });
 				const page = await flareRequest(item.context, {
 					...request,
 					options: pageOf(request.options, size, from),
 				}).catch((error: unknown) => Promise.reject(withPageSize(error, size, options)));
-				if (operation.tier === 'search') searchesLeft = searchesRemaining(page);
+				if (operation.tier === 'search') {
+					quotaUsedUp = searchesRemaining(page) === 0 && batchReached(page);
+				}
 				return page;
 			},
 			options.from,
@@ -350,15 +351,17 @@ export function leakedValueOutputOf(
 
 /**
  * How the item's outputs are protected, checked before anything is sent: as its Leaked Value Output
- * says, the secrets it was given (its password fields) masked where Flare quotes them too.
+ * says, the secrets it was given (its password fields) masked where Flare quotes them too; each output
+ * a leaked cookie when `outputsCookies` says so.
  */
 export function outputProtectionOf(
 	item: FlareItem,
 	properties: INodeProperties[],
+	outputsCookies = false,
 ): (json: IDataObject) => IDataObject {
 	const mode = leakedValueOutputOf(item, properties);
 	const given = mode === 'full' ? [] : item.secretValues();
-	return (json) => protectLeakedValuesWith(json, mode, given);
+	return (json) => protectLeakedValuesWith(json, mode, given, outputsCookies);
 }
 
 /**
@@ -375,26 +378,14 @@ export async function runFlareOperation(
 	operation: FlareOperation,
 ): Promise<INodeExecutionData[][]> {
 	const properties = [...operation.properties, requestOptions];
-	if (operation.batch) {
-		// Each item's choice, read before anything is sent.
-		const protections = context
-			.getInputData()
-			.map((_, index) =>
-				outputProtectionOf(FlareItem.ofInput(context, index, properties), properties),
-			);
-		const [items] = await runBatched(context, operation, operation.batch);
-		for (const { json, error, pairedItem } of items) {
-			if (!error) protections[(pairedItem as { item: number }).item](json);
-		}
-		return [items];
-	}
+	if (operation.batch) return await runBatched(context, operation, operation.batch);
 	const results: INodeExecutionData[] = [];
 	for (let index = 0; index < context.getInputData().length; index++) {
 		const item = FlareItem.ofInput(context, index, properties);
 		const pairedItem = { item: index };
 		const start = results.length;
 		try {
-			const protect = outputProtectionOf(item, properties);
+			const protect = outputProtectionOf(item, properties, operation.outputsCookies);
 			const wanted = operation.paging ? wantedItems(item) : Infinity;
 			const end = start + wanted;
 			await callFlare(item, operation, {
@@ -423,6 +414,8 @@ export async function runFlareOperation(
 /** An input item of a batched write, checked: its target and the rest of its request. */
 interface BatchEntry {
 	item: FlareItem;
+	/** Protects the item's output items, as its Leaked Value Output says (`outputProtectionOf`). */
+	protect: (json: IDataObject) => IDataObject;
 	target: IDataObject;
 	targetKey: string;
 	shared: IDataObject;
@@ -479,11 +472,12 @@ function namedIn(failure: FlareFailure, request: BatchEntry[]): number[] {
 }
 
 /**
- * Runs a write that Flare takes for several targets at once (operation.batch), in input order
+ * Runs a request that Flare takes for several targets at once (operation.batch), in input order
  * (docs/api-contract.md, "Event feeds, full events and actions"): every item is checked before
  * anything is sent; consecutive items that share the rest of the request go together, at most
- * `batch.size` targets to a request, each target once; each request is sent once. Each output item
- * is paired with its input item. When a request fails, each of its items gets an error of its own
+ * `batch.size` targets to a request, each target once; a write is sent once, a read (Check Accounts) is
+ * retried as any read. Each output item is paired with its input item, its leaked values protected
+ * as that item's Leaked Value Output says (an invalid one fails that item only). When a request fails, each of its items gets an error of its own
  * (its own `itemIndex`) that says whether Flare may have applied it; without continue on fail, the
  * error also says which items Flare applied in earlier requests.
  */
@@ -506,10 +500,12 @@ async function runBatched(
 		const item = FlareItem.ofInput(context, index, properties);
 		try {
 			timeoutOf(item);
+			const protect = outputProtectionOf(item, properties, operation.outputsCookies);
 			const target = batch.target(item);
 			const shared = batch.shared(item);
 			entries.push({
 				item,
+				protect,
 				target,
 				targetKey: JSON.stringify(target),
 				shared,
@@ -523,7 +519,7 @@ async function runBatched(
 	const applied: number[] = [];
 	for (const [position, request] of requests.entries()) {
 		const targets = [...new Map(request.map((entry) => [entry.targetKey, entry.target])).values()];
-		const body = { ...request[0].shared, targets };
+		const body = batch.body?.(request[0].shared, targets) ?? { ...request[0].shared, targets };
 		let answer: FlareResponse | undefined;
 		try {
 			await sendToFlare(
@@ -584,11 +580,17 @@ async function runBatched(
 			errors.forEach((nodeError, k) => failed(items[k], nodeError));
 			continue;
 		}
-		for (const { item, target } of request) {
-			outputs[item.index] = operation
-				.output(item, [target], answer!)
-				.map((json) => ({ json, pairedItem: { item: item.index } }));
+		for (const { item, protect, target } of request) {
 			applied.push(item.index);
+			try {
+				outputs[item.index] = operation.output(item, [target], answer!).map((json) => ({
+					json: protect(json),
+					pairedItem: { item: item.index },
+				}));
+			} catch (error) {
+				// Flare answered, but not with what this item needs (e.g. a read's record for it).
+				failed(item.index, asNodeError(item, operation, error));
+			}
 		}
 	}
 	return [outputs.flat()];

@@ -277,6 +277,16 @@ export function locatorInteger(item: FlareItem, name: string): number {
 	return toPositiveInteger(item, item.locator(name), name);
 }
 
+/**
+ * The value of an optional resource locator as a positive whole number (e.g. the identifier group
+ * of a collection), or undefined when it is left empty.
+ */
+export function optionalLocatorInteger(item: FlareItem, name: string): number | undefined {
+	const value = item.locator(name);
+	if (value === null || value === undefined || String(value).trim() === '') return undefined;
+	return toPositiveInteger(item, value, name);
+}
+
 /** The value of a resource locator as a lowercase UUID (e.g. a matching policy). */
 export function locatorUuid(
 	item: FlareItem,

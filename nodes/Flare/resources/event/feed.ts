@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { leakedValueOutput, returnAllOrLimit } from '../../shared/descriptions';
 import { parameterError } from '../../shared/errors';
@@ -18,7 +18,8 @@ import {
 
 /**
  * The event feeds' search (docs/feed-endpoints.md §1–2): the form, the request body and the paging
- * shared by Search Tenant Feed and Search Identifier Feed, which differ only in their path.
+ * shared by Search Tenant Feed, Search Identifier Feed and Search Identifier Group Feed, which differ
+ * only in their path, and by Search All of Flare, whose body is the same with a required query.
  */
 
 /** Severities from the lowest to the highest (Flare's `Severity`). */
@@ -319,6 +320,36 @@ const filterFields: INodeProperties = {
 };
 
 /**
+ * The Filters of a search of all of Flare: those its documentation lists (docs-api
+ * `global-search.mdx`: severity, types, creation dates). The others are about the tenant's own feed.
+ */
+export const globalFilterFields: INodeProperties = {
+	...filterFields,
+	description: 'Narrow the events down',
+	options: filterFields.options!.filter((option) =>
+		['createdFrom', 'createdTo', 'types'].includes((option as INodeProperties).name),
+	),
+};
+
+/**
+ * The query fields of a search of all of Flare: a query is required there (OpenAPI v4
+ * `GlobalSearchRequestBody`), so Search By has no "All Events" and starts on Keyword.
+ */
+export const globalQueryFields: INodeProperties[] = feedQueryFields.map((field) =>
+	field.name === 'searchBy'
+		? {
+				...field,
+				default: 'keyword',
+				description:
+					'What the events must mention; Flare searches their title, content and features. Required: Flare does not list all of its events.',
+				options: (field.options as INodePropertyOptions[]).filter(
+					(option) => option.value !== 'all',
+				),
+			}
+		: field,
+);
+
+/**
  * The Filters collection. Without `materialized`, it leaves out the materialization dates: the Flare
  * Trigger sets those itself.
  */
@@ -428,7 +459,7 @@ const QUERIES: Record<string, (item: FlareItem) => IDataObject> = {
 };
 
 /** A list parameter: an array (from an expression) or comma-separated text; entries trimmed, each once. */
-function textList(item: FlareItem, name: string): string[] {
+export function textList(item: FlareItem, name: string): string[] {
 	const value = item.parameter<unknown>(name, '');
 	const entries = Array.isArray(value)
 		? value

@@ -3,12 +3,13 @@ import type { INodeProperties } from 'n8n-workflow';
 import { leakedValueOptions, updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/operation';
 import { maskValue } from '../../shared/output';
-import { boundedText, MAX_NAME_LENGTH, positiveInteger } from '../../shared/validation';
+import { boundedText, MAX_NAME_LENGTH } from '../../shared/validation';
 import {
 	categories,
 	categoriesField,
 	dataFields,
 	groupIdField,
+	groupOf,
 	identifierData,
 	isGiven,
 	severities,
@@ -99,9 +100,7 @@ export const createOperation: FlareOperation = {
 			// Not offered in the form: Flare documents no values for them.
 			emerging_categories: [],
 			severities: severities(item, 'severities'),
-			...(isGiven(item, 'additionalFields.groupId')
-				? { group_id: positiveInteger(item, 'additionalFields.groupId') }
-				: {}),
+			...groupOf(item, 'additionalFields.groupId'),
 		};
 	},
 	output: (_item, records) => records,

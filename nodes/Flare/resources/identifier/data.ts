@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { parameterError } from '../../shared/errors';
+import { identifierGroupLocator } from '../../shared/descriptions';
 import type { FlareItem } from '../../shared/item';
 import {
 	boundedText,
@@ -8,6 +9,7 @@ import {
 	guid,
 	MAX_NAME_LENGTH,
 	MAX_SEARCH_TEXT_LENGTH,
+	optionalLocatorInteger,
 	optionValue,
 	optionValues,
 	requiredText,
@@ -109,14 +111,11 @@ export const severitiesField: INodeProperties = {
 	options: SEVERITIES.map((value) => ({ name: titleOf(value), value })).sort(byName),
 };
 
-export const groupIdField: INodeProperties = {
-	displayName: 'Group ID',
-	name: 'groupId',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. 101',
-	description: 'Numeric ID of the identifier group to put it in',
-};
+/** The identifier group: picked by name, or its numeric ID typed (a plain ID saved earlier still works). */
+export const groupIdField: INodeProperties = identifierGroupLocator(
+	'Identifier group to put it in: pick it by name, or enter its numeric ID',
+	{ required: false },
+);
 
 const show = (type: IdentifierType) => ({ show: { identifierType: [type] } });
 
@@ -462,6 +461,12 @@ export function severities(item: FlareItem, name: string): string[] {
 		throw parameterError(item, name, 'needs at least one severity', 'Pick what to alert on.');
 	}
 	return SEVERITIES.filter((severity) => values.includes(severity));
+}
+
+/** `{ group_id }` when the identifier group `name` is given, else nothing. */
+export function groupOf(item: FlareItem, name: string): IDataObject {
+	const groupId = optionalLocatorInteger(item, name);
+	return groupId === undefined ? {} : { group_id: groupId };
 }
 
 /** Whether a collection option holds a value to use (left out, null or empty text: it does not). */

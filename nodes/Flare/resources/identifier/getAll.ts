@@ -8,8 +8,8 @@ import {
 import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import { nextCursor, type FlareOperation } from '../../shared/operation';
-import { optionValue, optionValues, positiveInteger } from '../../shared/validation';
-import { groupIdField, IDENTIFIER_TYPES, identifierTypeOptions, isGiven } from './data';
+import { optionValue, optionValues } from '../../shared/validation';
+import { groupIdField, groupOf, IDENTIFIER_TYPES, identifierTypeOptions, isGiven } from './data';
 
 const AUTHORIZATION_STATUSES = ['authorized', 'pending', 'rejected'] as const;
 const ORDER_BY = ['id', 'name', 'type'] as const;
@@ -44,7 +44,10 @@ const fields: INodeProperties[] = [
 				description:
 					'Whether to list only disabled identifiers (on) or only enabled ones (off); leave out to list both',
 			},
-			{ ...groupIdField, description: 'Only the identifiers of this group (its numeric ID)' },
+			{
+				...groupIdField,
+				description: 'Only the identifiers of this group: pick it by name, or enter its numeric ID',
+			},
 			{
 				displayName: 'Types',
 				name: 'types',
@@ -99,9 +102,7 @@ function listQuery(item: FlareItem): IDataObject {
 	return {
 		order_by: optionValue(item, 'options.orderBy', ORDER_BY, 'id'),
 		...(isGiven(item, 'filters.isDisabled') ? { is_disabled: disabledFilter(item) } : {}),
-		...(isGiven(item, 'filters.groupId')
-			? { group_id: positiveInteger(item, 'filters.groupId') }
-			: {}),
+		...groupOf(item, 'filters.groupId'),
 		...(types.length ? { types } : {}),
 		...(isGiven(item, 'filters.authorizationStatus')
 			? {

@@ -15,7 +15,6 @@ import {
 	locatorInteger,
 	locatorLabel,
 	MAX_NAME_LENGTH,
-	positiveInteger,
 } from '../../shared/validation';
 import { identifierApiFields } from './create';
 import {
@@ -23,6 +22,7 @@ import {
 	categoriesField,
 	dataFields,
 	groupIdField,
+	groupOf,
 	identifierData,
 	isGiven,
 	severities,
@@ -90,9 +90,7 @@ function changesOf(item: FlareItem): IDataObject {
 	if (isGiven(item, 'updateFields.severities')) {
 		changes.severities = severities(item, 'updateFields.severities');
 	}
-	if (isGiven(item, 'updateFields.groupId')) {
-		changes.group_id = positiveInteger(item, 'updateFields.groupId');
-	}
+	Object.assign(changes, groupOf(item, 'updateFields.groupId'));
 	if (isGiven(item, 'updateFields.isDisabled')) {
 		const disabled = item.parameter<unknown>('updateFields.isDisabled');
 		if (typeof disabled !== 'boolean') {

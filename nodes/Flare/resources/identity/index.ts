@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { FlareOperation } from '../../shared/operation';
+import { checkAccountsDescription, checkAccountsOperation } from './checkAccounts';
 import { getByKeywordDescription, getByKeywordOperation } from './getByKeyword';
 import { getByPasswordDescription, getByPasswordOperation } from './getByPassword';
 
@@ -13,6 +14,13 @@ export const identityDescription: INodeProperties[] = [
 		description: 'What to do with identities',
 		displayOptions: { show: { resource: ['identity'] } },
 		options: [
+			{
+				name: 'Check Accounts',
+				value: 'checkAccounts',
+				action: 'Check accounts for leaked passwords',
+				description:
+					'Check a list of accounts (e.g. employees) for leaked passwords, up to 100 a request (ASTP)',
+			},
 			{
 				name: 'Get by Keyword',
 				value: 'getByKeyword',
@@ -29,11 +37,13 @@ export const identityDescription: INodeProperties[] = [
 		],
 		default: 'getByKeyword',
 	},
+	...checkAccountsDescription,
 	...getByKeywordDescription,
 	...getByPasswordDescription,
 ];
 
 export const identityOperations: Record<string, FlareOperation> = {
+	checkAccounts: checkAccountsOperation,
 	getByKeyword: getByKeywordOperation,
 	getByPassword: getByPasswordOperation,
 };

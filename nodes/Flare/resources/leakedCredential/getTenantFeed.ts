@@ -42,7 +42,7 @@ export const getTenantFeedDescription = updateDisplayOptions(
 );
 
 /** The most useful fields of a tenant credential, flattened (10): who, what, where from, and its state. */
-function simplifyTenantCredential(record: IDataObject): IDataObject {
+export function simplifyTenantCredential(record: IDataObject): IDataObject {
 	return {
 		id: record.id,
 		identity_name: record.identity_name,

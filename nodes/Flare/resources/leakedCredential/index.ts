@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { FlareOperation } from '../../shared/operation';
+import { getIdentifierFeedDescription, getIdentifierFeedOperation } from './getIdentifierFeed';
 import { getTenantFeedDescription, getTenantFeedOperation } from './getTenantFeed';
 import { searchDescription, searchOperation } from './search';
 import { searchAstpDescription, searchAstpOperation } from './searchAstp';
@@ -17,6 +18,13 @@ export const leakedCredentialDescription: INodeProperties[] = [
 		description: 'What to do with leaked credentials',
 		displayOptions: { show: showOnlyForLeakedCredentials },
 		options: [
+			{
+				name: 'Get Identifier Feed',
+				value: 'getIdentifierFeed',
+				action: 'Get the leaked credentials of an identifier',
+				description:
+					'List the leaked credentials that match one identifier (e.g. one brand or domain), with their remediated and ignored states (no quota)',
+			},
 			{
 				name: 'Get Tenant Feed',
 				value: 'getTenantFeed',
@@ -48,6 +56,7 @@ export const leakedCredentialDescription: INodeProperties[] = [
 		],
 		default: 'search',
 	},
+	...getIdentifierFeedDescription,
 	...getTenantFeedDescription,
 	...searchDescription,
 	...searchAstpDescription,
@@ -55,6 +64,7 @@ export const leakedCredentialDescription: INodeProperties[] = [
 ];
 
 export const leakedCredentialOperations: Record<string, FlareOperation> = {
+	getIdentifierFeed: getIdentifierFeedOperation,
 	getTenantFeed: getTenantFeedOperation,
 	search: searchOperation,
 	searchAstp: searchAstpOperation,

@@ -11,7 +11,7 @@ import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import { simplifyCredential } from '../../shared/output';
 import { nextCursor, type FlareOperation } from '../../shared/operation';
-import { batchReached, searchesRemaining } from '../../shared/quota';
+import { quotaFields } from '../../shared/quota';
 import {
 	dateTime,
 	domainName,
@@ -262,12 +262,7 @@ export const searchOperation: FlareOperation = {
 		request.body = searchBody(item);
 	},
 	output(item, records, response) {
-		const remaining = searchesRemaining(response);
-		const batch = batchReached(response);
-		return credentialItems(item, records).map((result) => {
-			if (remaining !== undefined) result.globalSearchesRemaining = remaining;
-			if (batch) result.globalSearchBatchReached = true;
-			return result;
-		});
+		const quota = quotaFields(response);
+		return credentialItems(item, records).map((result) => Object.assign(result, quota));
 	},
 };

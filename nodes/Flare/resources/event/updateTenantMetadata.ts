@@ -1,0 +1,124 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { updateDisplayOptions } from '../../shared/descriptions';
+import { parameterError } from '../../shared/errors';
+import type { FlareItem } from '../../shared/item';
+import { recordOfAnswer, type FlareOperation } from '../../shared/operation';
+import { optionValue, requiredText } from '../../shared/validation';
+import { SEVERITIES, textList } from './feed';
+
+const fields: INodeProperties[] = [
+	{
+		displayName: 'Event UID',
+		name: 'uid',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. stealer_log/russian_market/1010076',
+		description:
+			'UID of the event, one per input item (e.g. the metadata.uid of a feed search). Each item is one request.',
+	},
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: "What to change in the tenant's own data of the event; the rest stays as it is",
+		options: [
+			{
+				displayName: 'Notes',
+				name: 'notes',
+				type: 'string',
+				typeOptions: { rows: 3 },
+				default: '',
+				placeholder: 'e.g. Sessions revoked by the SOC, ticket 4211',
+				description: 'Notes on the event, replacing the current ones',
+			},
+			{
+				displayName: 'Severity',
+				name: 'severity',
+				type: 'options',
+				default: 'high',
+				description:
+					"Severity the tenant gives the event, in place of Flare's (which Flare keeps as the original)",
+				options: [
+					{ name: 'Critical', value: 'critical' },
+					{ name: 'High', value: 'high' },
+					{ name: 'Info', value: 'info' },
+					{ name: 'Low', value: 'low' },
+					{ name: 'Medium', value: 'medium' },
+				],
+			},
+			{
+				displayName: 'Tags',
+				name: 'tags',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. handled, vip',
+				description:
+					'The tags of the event, replacing the current ones: separated by commas, or an array from an expression. To add a tag, keep the current ones in the list (a feed item has them in tenant_metadata.tags). Empty removes every tag.',
+			},
+		],
+	},
+];
+
+export const updateTenantMetadataDescription = updateDisplayOptions(
+	{ show: { resource: ['event'], operation: ['updateTenantMetadata'] } },
+	fields,
+);
+
+/** Whether the collection option `name` was added to the form (even left empty). */
+const added = (item: FlareItem, name: string) => item.parameter<unknown>(name, null) !== null;
+
+/** The fields to change, checked before anything is sent: at least one. */
+function changesOf(item: FlareItem): IDataObject {
+	const changes: IDataObject = {};
+	if (added(item, 'updateFields.tags')) changes.tags = textList(item, 'updateFields.tags');
+	if (added(item, 'updateFields.severity')) {
+		changes.severity = optionValue(item, 'updateFields.severity', SEVERITIES, 'high');
+	}
+	if (added(item, 'updateFields.notes')) {
+		const notes = item.parameter<unknown>('updateFields.notes');
+		if (typeof notes !== 'string' && typeof notes !== 'number') {
+			throw parameterError(item, 'updateFields.notes', 'must be text');
+		}
+		changes.notes = String(notes);
+	}
+	if (Object.keys(changes).length === 0) {
+		throw parameterError(
+			item,
+			'updateFields',
+			'has nothing to change',
+			'Add Tags, Severity or Notes under Update Fields.',
+		);
+	}
+	return changes;
+}
+
+/**
+ * The tenant's tags, severity override and notes of one event (`PATCH …/events/tenant/metadata?uid=`,
+ * one event a request): only the fields added to the form are sent. A write, never sent twice.
+ */
+export const updateTenantMetadataOperation: FlareOperation = {
+	action: 'update the tenant metadata of the event',
+	method: 'PATCH',
+	path: '/{segment}/v4/events/tenant/metadata',
+	tier: 'basic',
+	write: true,
+	properties: fields,
+	apiFields: {
+		uid: 'uid',
+		tags: 'updateFields.tags',
+		severity: 'updateFields.severity',
+		notes: 'updateFields.notes',
+	},
+	target: (item) => `Event '${String(item.parameter('uid', ''))}'`,
+	prepare(item, request) {
+		request.qs = { uid: requiredText(item, 'uid') };
+		request.body = changesOf(item);
+	},
+	// Flare's answer is the event's metadata (`TenantMetadataResponse`): anything else does not confirm the write.
+	output: (_item, _records, response) =>
+		recordOfAnswer(response, ['uid'], "the event's tenant metadata"),
+};
