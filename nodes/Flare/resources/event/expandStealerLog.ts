@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import {
-	leakedValueOutput,
+	leakedValueOptions,
 	notice,
 	returnAllOrLimit,
 	updateDisplayOptions,
@@ -43,15 +43,7 @@ const fields: INodeProperties[] = [
 		],
 	},
 	...returnAllOrLimit,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		description: 'Output settings',
-		options: [leakedValueOutput],
-	},
+	leakedValueOptions,
 ];
 
 export const expandStealerLogDescription = updateDisplayOptions(

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import {
-	leakedValueOutput,
+	leakedValueOptions,
 	notice,
 	simplify,
 	updateDisplayOptions,
@@ -30,15 +30,7 @@ const fields: INodeProperties[] = [
 			'E-mail address or username to check, exactly, one per input item (e.g. from a list of employees)',
 	},
 	simplify,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		description: 'Output settings',
-		options: [leakedValueOutput],
-	},
+	leakedValueOptions,
 ];
 
 export const checkAccountsDescription = updateDisplayOptions(

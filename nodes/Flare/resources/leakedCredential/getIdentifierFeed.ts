@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import {
 	identifierLocator,
-	leakedValueOutput,
+	leakedValueOptions,
 	returnAllOrLimit,
 	simplify,
 	updateDisplayOptions,
@@ -17,15 +17,7 @@ const fields: INodeProperties[] = [
 	),
 	...returnAllOrLimit,
 	simplify,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		description: 'Output settings',
-		options: [leakedValueOutput],
-	},
+	leakedValueOptions,
 ];
 
 export const getIdentifierFeedDescription = updateDisplayOptions(
