@@ -169,9 +169,9 @@ describe('leaked values', () => {
 		expect(protectLeakedValues({ found: [[{ host_key: '.x.io', name: 'sid', value: 'v' }]] }, 'masked')).toEqual({ found: [[{ host_key: '.x.io', name: 'sid', value: '********' }]] });
 	});
 
-	it("mask in free text the record's own secret values of 6 characters or more", () => {
+	it("mask in free text and URLs the record's own secret values of 6 characters or more", () => {
 		const record = { hash: 'hunter2', highlights: { content: ['said hunter2 twice: hunter2'] }, title: 'hunter2!', url: 'https://x.io/hunter2' };
-		expect(protectLeakedValues(record, 'masked')).toEqual({ hash: '********', highlights: { content: ['said ******** twice: ********'] }, title: '********!', url: 'https://x.io/hunter2' });
+		expect(protectLeakedValues(record, 'masked')).toEqual({ hash: '********', highlights: { content: ['said ******** twice: ********'] }, title: '********!', url: 'https://x.io/********' });
 		expect(protectLeakedValues({ password: 'abcde', content: 'abcde is short' }, 'masked')).toEqual({ password: '********', content: 'abcde is short' });
 	});
 
