@@ -201,9 +201,9 @@ export const EVENT_CASES: E2eCase[] = [
 				const pages = api.filter((request) => request.path === TENANT_FEED);
 				checkEqual(
 					pages.map((request) => ({ ...(request.body as object), from: undefined })),
-					pages.map(() => ({ filters: { severity: 'critical' }, order: 'desc', size: 5, from: undefined })),
+					pages.map(() => ({ filters: { severity: 'critical' }, order: 'desc', size: 10, from: undefined })),
 					trigger,
-					'feed requests: newest first, pages of 5, no date filter',
+					'feed requests: newest first, pages of 10 (the watch\'s), no date filter',
 				);
 				checkEqual(
 					api.filter((request) => request.path === FULL_EVENT).map((request) => request.query),

@@ -377,9 +377,9 @@ export const RESPONSE_CASES: E2eCase[] = [
 				const feedPages = api.filter((request) => request.path === TENANT_FEED);
 				checkEqual(
 					feedPages.map((request) => withoutFrom(request.body)),
-					feedPages.map(() => withoutFrom({ filters: { type: ['stealer_log'] }, order: 'desc', size: 5 })),
+					feedPages.map(() => withoutFrom({ filters: { type: ['stealer_log'] }, order: 'desc', size: 10 })),
 					trigger,
-					'feed requests: stealer logs, newest first, pages of 5',
+					'feed requests: stealer logs, newest first, pages of 10 (the watch\'s)',
 				);
 
 				const uids = stealerLogs.map((event) => event.metadata.uid);

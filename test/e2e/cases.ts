@@ -93,11 +93,12 @@ function searchItems(run: RunView, node: string) {
 
 /**
  * "Request a threat report" created one request, and "Get the request status" ran twice: the fake
- * answers "processing" to the first status read, then the report. Returns the stored request.
+ * answers "processing" to the first status read, then the report. Returns the stored request and the report as the node outputs it (masked).
  */
 function checkReportRequestLoop(run: RunView, fake: FakeFlare) {
 	const node = 'Get the request status';
 	const stored = fake.state.reportRequests.at(-1)!;
+	const report = maskedView(stored.report, fake.plantedValues());
 	checkEqual(
 		run.json('Request a threat report'),
 		[{ request_id: stored.request_id }],
@@ -106,11 +107,11 @@ function checkReportRequestLoop(run: RunView, fake: FakeFlare) {
 	);
 	checkEqual(
 		run.runs(node),
-		[[{ status: 'processing', report: null }], [{ status: 'completed', report: stored.report }]],
+		[[{ status: 'processing', report: null }], [{ status: 'completed', report }]],
 		node,
 		'status of each run',
 	);
-	return stored;
+	return { stored, report };
 }
 
 export const CASES: E2eCase[] = [
@@ -129,7 +130,7 @@ export const CASES: E2eCase[] = [
 					);
 					checkEqual(
 						run.json('Get the source'),
-						[fake.dataset.source('combolist-acme')],
+						maskedView([fake.dataset.source('combolist-acme')], fake.plantedValues()),
 						'Get the source',
 						'output',
 					);
@@ -358,7 +359,7 @@ export const CASES: E2eCase[] = [
 		steps: one({
 			check(run, { fake }) {
 				const node = 'Get the source';
-				checkEqual(run.json(node), [fake.dataset.source('combolist-acme')], node, 'output');
+				checkEqual(run.json(node), maskedView([fake.dataset.source('combolist-acme')], fake.plantedValues()), node, 'output');
 			},
 		}),
 	},
@@ -392,11 +393,11 @@ export const CASES: E2eCase[] = [
 		steps: one({
 			check(run, { fake, api }) {
 				const node = 'Get the request status';
-				const stored = checkReportRequestLoop(run, fake);
+				const { stored, report } = checkReportRequestLoop(run, fake);
 				checkEqual(run.runs('Wait 2 seconds').length, 1, 'Wait 2 seconds', 'runs');
 				checkEqual(
 					run.json('Report ready'),
-					[{ status: 'completed', report: stored.report }],
+					[{ status: 'completed', report }],
 					'Report ready',
 					'output',
 				);
@@ -701,15 +702,15 @@ export const CASES: E2eCase[] = [
 		about: 'request a threat report, wait, fetch it when Flare has written it',
 		steps: one({
 			check(run, { fake }) {
-				const stored = checkReportRequestLoop(run, fake);
+				const { report } = checkReportRequestLoop(run, fake);
 				checkEqual(
 					run.json('Report'),
 					[
 						{
 							status: 'completed',
-							title: stored.report.title,
-							summary: stored.report.summary,
-							related_events: stored.report.related_activity_uids,
+							title: report.title,
+							summary: report.summary,
+							related_events: report.related_activity_uids,
 						},
 					],
 					'Report',
