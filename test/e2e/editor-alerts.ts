@@ -59,16 +59,24 @@ export async function alertTriggerListens(page: Page, sandbox: Sandbox, artefact
 	);
 	await screenshot(page, artefacts, '09-alert-trigger-panel.png');
 
-	await ndv.locator(testId('node-execute-button')).first().click();
+	// The node's header shows before listening; while listening, n8n shows its own words.
 	const header = 'Press Test in the Flare alert channel, with the Test URL as its Webhook URL';
+	const before = await ndv.innerText();
+	check(
+		before.includes(header),
+		`the trigger panel says: ${header}`,
+		`  panel: ${before.slice(0, 600)}`,
+	);
+	await ndv.locator(testId('node-execute-button')).first().click();
+	const waiting = 'Listening for test event';
 	let listening = '';
-	for (let waited = 0; waited < 30_000 && !listening.includes(header); waited += 250) {
+	for (let waited = 0; waited < 30_000 && !listening.includes(waiting); waited += 250) {
 		await sleep(250);
 		listening = await ndv.innerText();
 	}
 	check(
-		listening.includes('Stop Listening') && listening.includes(header),
-		`"Listen for test event" waits (Stop Listening), saying: ${header}`,
+		listening.includes('Stop Listening') && listening.includes(waiting),
+		`"Listen for test event" waits (${waiting}, Stop Listening)`,
 		`  panel: ${listening.slice(0, 600)}`,
 	);
 
