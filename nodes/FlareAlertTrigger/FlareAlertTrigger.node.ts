@@ -4,7 +4,9 @@ import {
 	type ICredentialsDecrypted,
 	type ICredentialTestFunctions,
 	type IDataObject,
+	type IExecuteFunctions,
 	type INodeCredentialTestResult,
+	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
@@ -14,9 +16,14 @@ import {
 import { leakedValueOutput } from '../Flare/shared/descriptions';
 import { protectLeakedValues, type LeakedValueOutput } from '../Flare/shared/output';
 import { alertItem, isChannelTest } from './alert';
-import { admit, deliveryKey, type DeliveryState } from './deliveries';
-import { acceptedBody, parseAlerts, type Refusal } from './receive';
-import { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, verifySignature } from './signature';
+import { admit, deliveryKey, type DeliveryState, persist } from './deliveries';
+import { acceptedBody, parseAlerts, type Refusal, refusalLogLine } from './receive';
+import {
+	DEFAULT_TOLERANCE_SECONDS,
+	MAX_TOLERANCE_SECONDS,
+	SIGNATURE_HEADER,
+	verifySignature,
+} from './signature';
 
 /** The credential holding the signing secret; the same as the credential class's name. */
 const CREDENTIAL_TYPE = 'flareAlertWebhookApi';
@@ -32,23 +39,48 @@ const SIGNATURE_FIX =
 	"Enter the request signature secret of the Flare alert channel in the node's credential, and check that the clocks of Flare and n8n agree (Options → Timestamp Tolerance). ";
 
 /**
- * Logs what was refused (never a secret), then: in production, answers `refusal` itself and starts
- * nothing; for a test event, throws it, so that the editor shows it (n8n answers 500 and records the
- * execution in error; docs/alerts.md, "What it checks and answers").
+ * What a caller is answered when the node is not set up (500): the detail, which may be n8n's own
+ * words (about its credentials, its encryption key), goes to n8n's log and to the editor only.
+ */
+export const NOT_SET_UP = "The Flare Alert Trigger is not set up: see n8n's log";
+
+/**
+ * The hidden mark of an item the webhook admitted: its delivery key, read by {@link
+ * FlareAlertTrigger.execute}, which writes it into the execution's static data and outputs the item
+ * without it (docs/alerts.md, "What n8n saves, and when").
+ */
+const DELIVERY = 'flareAlertDelivery';
+
+/** A trigger of this process: its workflow and node. */
+const triggerOf = (context: IWebhookFunctions | IExecuteFunctions) =>
+	`${context.getWorkflow().id ?? ''} ${context.getNode().id}`;
+
+/**
+ * Logs what was refused, in the trigger's own words (never a part of the request), at most a line a
+ * minute per status (docs/alerts.md, "Where a refusal shows"); then: in production, answers the
+ * refusal itself and starts nothing; for a test event, throws it, so that the editor shows it (n8n
+ * answers 500 and records the execution in error).
  */
 function refuse(context: IWebhookFunctions, refusal: Refusal): IWebhookResponseData {
-	context.logger.warn(
-		`Flare Alert Trigger refused a request with ${refusal.status}: ${refusal.message}`,
-		{ workflowId: context.getWorkflow().id, node: context.getNode().name },
-	);
+	const line = refusalLogLine(triggerOf(context), refusal, Date.now());
+	if (line) {
+		context.logger.warn(line, {
+			workflowId: context.getWorkflow().id,
+			node: context.getNode().name,
+		});
+	}
 	if (context.getMode() === 'manual') {
 		throw new NodeOperationError(context.getNode(), refusal.message, {
 			description: `${refusal.status === 401 ? SIGNATURE_FIX : ''}In production, this request is answered ${refusal.status} and starts no execution; n8n's log keeps a warning.`,
 		});
 	}
-	context.getResponseObject().status(refusal.status).json({ message: refusal.message });
+	const message = refusal.status >= 500 ? NOT_SET_UP : refusal.message;
+	context.getResponseObject().status(refusal.status).json({ message });
 	return { noWebhookResponse: true };
 }
+
+/** A refusal of the node's settings (500): the caller is told only that it is not set up. */
+const notSetUp = (detail: string): Refusal => ({ status: 500, message: detail, logged: detail });
 
 /** The signing secret of the node's credential, or a refusal (500: the node is not set up). */
 async function signingSecret(context: IWebhookFunctions): Promise<string | Refusal> {
@@ -56,17 +88,14 @@ async function signingSecret(context: IWebhookFunctions): Promise<string | Refus
 	try {
 		secret = (await context.getCredentials(CREDENTIAL_TYPE)).signingSecret;
 	} catch (error) {
-		return {
-			status: 500,
-			message: `The Flare Alert Webhook API credential of the node could not be read: ${(error as Error).message}`,
-		};
+		return notSetUp(
+			`The Flare Alert Webhook API credential of the node could not be read: ${(error as Error).message}`,
+		);
 	}
 	if (typeof secret !== 'string' || secret === '') {
-		return {
-			status: 500,
-			message:
-				'The Flare Alert Webhook API credential has no signing secret: enter the request signature secret of the Flare alert channel',
-		};
+		return notSetUp(
+			'The Flare Alert Webhook API credential has no signing secret: enter the request signature secret of the Flare alert channel',
+		);
 	}
 	return secret;
 }
@@ -162,10 +191,10 @@ export class FlareAlertTrigger implements INodeType {
 						displayName: 'Timestamp Tolerance (Seconds)',
 						name: 'timestampTolerance',
 						type: 'number',
-						typeOptions: { minValue: 1 },
+						typeOptions: { minValue: 1, maxValue: MAX_TOLERANCE_SECONDS },
 						default: DEFAULT_TOLERANCE_SECONDS,
 						description:
-							'How far the time of a signature (t= in X-Flare-Signature) may be from now. A signed alert outside this window is refused as a replay. Raise it only when the clocks of Flare and n8n are apart.',
+							'How far the time of a signature (t= in X-Flare-Signature) may be from now, at most 3600 seconds. A signed alert outside this window is refused as a replay. Raise it only when the clocks of Flare and n8n are apart.',
 						displayOptions: { show: { '/authentication': ['requestSignature'] } },
 					},
 				],
@@ -212,10 +241,11 @@ export class FlareAlertTrigger implements INodeType {
 	};
 
 	/**
-	 * One request of the alert channel (docs/alerts.md, "What it checks and answers"): the body JSON
-	 * and bounded (415, 413), the signature checked when asked for (401), the JSON read (400), alerts
-	 * received lately in production left out (200, nothing started), then one item per alert, its
-	 * leaked values protected. n8n answers Flare at once ("onReceived"), before the workflow runs.
+	 * One request of the alert channel (docs/alerts.md, "What it checks and answers"): the body JSON,
+	 * bounded and shallow (415, 413, 400), the signature checked when asked for (401), the JSON read
+	 * (400), alerts received lately in production left out (200, nothing started), then one item per
+	 * alert, its leaked values protected. n8n answers Flare at once ("onReceived"), before the
+	 * workflow runs.
 	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject() as unknown as AlertRequest;
@@ -227,13 +257,17 @@ export class FlareAlertTrigger implements INodeType {
 		);
 		if (!Buffer.isBuffer(rawBody)) return refuse(this, rawBody);
 
+		/** The signature's time, when the request is signed: a replay of the request repeats it. */
+		let signedAt: string | undefined;
 		if (this.getNodeParameter('authentication', 'none') === 'requestSignature') {
 			const tolerance = Number(options.timestampTolerance ?? DEFAULT_TOLERANCE_SECONDS);
-			if (!Number.isFinite(tolerance) || tolerance < 1) {
-				return refuse(this, {
-					status: 500,
-					message: `Options → Timestamp Tolerance must be a number of seconds of at least 1, not "${String(options.timestampTolerance)}"`,
-				});
+			if (!Number.isFinite(tolerance) || tolerance < 1 || tolerance > MAX_TOLERANCE_SECONDS) {
+				return refuse(
+					this,
+					notSetUp(
+						`Options → Timestamp Tolerance must be a number of seconds from 1 to ${MAX_TOLERANCE_SECONDS}, not "${String(options.timestampTolerance)}"`,
+					),
+				);
 			}
 			const secret = await signingSecret(this);
 			if (typeof secret !== 'string') return refuse(this, secret);
@@ -244,7 +278,10 @@ export class FlareAlertTrigger implements INodeType {
 				tolerance,
 				Date.now(),
 			);
-			if (!verdict.valid) return refuse(this, { status: 401, message: verdict.reason });
+			if (!verdict.valid) {
+				return refuse(this, { status: 401, message: verdict.reason, logged: verdict.check });
+			}
+			signedAt = verdict.t;
 		}
 
 		const alerts = parseAlerts(rawBody);
@@ -254,37 +291,70 @@ export class FlareAlertTrigger implements INodeType {
 		// on is not taken for a repeat when Flare sends it again.
 		const receivedAt = new Date().toISOString();
 		const items = alerts.map((alert) => alertItem(alert, receivedAt));
-		const production = this.getMode() !== 'manual';
-		const keys = production
-			? items.map((item, index) =>
-					isChannelTest(alerts[index])
-						? null
-						: deliveryKey(item.uid as string | null, alerts[index]),
-				)
-			: [];
 		const mode = (options.leakedValueOutput ?? 'masked') as LeakedValueOutput;
-		let output = items.map((item) => protectLeakedValues(item, mode));
-		if (production) {
-			// A test event always shows; production leaves out what it received lately.
-			const trigger = `${this.getWorkflow().id ?? ''} ${this.getNode().id}`;
-			const fresh = admit(
-				trigger,
+		const output = this.helpers.returnJsonArray(
+			items.map((item) => protectLeakedValues(item, mode)),
+		);
+		if (this.getMode() === 'manual') {
+			// A test event always shows, and touches nothing.
+			return {
+				workflowData: [output],
+				webhookResponse: { message: 'Workflow was started' },
+			};
+		}
+		// The channel's Test alert is the same each time: a signed one is known by its request (a
+		// replay is refused, a new press of Test has a new t); an unsigned one starts each time.
+		const keys = items.map((item, index) => {
+			const uid = item.uid as string | null;
+			if (!isChannelTest(alerts[index])) return deliveryKey(uid, alerts[index]);
+			return signedAt === undefined ? null : deliveryKey(uid, alerts[index], signedAt);
+		});
+		const fresh = admit(
+			triggerOf(this),
+			this.getWorkflowStaticData('node') as DeliveryState,
+			keys,
+			Date.now(),
+		);
+		const started: INodeExecutionData[] = [];
+		output.forEach((item, index) => {
+			if (!fresh[index]) return;
+			const key = keys[index];
+			started.push(key === null ? item : { ...item, [DELIVERY]: key });
+		});
+		if (started.length === 0) {
+			return { webhookResponse: { message: 'Alert already received: no execution started' } };
+		}
+		return {
+			workflowData: [started],
+			webhookResponse: { message: 'Workflow was started' },
+		};
+	}
+
+	/**
+	 * The first step of the execution a delivery started: the alerts it admitted are written into the
+	 * execution's static data, which n8n saves when the execution ends (every version; n8n 2.41 no
+	 * longer saves a webhook's static data after its first change), and the items go on without
+	 * their mark (docs/alerts.md, "What n8n saves, and when").
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const keys = items
+			.map((item) => item[DELIVERY])
+			.filter((key): key is string => typeof key === 'string' && /^[0-9a-f]{16}$/.test(key));
+		if (keys.length > 0 && this.getMode() !== 'manual') {
+			persist(
+				triggerOf(this),
 				this.getWorkflowStaticData('node') as DeliveryState,
 				keys,
 				Date.now(),
 			);
-			output = output.filter((_, index) => fresh[index]);
-			if (output.length === 0) {
-				return {
-					webhookResponse: {
-						message: 'Alert already received: no execution started',
-					},
-				};
-			}
 		}
-		return {
-			workflowData: [this.helpers.returnJsonArray(output)],
-			webhookResponse: { message: 'Workflow was started' },
-		};
+		return [
+			items.map((item) => {
+				const copy = { ...item };
+				delete copy[DELIVERY];
+				return copy;
+			}),
+		];
 	}
 }

@@ -5,6 +5,12 @@ export const SIGNATURE_HEADER = 'x-flare-signature';
 
 /** Default of Options → Timestamp Tolerance: a signed alert older (or later) than this is refused. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
+/**
+ * The largest Timestamp Tolerance: an hour, well within the 24 hours the trigger remembers what it
+ * received, so that a signed request replayed is still recognised when its time is last accepted
+ * (docs/alerts.md, "Once per alert").
+ */
+export const MAX_TOLERANCE_SECONDS = 3600;
 
 /** What is signed, as the node's messages say it (docs/api-contract.md, "Alert webhook"). */
 export const SIGNED_MESSAGE = 'HMAC-SHA256 of "<t>.<raw body>" with the signing secret, in hex';
@@ -12,7 +18,13 @@ export const SIGNED_MESSAGE = 'HMAC-SHA256 of "<t>.<raw body>" with the signing 
 /** A `t` of more digits than this is in milliseconds, not seconds (13 digits until the year 2286). */
 const MILLISECONDS_FROM = 1e11;
 
-export type SignatureVerdict = { valid: true } | { valid: false; reason: string };
+/**
+ * A valid signature gives its time `t` as sent (what a replay repeats); a refusal says why, for the
+ * caller (`reason`), and names the check for n8n's log in words of its own (`check`).
+ */
+export type SignatureVerdict =
+	| { valid: true; t: string }
+	| { valid: false; reason: string; check: string };
 
 /** `t=<timestamp>,v1=<signature>[,v1=<signature>…]`: the time and every v1 value, other schemes ignored. */
 function parseHeader(header: string): { t?: string; v1: string[] } {
@@ -51,13 +63,18 @@ export function verifySignature(
 ): SignatureVerdict {
 	const value = Array.isArray(header) ? header.join(',') : header;
 	if (!value) {
-		return { valid: false, reason: 'The request has no X-Flare-Signature header' };
+		return {
+			valid: false,
+			reason: 'The request has no X-Flare-Signature header',
+			check: 'no X-Flare-Signature header',
+		};
 	}
 	const { t, v1 } = parseHeader(value);
 	if (!t || !/^\d{1,16}$/.test(t) || v1.length === 0) {
 		return {
 			valid: false,
 			reason: 'The X-Flare-Signature header is not of the form t=<timestamp>,v1=<signature>',
+			check: 'an X-Flare-Signature header not of the form t=<timestamp>,v1=<signature>',
 		};
 	}
 	const stamped = Number(t);
@@ -69,6 +86,7 @@ export function verifySignature(
 		return {
 			valid: false,
 			reason: `The signature's time t=${t} is ${when}, outside the tolerance of ${toleranceSeconds} s (a replay, or clocks apart)`,
+			check: `a signature's time outside the tolerance of ${toleranceSeconds} s`,
 		};
 	}
 	const expected = expectedSignature(secret, t, rawBody);
@@ -78,9 +96,10 @@ export function verifySignature(
 		// Every value is compared, a match or not, so that the time taken says nothing.
 		if (given.length === expected.length && timingSafeEqual(given, expected)) matches = true;
 	}
-	if (matches) return { valid: true };
+	if (matches) return { valid: true, t };
 	return {
 		valid: false,
 		reason: `No v1 signature of the X-Flare-Signature header matches: checked ${v1.length} value(s) against the ${SIGNED_MESSAGE} (t=${t}, body of ${rawBody.length} bytes)`,
+		check: 'no v1 signature matching the signing secret',
 	};
 }

@@ -35,12 +35,23 @@ export function addAlertCredential(
 	return id;
 }
 
+/**
+ * How the n8n served here saves a webhook trigger's static data (docs/alerts.md, "What n8n saves, and
+ * when"): both save what the webhook changed after the request, and what an execution changed when it
+ * ends; n8n 2.41 wraps the same static data again as it starts the execution
+ * (`WorkflowRunner.establishContextForPersistence`), which clears its change mark, so that the
+ * webhook's change is saved only when the database held no static data yet (its first change).
+ */
+export type N8nSaving = '2.41' | '1.123';
+
 export interface AlertTriggerSpec {
 	parameters: IDataObject;
 	/** The Flare Alert Webhook API credential of the node, if any. */
 	credentialId?: string;
 	workflowId?: string;
 	name?: string;
+	/** The n8n whose saving is reproduced; default 2.41. */
+	n8n?: N8nSaving;
 }
 
 /** What n8n answered one request. */
@@ -127,8 +138,10 @@ async function readRawBody(req: http.IncomingMessage): Promise<Buffer | undefine
  *   workflow is built from the static data last saved to the database; the body is read whole and
  *   parsed as n8n parses it (application/json: a body that is not JSON gets n8n's 422 before the
  *   node runs); the node runs in n8n-core's real WebhookContext; data it returns starts an execution
- *   (n8n-core's WorkflowExecute) that is not waited for ("onReceived"); the static data is saved when
- *   it changed; then n8n answers.
+ *   (n8n-core's WorkflowExecute, over the static data read again) that is not waited for
+ *   ("onReceived"); the static data is saved when it changed, as the n8n reproduced saves it
+ *   ({@link N8nSaving}); then n8n answers. When the execution ends, the static data it changed is
+ *   saved.
  * - `POST <testUrl>` after `listen()`: the editor's "listen for test event" ('manual' mode) until a
  *   request starts an execution, as n8n's TestWebhooks (`executeWebhook` deregisters only once an
  *   execution has an id); its static data is never saved.
@@ -140,6 +153,10 @@ async function readRawBody(req: http.IncomingMessage): Promise<Buffer | undefine
 export class AlertWebhookWorkflow {
 	/** The static data as n8n last saved it to the database. */
 	saved: IDataObject = {};
+	/** Whether the database holds static data (n8n keeps none for a workflow that never saved any). */
+	private everSaved = false;
+	/** Executions wait for this before they run (see {@link holdExecutions}). */
+	private held?: Promise<void>;
 	/** Every execution started so far, in the order they ended. */
 	readonly executions: StartedExecution[] = [];
 	/** Every answer, in order. */
@@ -147,6 +164,7 @@ export class AlertWebhookWorkflow {
 
 	private readonly workflowId: string;
 	private readonly name: string;
+	private readonly line: N8nSaving;
 	private readonly webhookId = 'c0ffee00-flare-alert-0000-harness';
 	private restarts = 0;
 	private nodeId = '';
@@ -160,6 +178,7 @@ export class AlertWebhookWorkflow {
 		private readonly spec: AlertTriggerSpec,
 	) {
 		this.name = spec.name ?? 'Flare Alert Trigger';
+		this.line = spec.n8n ?? '2.41';
 		this.workflowId = spec.workflowId ?? `harness-alert-workflow-${++alertWorkflows}`;
 		this.restart();
 	}
@@ -199,6 +218,33 @@ export class AlertWebhookWorkflow {
 		this.listening = true;
 	}
 
+	/**
+	 * Executions started from now on wait, before their first node runs, until the function returned
+	 * is called: an execution still running when the next request comes.
+	 */
+	holdExecutions(): () => void {
+		let release = () => {};
+		this.held = new Promise<void>((resolve) => {
+			release = () => {
+				this.held = undefined;
+				resolve();
+			};
+		});
+		return release;
+	}
+
+	/** Saves static data to the database, as WorkflowStaticDataService does. */
+	private save(staticData: IDataObject): void {
+		this.saved = plain(staticData);
+		delete this.saved.__dataChanged;
+		this.everSaved = true;
+	}
+
+	/** The static data n8n reads from its database: null while it holds none. */
+	private stored(): IDataObject | null {
+		return this.everSaved || Object.keys(this.saved).length > 0 ? plain(this.saved) : null;
+	}
+
 	/** Waits until every execution started so far has ended. */
 	async settled(): Promise<void> {
 		while (this.running.size > 0) await Promise.all([...this.running]);
@@ -228,7 +274,7 @@ export class AlertWebhookWorkflow {
 		} as INode;
 	}
 
-	private workflow(node: INode, staticData: IDataObject): Workflow {
+	private workflow(node: INode, staticData: IDataObject | null): Workflow {
 		return new Workflow({
 			id: this.workflowId,
 			name: 'Harness alert trigger',
@@ -236,7 +282,7 @@ export class AlertWebhookWorkflow {
 			connections: {},
 			active: true,
 			nodeTypes: this.harness.nodeTypes(),
-			staticData,
+			staticData: staticData ?? undefined,
 			settings: { executionOrder: 'v1' },
 		});
 	}
@@ -273,7 +319,7 @@ export class AlertWebhookWorkflow {
 	/** ActiveWorkflowManager: checkExists, then create when it answers false. */
 	private async activate(): Promise<void> {
 		const node = this.node();
-		const workflow = this.workflow(node, plain(this.saved));
+		const workflow = this.workflow(node, this.stored());
 		const webhookData = this.webhookData(node, workflow, 'trigger');
 		const methods = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion)
 			.webhookMethods!.default!;
@@ -334,7 +380,9 @@ export class AlertWebhookWorkflow {
 		request.body ??= {};
 
 		const node = this.node();
-		const workflow = this.workflow(node, mode === 'webhook' ? plain(this.saved) : {});
+		// LiveWebhooks: the workflow over the static data read from the database for this request.
+		const staticData = mode === 'webhook' ? this.stored() : {};
+		const workflow = this.workflow(node, staticData);
 		const webhookData = this.webhookData(node, workflow, mode);
 		const additionalData = webhookData.workflowExecuteAdditionalData;
 		additionalData.httpRequest = request as never;
@@ -353,13 +401,15 @@ export class AlertWebhookWorkflow {
 			return this.record(response);
 		}
 		if (result.workflowData !== undefined) {
-			this.startExecution(workflow, node, mode, result.workflowData, receivedAt);
+			// n8n 2.41's WorkflowRunner.establishContextForPersistence: a Workflow over the same
+			// static data object, whose ObservableObject.create clears its change mark.
+			if (mode === 'webhook' && this.line === '2.41' && staticData) this.workflow(node, staticData);
+			this.startExecution(node, mode, result.workflowData, receivedAt);
 			if (mode === 'manual') this.listening = false;
 		}
 		// LiveWebhooks: the static data is saved when the node changed it, then n8n answers.
 		if (mode === 'webhook' && workflow.staticData.__dataChanged === true) {
-			this.saved = plain(workflow.staticData);
-			delete this.saved.__dataChanged;
+			this.save(workflow.staticData);
 		}
 		if (result.noWebhookResponse !== true) {
 			// webhook-on-received-response-extractor: the description's responseData (n8n's default
@@ -419,21 +469,36 @@ export class AlertWebhookWorkflow {
 		});
 	}
 
-	/** WorkflowRunner: the trigger's items are the first node's output; the run is not waited for. */
+	/**
+	 * WorkflowRunner: the execution's workflow over the static data read from the database as it
+	 * starts; the trigger's items are its first node's input (n8n runs the node's `execute`, else
+	 * passes them on); the run is not waited for. When it ends, the static data it changed is saved
+	 * (n8n-core's `workflowExecuteAfter` with `newStaticData`, saved by n8n's lifecycle hooks), not in
+	 * manual mode.
+	 */
 	private startExecution(
-		workflow: Workflow,
 		node: INode,
 		mode: WorkflowExecuteMode,
 		data: INodeExecutionData[][],
 		receivedAt: number,
 	): void {
 		const startedAt = Date.now();
+		const workflow = this.workflow(node, mode === 'webhook' ? this.stored() : {});
 		const runData = createRunExecutionData({
 			executionData: { nodeExecutionStack: [{ node, data: { main: data }, source: null }] },
 		});
 		const hooks = this.hooks(mode, node);
-		const running = new WorkflowExecute(this.harness.additionalData(hooks), mode, runData)
-			.processRunExecutionData(workflow)
+		hooks.addHandler('workflowExecuteAfter', async (_run, newStaticData) => {
+			if (mode !== 'manual' && newStaticData) this.save(newStaticData);
+		});
+		const held = this.held;
+		const running = (held ?? Promise.resolve())
+			.then(
+				async () =>
+					await new WorkflowExecute(this.harness.additionalData(hooks), mode, runData).processRunExecutionData(
+						workflow,
+					),
+			)
 			.then((run) => {
 				collectRun('run', run, data[0]?.length ?? 0, [node]);
 				const items = run.data.resultData.runData[node.name]?.[0]?.data?.main?.[0] ?? [];

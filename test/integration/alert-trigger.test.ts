@@ -1,5 +1,4 @@
 import type { IDataObject } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 import fc from 'fast-check';
 
 import { FlareAlertTrigger } from '../../nodes/FlareAlertTrigger/FlareAlertTrigger.node';
@@ -16,8 +15,7 @@ import { Harness } from '../harness/engine';
 import { addAlertCredential, AlertWebhookWorkflow } from '../harness/webhook';
 import { CANARY_SIGNING_SECRET } from '../reliability/secret-scan';
 import { moveClock } from '../support/clock';
-import { maskedView, sha256 } from './support';
-import { fs, processRef } from '../support/node';
+import { loggedSince, logSize, maskedView, sha256 } from './support';
 
 const SECRET = CANARY_SIGNING_SECRET;
 const OTHER_SECRET = ['whsec', 'rotated', 'b51f0c'].join('_');
@@ -30,24 +28,6 @@ const CHECKED = 'HMAC-SHA256 of "<t>.<raw body>" with the signing secret, in hex
 const now = () => Math.floor(Date.now() / 1000);
 const uids = (workflow: AlertWebhookWorkflow) =>
 	workflow.executions.flatMap((execution) => execution.items.map((item) => item.json.uid));
-
-/** n8n's log of this jest worker (test/support/jest-env.js). */
-const logFile = () => processRef.env.N8N_LOG_FILE_LOCATION!;
-const logSince = (offset: number) => {
-	try {
-		return fs.readFileSync(logFile(), 'utf8').slice(offset);
-	} catch {
-		return '';
-	}
-};
-const logSize = () => (fs.existsSync(logFile()) ? fs.statSync(logFile()).size : 0);
-/** n8n's log from `offset` on, once it holds `text` (n8n writes its log file a moment later). */
-async function loggedSince(offset: number, text: string): Promise<string> {
-	for (let wait = 0; wait < 50 && !logSince(offset).includes(text); wait++) await sleep(50);
-	const log = logSince(offset);
-	expect(log).toContain(text);
-	return log;
-}
 
 /**
  * The Flare Alert Trigger's promises (README "Receive Flare's alerts"), in n8n-core's real webhook
@@ -332,12 +312,17 @@ describe('Flare Alert Trigger', () => {
 				credentialId: 'alert-cred-empty',
 			});
 			const [alert] = fake.newAlerts(1);
+			const logged = logSize();
 			const result = await push(alert, { secrets: [SECRET] });
+			// The caller learns only that the trigger is not set up; n8n's log says what to fix.
 			expect(answered(result)).toEqual({
 				status: 500,
-				message:
-					'The Flare Alert Webhook API credential has no signing secret: enter the request signature secret of the Flare alert channel',
+				message: "The Flare Alert Trigger is not set up: see n8n's log",
 			});
+			await loggedSince(
+				logged,
+				'Flare Alert Trigger refused a request with 500: The Flare Alert Webhook API credential has no signing secret: enter the request signature secret of the Flare alert channel',
+			);
 			expect(workflow.executions).toEqual([]);
 		});
 	});
@@ -392,20 +377,27 @@ describe('Flare Alert Trigger', () => {
 			).toEqual([[a.uid, b.uid], [c.uid]]);
 		});
 
-		it('across a restart: the saved static data remembers (n8n saves it after each request)', async () => {
-			await start();
-			const [alert] = fake.newAlerts(1);
-			await push(alert);
-			expect(Object.keys(workflow.saved['node:Flare Alert Trigger'] as IDataObject)).toEqual([
-				'received',
-			]);
-			workflow.restart();
-			expect(answered(await push(alert))).toEqual({
-				status: 200,
-				message: 'Alert already received: no execution started',
-			});
-			expect(workflow.executions).toHaveLength(1);
-		});
+		it.each(['2.41', '1.123'] as const)(
+			'across a restart of n8n %s: the saved static data remembers (the execution saves it as it ends)',
+			async (line) => {
+				workflow = await AlertWebhookWorkflow.start(harness, {
+					parameters: SIGNED,
+					credentialId,
+					n8n: line,
+				});
+				const [alert] = fake.newAlerts(1);
+				await push(alert);
+				expect(Object.keys(workflow.saved['node:Flare Alert Trigger'] as IDataObject)).toEqual([
+					'received',
+				]);
+				workflow.restart();
+				expect(answered(await push(alert))).toEqual({
+					status: 200,
+					message: 'Alert already received: no execution started',
+				});
+				expect(workflow.executions).toHaveLength(1);
+			},
+		);
 
 		it('deliveries at once: each uid once, and the saved static data holds them all', async () => {
 			await start();

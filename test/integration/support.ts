@@ -1,9 +1,11 @@
 import { createHash } from 'crypto';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import type { CredentialRecord, IdentityRecord } from '../contract';
 import { FakeFlare, type FakeFlareOptions, type LoggedRequest } from '../fake-flare';
 import { Harness } from '../harness/engine';
+import { fs, processRef } from '../support/node';
 
 /** Requests the node made to the API itself (the token exchange left out). */
 export function apiRequests(fake: FakeFlare): LoggedRequest[] {
@@ -16,10 +18,38 @@ export function apiRequests(fake: FakeFlare): LoggedRequest[] {
  */
 export function masked(value: string): string {
 	const characters = [...value];
-	return characters.length < 12 ? '********' : `${characters[0]}********${characters[characters.length - 1]}`;
+	return characters.length < 12
+		? '********'
+		: `${characters[0]}********${characters[characters.length - 1]}`;
 }
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/** n8n's log of this jest worker (test/support/jest-env.js). */
+const logFile = () => processRef.env.N8N_LOG_FILE_LOCATION!;
+
+/** The size of n8n's log: where what comes next starts. */
+export const logSize = () => (fs.existsSync(logFile()) ? fs.statSync(logFile()).size : 0);
+
+/** n8n's log from `offset` on. */
+export function logSince(offset: number): string {
+	try {
+		return fs.readFileSync(logFile(), 'utf8').slice(offset);
+	} catch {
+		return '';
+	}
+}
+
+/**
+ * n8n's log from `offset` on, once it holds `text` (n8n writes its log file a moment later, each line
+ * in order: once a line is there, every line logged before it is too).
+ */
+export async function loggedSince(offset: number, text: string): Promise<string> {
+	for (let wait = 0; wait < 100 && !logSince(offset).includes(text); wait++) await sleep(50);
+	const log = logSince(offset);
+	expect(log).toContain(text);
+	return log;
+}
 
 /**
  * What default output promises for data the fake served (docs/api-contract.md, "Masking"), written
@@ -36,10 +66,15 @@ export function maskedView<T>(data: T, plantedValues: Iterable<string>): T {
 		if (typeof value === 'string') {
 			if (values.has(value)) return masked(value);
 			if (value.includes('<mark>')) {
-				splitByTags ??= longestFirst.map((planted) => new RegExp([...planted].map(escape).join('(?:</?mark>)*'), 'g'));
+				splitByTags ??= longestFirst.map(
+					(planted) => new RegExp([...planted].map(escape).join('(?:</?mark>)*'), 'g'),
+				);
 				return splitByTags.reduce((text, pattern) => text.replace(pattern, '********'), value);
 			}
-			return longestFirst.reduce((text, planted) => (text.includes(planted) ? text.split(planted).join('********') : text), value);
+			return longestFirst.reduce(
+				(text, planted) => (text.includes(planted) ? text.split(planted).join('********') : text),
+				value,
+			);
 		}
 		if (Array.isArray(value)) return value.map(visit);
 		if (value !== null && typeof value === 'object') {
@@ -51,7 +86,11 @@ export function maskedView<T>(data: T, plantedValues: Iterable<string>): T {
 }
 
 /** What Simplify promises for a credential (README), with the leaked value already transformed. */
-export function simplifiedCredential(record: CredentialRecord, hash: string | undefined, remaining?: number): IDataObject {
+export function simplifiedCredential(
+	record: CredentialRecord,
+	hash: string | undefined,
+	remaining?: number,
+): IDataObject {
 	const item: IDataObject = {
 		id: record.id,
 		identity_name: record.identity_name,
@@ -69,7 +108,10 @@ export function simplifiedCredential(record: CredentialRecord, hash: string | un
 }
 
 /** What Simplify promises for identities: one flat item per leaked password. */
-export function simplifiedIdentities(identities: IdentityRecord[], transform: (hash: string) => string = masked) {
+export function simplifiedIdentities(
+	identities: IdentityRecord[],
+	transform: (hash: string) => string = masked,
+) {
 	return identities.flatMap((identity) =>
 		identity.passwords.map((password) => ({
 			identity_name: identity.name,
@@ -91,7 +133,10 @@ export const jsonOf = (items: INodeExecutionData[]) => items.map((item) => item.
  * Starts the fake Flare API and the harness for a test file; before each test, the fake is reset to
  * `options` and the harness gets a credential with the full demo key.
  */
-export function useFakeFlare(options: FakeFlareOptions = {}): { fake: FakeFlare; harness: Harness } {
+export function useFakeFlare(options: FakeFlareOptions = {}): {
+	fake: FakeFlare;
+	harness: Harness;
+} {
 	const context = {} as { fake: FakeFlare; harness: Harness };
 	beforeAll(async () => {
 		context.fake = await FakeFlare.start();
@@ -100,7 +145,10 @@ export function useFakeFlare(options: FakeFlareOptions = {}): { fake: FakeFlare;
 	afterAll(async () => await context.fake.stop());
 	beforeEach(() => {
 		context.fake.reset(options);
-		context.harness.addFlareCredential({ apiKey: context.fake.apiKeys.full, baseUrl: context.fake.url });
+		context.harness.addFlareCredential({
+			apiKey: context.fake.apiKeys.full,
+			baseUrl: context.fake.url,
+		});
 	});
 	return context;
 }

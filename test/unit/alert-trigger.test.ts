@@ -3,15 +3,27 @@ import fc from 'fast-check';
 import { signatureHeader } from '../fake-flare/push';
 import {
 	admit,
+	alertsInMemory,
 	type DeliveryState,
 	deliveryKey,
+	MAX_IN_MEMORY,
 	MAX_REMEMBERED,
+	persist,
 	WINDOW_MS,
 } from '../../nodes/FlareAlertTrigger/deliveries';
+import {
+	acceptedBody,
+	MAX_BODY_DEPTH,
+	nestedDeeperThan,
+	type Refusal,
+	REFUSAL_LOG_INTERVAL_MS,
+	refusalLogLine,
+} from '../../nodes/FlareAlertTrigger/receive';
 import { verifySignature } from '../../nodes/FlareAlertTrigger/signature';
 
 const NOW = Date.parse('2026-11-25T12:00:00Z');
 const T = Math.floor(NOW / 1000);
+const MINUTE = 60_000;
 
 /** The Flare Alert Trigger's pure parts: the signature check and the window of received alerts. */
 describe('Flare Alert Trigger: the signature', () => {
@@ -28,7 +40,10 @@ describe('Flare Alert Trigger: the signature', () => {
 				fc.integer({ min: -300, max: 300 }),
 				(key, other, raw, at, skew) => {
 					const header = signatureHeader([key], T + skew, raw);
-					expect(verifySignature(header, raw, key, 300, NOW)).toEqual({ valid: true });
+					expect(verifySignature(header, raw, key, 300, NOW)).toEqual({
+						valid: true,
+						t: String(T + skew),
+					});
 					if (other !== key)
 						expect(verifySignature(header, raw, other, 300, NOW).valid).toBe(false);
 					if (raw.length > 0) {
@@ -50,6 +65,8 @@ describe('Flare Alert Trigger: the signature', () => {
 		).toEqual({
 			valid: false,
 			reason: `The signature's time t=${T - 301} is 301 s old, outside the tolerance of 300 s (a replay, or clocks apart)`,
+			// n8n's log gets the check alone, without the caller's t.
+			check: "a signature's time outside the tolerance of 300 s",
 		});
 		expect(
 			verifySignature(signatureHeader(['s3cret'], T + 301, raw), raw, 's3cret', 300, NOW).valid,
@@ -62,8 +79,12 @@ describe('Flare Alert Trigger: the signature', () => {
 		const [t, first, second] = header.split(',');
 		expect(verifySignature(` ${second} , ${t},${first}`, raw, 'new-secret', 300, NOW)).toEqual({
 			valid: true,
+			t: String(T),
 		});
-		expect(verifySignature([t, first], raw, 'old-secret', 300, NOW)).toEqual({ valid: true });
+		expect(verifySignature([t, first], raw, 'old-secret', 300, NOW)).toEqual({
+			valid: true,
+			t: String(T),
+		});
 	});
 
 	it('never puts the secret or the expected signature in its reason', () => {
@@ -162,5 +183,142 @@ describe('Flare Alert Trigger: the window of received alerts', () => {
 		const saved = state.received;
 		expect(admit(name, state, ['aaaaaaaaaaaaaaaa'], NOW + 1000)).toEqual([false]);
 		expect(state.received).toBe(saved);
+	});
+});
+
+describe('Flare Alert Trigger: the window at its edges (hostile review of 2026-11-28, A4, A5)', () => {
+	let triggers = 0;
+	const trigger = () => `edge-trigger-${++triggers}`;
+
+	it('A4: a retry on the same process after 200 other triggers were served is recognised (memory is bounded by alerts, not triggers)', () => {
+		const name = trigger();
+		// What the database keeps when only the first change is saved (n8n 2.41 without the
+		// execution's save): every later request reads that copy.
+		const database: DeliveryState = {};
+		const first = deliveryKey('leak/a/1', { uid: 'leak/a/1' });
+		const second = deliveryKey('leak/a/2', { uid: 'leak/a/2' });
+		expect(admit(name, database, [first], NOW)).toEqual([true]);
+		expect(admit(name, structuredClone(database), [second], NOW + MINUTE)).toEqual([true]);
+		for (let k = 0; k < 200; k++)
+			admit(`${trigger()} other`, {}, [deliveryKey(`x/${k}`, {})], NOW + 2 * MINUTE);
+		// Flare retries the second alert, on the same process, 5 minutes later.
+		expect(admit(name, structuredClone(database), [second], NOW + 5 * MINUTE)).toEqual([false]);
+	});
+
+	it(`memory holds at most ${MAX_IN_MEMORY} alerts in all: the triggers least recently served are forgotten first, the one served never`, () => {
+		const names = Array.from({ length: MAX_IN_MEMORY / MAX_REMEMBERED + 1 }, () => trigger());
+		const keysOf = (index: number) =>
+			Array.from({ length: MAX_REMEMBERED }, (_, k) => deliveryKey(`full/${index}/${k}`, {}));
+		names.forEach((name, index) => admit(name, {}, keysOf(index), NOW));
+		expect(alertsInMemory()).toBeLessThanOrEqual(MAX_IN_MEMORY);
+		// The last trigger served remembers all its alerts; the first served was forgotten.
+		const last = names.length - 1;
+		expect(admit(names[last], {}, keysOf(last), NOW).every((fresh) => !fresh)).toBe(true);
+		expect(admit(names[0], {}, keysOf(0).slice(0, 1), NOW)).toEqual([true]);
+		expect(alertsInMemory()).toBeLessThanOrEqual(MAX_IN_MEMORY);
+	});
+
+	it('A5: after a clock step back, with 1,000 entries stamped ahead, a new alert stays remembered and its retry starts nothing', () => {
+		const name = trigger();
+		const state: DeliveryState = {};
+		// n8n's clock was an hour ahead while 1,000 alerts came in (a VM restored, NTP fixed later).
+		for (let k = 0; k < MAX_REMEMBERED; k++)
+			admit(name, state, [deliveryKey(`old/${k}`, {})], NOW + 60 * MINUTE + k);
+		const fresh = deliveryKey('leak/new/1', { uid: 'leak/new/1' });
+		expect(admit(name, state, [fresh], NOW)).toEqual([true]);
+		expect(admit(name, state, [fresh], NOW + MINUTE)).toEqual([false]);
+		// Stored times are never ahead of now.
+		expect(Math.max(...Object.values(state.received!))).toBeLessThanOrEqual(
+			Math.floor((NOW + MINUTE) / 1000),
+		);
+		// Another process reading the saved copy also keeps the new alert.
+		expect(admit(trigger(), structuredClone(state), [fresh], NOW + MINUTE)).toEqual([false]);
+	});
+
+	it('a key of the request: the same Test alert signed at another t is another key, unsigned it is the alert\'s', () => {
+		const sample = { uid: 'test/flare/alert-channel-test', event_type: 'test' };
+		expect(deliveryKey(sample.uid, sample, '1795608000')).toBe(
+			deliveryKey(sample.uid, sample, '1795608000'),
+		);
+		expect(deliveryKey(sample.uid, sample, '1795608000')).not.toBe(
+			deliveryKey(sample.uid, sample, '1795608001'),
+		);
+		expect(deliveryKey(sample.uid, sample, '1795608000')).not.toBe(deliveryKey(sample.uid, sample));
+	});
+
+	it("persist: an execution's static data gets the window with its alerts, at the time this process received them", () => {
+		const name = trigger();
+		const webhook: DeliveryState = {};
+		const [a, b] = [deliveryKey('p/a/1', {}), deliveryKey('p/b/1', {})];
+		admit(name, webhook, [a], NOW);
+		admit(name, webhook, [b], NOW + MINUTE);
+		// The execution of b read the database before anything was saved.
+		const execution: DeliveryState = {};
+		persist(name, execution, [b], NOW + 2 * MINUTE);
+		expect(execution.received).toEqual({ [a]: T, [b]: T + 60 });
+		// Nothing new: left as it is (n8n then saves nothing).
+		const saved = execution.received;
+		persist(name, execution, [b], NOW + 3 * MINUTE);
+		expect(execution.received).toBe(saved);
+		// On another process (a queue-mode worker), a key it does not know is stamped now.
+		const worker: DeliveryState = { received: { [a]: T } };
+		const c = deliveryKey('p/c/1', {});
+		persist(trigger(), worker, [c], NOW + 4 * MINUTE);
+		expect(worker.received).toEqual({ [a]: T, [c]: T + 240 });
+	});
+});
+
+describe('Flare Alert Trigger: a body nested too deep, and the refusals logged', () => {
+	const nested = (depth: number) => Buffer.from(`${'['.repeat(depth)}${']'.repeat(depth)}`);
+
+	it(`a body nested more than ${MAX_BODY_DEPTH} levels is refused 400 before anything reads it`, () => {
+		expect(nestedDeeperThan(nested(MAX_BODY_DEPTH), MAX_BODY_DEPTH)).toBe(false);
+		expect(nestedDeeperThan(nested(MAX_BODY_DEPTH + 1), MAX_BODY_DEPTH)).toBe(true);
+		expect(acceptedBody('application/json', nested(20_000))).toEqual({
+			status: 400,
+			message: `The body nests objects or arrays more than ${MAX_BODY_DEPTH} levels deep: no alert does`,
+			logged: `a body nested more than ${MAX_BODY_DEPTH} levels deep`,
+		});
+		const flat = Buffer.from('{"uid":"a/b/c"}');
+		expect(acceptedBody('application/json', flat)).toBe(flat);
+	});
+
+	it('brackets inside strings, escaped quotes included, do not count', () => {
+		fc.assert(
+			fc.property(fc.array(fc.string(), { maxLength: 20 }), fc.nat(70), (texts, depth) => {
+				const inner = JSON.stringify(texts.map((text) => `${text}[{"\\`));
+				const raw = Buffer.from(`${'['.repeat(depth)}${inner}${']'.repeat(depth)}`);
+				expect(nestedDeeperThan(raw, MAX_BODY_DEPTH)).toBe(depth + 1 > MAX_BODY_DEPTH);
+			}),
+		);
+	});
+
+	it("a 415's answer quotes at most 100 printable characters of the Content-Type; the log line none", () => {
+		const refusal = acceptedBody(`text/${'x'.repeat(300)}\u0007`, Buffer.from('{}')) as Refusal;
+		expect(refusal.status).toBe(415);
+		expect(refusal.message).toBe(
+			`Flare alerts are JSON: the Content-Type is "text/${'x'.repeat(95)}…", not application/json`,
+		);
+		expect(refusal.logged).toBe('a Content-Type other than JSON');
+	});
+
+	it('one line a minute per trigger and status, the next counting those left out', () => {
+		const refusal: Refusal = { status: 401, message: 'm', logged: 'no X-Flare-Signature header' };
+		const lines: Array<string | undefined> = [];
+		for (let k = 0; k < 1000; k++) lines.push(refusalLogLine('wf-log node-1', refusal, NOW + k));
+		expect(lines.filter(Boolean)).toEqual([
+			'Flare Alert Trigger refused a request with 401: no X-Flare-Signature header',
+		]);
+		// Another status, another trigger: a line of their own.
+		expect(refusalLogLine('wf-log node-1', { ...refusal, status: 415 }, NOW)).toBeDefined();
+		expect(refusalLogLine('wf-log node-2', refusal, NOW)).toBeDefined();
+		expect(refusalLogLine('wf-log node-1', refusal, NOW + REFUSAL_LOG_INTERVAL_MS - 1)).toBe(
+			undefined,
+		);
+		expect(refusalLogLine('wf-log node-1', refusal, NOW + REFUSAL_LOG_INTERVAL_MS)).toBe(
+			`Flare Alert Trigger refused a request with 401: no X-Flare-Signature header (1000 more refused with 401 since ${new Date(NOW).toISOString()})`,
+		);
+		// The host's clock stepped back: a line again, not silence.
+		expect(refusalLogLine('wf-log node-1', refusal, NOW - 10 * MINUTE)).toBeDefined();
 	});
 });
