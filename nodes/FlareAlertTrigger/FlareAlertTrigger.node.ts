@@ -19,10 +19,11 @@ import { alertItem, isChannelTest } from './alert';
 import { admit, deliveryKey, type DeliveryState, persist } from './deliveries';
 import { acceptedBody, parseAlerts, type Refusal, refusalLogLine } from './receive';
 import {
+	checkSignature,
 	DEFAULT_TOLERANCE_SECONDS,
 	MAX_TOLERANCE_SECONDS,
+	readSignatureHeader,
 	SIGNATURE_HEADER,
-	verifySignature,
 } from './signature';
 
 /** The credential holding the signing secret; the same as the credential class's name. */
@@ -269,15 +270,15 @@ export class FlareAlertTrigger implements INodeType {
 					),
 				);
 			}
+			// What needs no secret first: a request without a well-formed, timely header never costs
+			// a read of the credential.
+			const stamp = readSignatureHeader(request.headers[SIGNATURE_HEADER], tolerance, Date.now());
+			if (!stamp.valid) {
+				return refuse(this, { status: 401, message: stamp.reason, logged: stamp.check });
+			}
 			const secret = await signingSecret(this);
 			if (typeof secret !== 'string') return refuse(this, secret);
-			const verdict = verifySignature(
-				request.headers[SIGNATURE_HEADER],
-				rawBody,
-				secret,
-				tolerance,
-				Date.now(),
-			);
+			const verdict = checkSignature(stamp, rawBody, secret);
 			if (!verdict.valid) {
 				return refuse(this, { status: 401, message: verdict.reason, logged: verdict.check });
 			}

@@ -52,7 +52,8 @@ export function nestedDeeperThan(rawBody: Buffer, limit: number): boolean {
 	for (let index = 0; index < rawBody.length; index++) {
 		const byte = rawBody[index];
 		if (inString) {
-			if (byte === 0x5c) index++; // a backslash: the next byte is escaped
+			// A backslash escapes the next byte; a quote ends the string.
+			if (byte === 0x5c) index++;
 			else if (byte === 0x22) inString = false;
 		} else if (byte === 0x22) {
 			inString = true;
@@ -153,7 +154,11 @@ const lastLogged = new Map<string, { atMs: number; unlogged: number }>();
  * trigger and status less than {@link REFUSAL_LOG_INTERVAL_MS} ago: a flood of refused requests
  * writes a line a minute, which counts those left out (docs/alerts.md, "Where a refusal shows").
  */
-export function refusalLogLine(trigger: string, refusal: Refusal, nowMs: number): string | undefined {
+export function refusalLogLine(
+	trigger: string,
+	refusal: Refusal,
+	nowMs: number,
+): string | undefined {
 	const slot = `${trigger} ${refusal.status}`;
 	const last = lastLogged.get(slot);
 	if (last && nowMs >= last.atMs && nowMs - last.atMs < REFUSAL_LOG_INTERVAL_MS) {

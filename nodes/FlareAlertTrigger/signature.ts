@@ -48,19 +48,23 @@ function expectedSignature(secret: string, t: string, rawBody: Buffer): Buffer {
 	return Buffer.from(hmac.digest('hex'), 'utf8');
 }
 
+/** What a valid header gives: its time as sent, and every v1 value. */
+export interface SignatureStamp {
+	valid: true;
+	t: string;
+	v1: string[];
+}
+
 /**
- * Checks an `X-Flare-Signature` header against the raw body (docs/api-contract.md, "Alert webhook"):
- * `t` within `toleranceSeconds` of `nowMs`, and one of the `v1` values equal, in constant time, to the
- * HMAC-SHA256 of `<t>.<raw body>` in hex. Several `v1` values are accepted (Flare rotating its
- * secret). A refusal says what was checked, never the secret nor the expected signature.
+ * Reads an `X-Flare-Signature` header and checks its form and its time: `t` within
+ * `toleranceSeconds` of `nowMs`. What it refuses needs no secret, so that the trigger refuses it
+ * before reading its credential.
  */
-export function verifySignature(
+export function readSignatureHeader(
 	header: string | string[] | undefined,
-	rawBody: Buffer,
-	secret: string,
 	toleranceSeconds: number,
 	nowMs: number,
-): SignatureVerdict {
+): SignatureStamp | Extract<SignatureVerdict, { valid: false }> {
 	const value = Array.isArray(header) ? header.join(',') : header;
 	if (!value) {
 		return {
@@ -89,6 +93,19 @@ export function verifySignature(
 			check: `a signature's time outside the tolerance of ${toleranceSeconds} s`,
 		};
 	}
+	return { valid: true, t, v1 };
+}
+
+/**
+ * Whether one of the header's `v1` values equals, in constant time, the HMAC-SHA256 of
+ * `<t>.<raw body>` in hex under `secret`. Several `v1` values are accepted (Flare rotating its
+ * secret). A refusal says what was checked, never the secret nor the expected signature.
+ */
+export function checkSignature(
+	{ t, v1 }: SignatureStamp,
+	rawBody: Buffer,
+	secret: string,
+): SignatureVerdict {
 	const expected = expectedSignature(secret, t, rawBody);
 	let matches = false;
 	for (const candidate of v1) {
@@ -102,4 +119,19 @@ export function verifySignature(
 		reason: `No v1 signature of the X-Flare-Signature header matches: checked ${v1.length} value(s) against the ${SIGNED_MESSAGE} (t=${t}, body of ${rawBody.length} bytes)`,
 		check: 'no v1 signature matching the signing secret',
 	};
+}
+
+/**
+ * Checks an `X-Flare-Signature` header against the raw body (docs/api-contract.md, "Alert webhook"):
+ * its form and time ({@link readSignatureHeader}), then its signature ({@link checkSignature}).
+ */
+export function verifySignature(
+	header: string | string[] | undefined,
+	rawBody: Buffer,
+	secret: string,
+	toleranceSeconds: number,
+	nowMs: number,
+): SignatureVerdict {
+	const stamp = readSignatureHeader(header, toleranceSeconds, nowMs);
+	return stamp.valid ? checkSignature(stamp, rawBody, secret) : stamp;
 }

@@ -137,7 +137,9 @@ describe('Flare Alert Trigger at its edges (hostile review of 2026-11-28)', () =
 				credentialId: 'no-such-credential',
 			});
 			const logged = logSize();
-			const result = await push({ uid: 'x' }, {});
+			// Unsigned, it is refused before the credential is read: it learns nothing of the setup.
+			expect((await push({ uid: 'x' }, {})).status).toBe(401);
+			const result = await push({ uid: 'x' }, { secrets: ['whsec_guessed'] });
 			expect(answered(result)).toEqual(NOT_SET_UP);
 			await loggedSince(
 				logged,
@@ -197,10 +199,10 @@ describe('Flare Alert Trigger at its edges (hostile review of 2026-11-28)', () =
 	});
 
 	describe('a body nested deeper than 64 levels: 400 before anything reads it', () => {
-		it.each([
+		it.each<[string, IDataObject, PushOptions]>([
 			['signed', SIGNED, { secrets: [SECRET] }],
 			['under Authentication None', {}, {}],
-		] as const)(
+		])(
 			'%s: 20,000 levels deep, refused each time, nothing started nor remembered',
 			async (_, parameters, options) => {
 				await start(parameters);
