@@ -1,15 +1,15 @@
 /**
  * The performance benchmark (issue #13): `npm run bench` (alias of `tsx bench/run.ts`).
  *
- *   tsx bench/run.ts [--quick] [--only=throughput,limits,quota,trigger,tokens,push] [--runs=N] [--sizes=N,..] [--no-n8n]
+ *   tsx bench/run.ts [--quick] [--only=throughput,limits,quota,trigger,tokens,push,alerts] [--runs=N] [--sizes=N,..] [--no-n8n]
  *
  * --quick      a smoke run: small sizes, one run each, fewer trigger cases (a few minutes)
  * --only=...   the sections to run (default: all)
  * --runs=N     runs per figure (default: 3, and 5 for Return All of up to 100,000; 1 with --quick)
  * --sizes=N,.. credentials for Return All in sections 1 and 4 (default: 100000,1000000; 20000 with
  *              --quick); --sizes=100000 leaves out the 1,000,000 rows, the longest
- * --no-n8n     leave out the real n8n (the HTTP Request comparisons, our node in n8n, and section 5,
- *              alerts pushed to a running n8n)
+ * --no-n8n     leave out the real n8n (the HTTP Request comparisons, our node in n8n, and sections 5
+ *              and 6, alerts pushed to a running n8n)
  *
  * Prints a markdown report and writes it with every sample to bench/results/latest.json (and .md).
  * The real n8n (2.41.1 on Node.js 24) is installed on first use by the end-to-end suite's installer,
@@ -23,11 +23,20 @@ import { type LimitsCase, prepareLimits, runLimits } from './sections/limits';
 import { prepareQuota, runQuota } from './sections/quota';
 import { prepareThroughput, runThroughput } from './sections/throughput';
 import { runTokens } from './sections/tokens';
+import { runAlertLoad } from './sections/alerts';
 import { runPush } from './sections/push';
 import { runTrigger, triggerCases } from './sections/trigger';
 
-type Section = 'throughput' | 'limits' | 'quota' | 'trigger' | 'tokens' | 'push';
-const SECTIONS: Section[] = ['limits', 'quota', 'trigger', 'throughput', 'tokens', 'push'];
+type Section = 'throughput' | 'limits' | 'quota' | 'trigger' | 'tokens' | 'push' | 'alerts';
+const SECTIONS: Section[] = [
+	'limits',
+	'quota',
+	'trigger',
+	'throughput',
+	'tokens',
+	'push',
+	'alerts',
+];
 
 interface Options {
 	quick: boolean;
@@ -179,6 +188,17 @@ async function main(): Promise<void> {
 					alerts: options.quick ? 20 : 100,
 					pollEvents: options.quick ? 20 : 100,
 					pollMinutes: options.quick ? 2 : 5,
+					log,
+				});
+			});
+		}
+		if (wants('alerts') && options.n8n) {
+			await section('alerts', async () => {
+				results.alerts = await runAlertLoad({
+					burst: options.quick ? 50 : 200,
+					forged: options.quick ? 1_000 : 10_000,
+					floodSeconds: options.quick ? 10 : 60,
+					genuineEverySeconds: options.quick ? 2 : 3,
 					log,
 				});
 			});

@@ -1,5 +1,6 @@
 /** The benchmark's markdown report and its goal checks. */
 import type { LimitsRow } from '../sections/limits';
+import type { AlertLoadRow } from '../sections/alerts';
 import type { PushRow } from '../sections/push';
 import type { QuotaRow } from '../sections/quota';
 import type { ThroughputRow } from '../sections/throughput';
@@ -31,6 +32,7 @@ export interface Results {
 	throughput?: ThroughputRow[];
 	tokens?: TokensRow[];
 	push?: PushRow[];
+	alerts?: AlertLoadRow[];
 	goals?: Goal[];
 	errors: Array<{ section: string; message: string }>;
 }
@@ -116,6 +118,17 @@ export function goals(results: Results): Goal[] {
 			measured: `${row.exchangesPerLifetime.toFixed(2)} and ${row.rejectedPerLifetime.toFixed(2)}`,
 			met:
 				row.exchangesPerLifetime <= 1 && row.rejectedPerLifetime <= 1 && row.failedExecutions === 0,
+		});
+	}
+	for (const row of results.alerts ?? []) {
+		if (row.reference || (!row.genuine && !row.phase.includes('again'))) continue;
+		list.push({
+			goal: `6. ${row.phase}: each genuine alert starts exactly one execution`,
+			target: 'each once',
+			measured: row.eachOnce
+				? `each once (${count(row.executions)} execution(s) in the phase)`
+				: `${row.never} never, ${row.twice} twice`,
+			met: row.eachOnce,
 		});
 	}
 	for (const row of results.push ?? []) {
@@ -261,6 +274,29 @@ export function markdown(results: Results): string {
 		out.push(
 			'',
 			"A real n8n (`n8n start`, SQLite, regular mode, n8n's default settings) with the workflows published. Push: alerts POSTed by the fake's alert channel to the Flare Alert Trigger's production URL (signed), then the same to n8n's own Webhook node (Respond Immediately) for reference, one at a time (each once the one before was answered), then all at once; the rows marked `N8N_EXPRESSION_ENGINE=legacy` again after a restart of n8n with its in-process expression engine: n8n 2.x's default engine holds an expression isolate (a pool of one, `N8N_EXPRESSION_ENGINE_POOL_SIZE`) through each request of a webhook trigger other than its own Webhook node, so requests at once wait for each other. Poll: new events entering the fake's tenant feed evenly over a few minutes while the Flare Trigger (New Event) polls every minute, n8n's shortest interval. To the execution: from the POST, or the event's arrival in the feed, to the start of the execution that carries it, as n8n records it (`startedAt`); to the answer: from the POST to n8n's answer. Percentiles by nearest rank.",
+			'',
+		);
+	}
+
+	if (results.alerts?.length) {
+		out.push(
+			'### 6. The Flare Alert Trigger under load',
+			'',
+			"| Phase | Requests | n8n's answers | Span | Answer p50 | p95 | Max | Executions | Each genuine alert once | POST to execution, p95 | n8n's memory: before → peak → after | n8n's log: lines (refusals) · bytes |",
+			'|---|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---:|',
+		);
+		for (const row of results.alerts) {
+			const answers = Object.entries(row.answers)
+				.sort((a, b) => b[1] - a[1])
+				.map(([answer, times]) => `${count(times)} × ${answer}`)
+				.join('; ');
+			out.push(
+				`| ${row.phase} | ${count(row.requests)} | ${answers} | ${seconds(row.spanMs)} | ${seconds(row.answerP50)} | ${seconds(row.answerP95)} | ${seconds(row.answerMax)} | ${count(row.executions)} | ${row.genuine || row.phase.includes('again') ? `${yes(row.eachOnce)}${row.eachOnce ? '' : `: ${row.never} never, ${row.twice} twice`}${row.retries ? ` (${count(row.retries)} sent again)` : ''}` : '–'} | ${row.startP95 === undefined ? '–' : seconds(row.startP95)} | ${mib(row.rssBeforeMiB)} → ${mib(row.rssPeakMiB)} → ${mib(row.rssAfterMiB)} | ${count(row.logLines)} (${count(row.refusalLines)}) · ${count(row.logBytes)} B |`,
+			);
+		}
+		out.push(
+			'',
+			"A real n8n (`n8n start`, SQLite, regular mode, n8n's default settings) with two published workflows, the Flare Alert Trigger (Request Signature) → No Operation and n8n's own Webhook node (Header Auth) → No Operation. The burst: different signed alerts POSTed at once by the fake's alert channel (each sent again until answered 2xx, as below), then the same alerts again at once, each signed anew as Flare signs a retry, and the same burst to n8n's own Webhook node with Header Auth, for reference. The floods: requests signed with another secret, then without a signature, each a different body, sent at a steady rate (at most 256 in flight: beyond, the sender waits), while genuine signed alerts are sent at a steady pace, each sent again after an answer other than 2xx (signed anew, 5 s later, then twice as long each time, 7 attempts in all), as Flare retries; then the same against n8n's own Webhook node with Header Auth (a wrong header value; genuine requests with the right one), for reference; last, the burst again after a restart of n8n with its in-process expression engine (`N8N_EXPRESSION_ENGINE=legacy`): n8n 2.41 holds an expression isolate through each request of a webhook trigger other than its own Webhook node and starts a new one when its pool (one by default) is in use. Answers: status and message as n8n gave them; failed: no answer within 30 s. Executions: those that started during the phase, whatever they carried; each genuine alert once: it is in exactly one execution in all. Memory: the resident set (VmRSS) of n8n's main process, sampled every 200 ms, 5 s before the phase and once its executions were counted. Log: what n8n printed during the phase (console, info level), and of that the trigger's lines of refusals.",
 			'',
 		);
 	}

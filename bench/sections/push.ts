@@ -186,10 +186,14 @@ async function executionRows(n8n: N8nInstance, workflowId: string): Promise<Exec
 }
 
 /** SQLite keeps `2026-11-25 16:01:02.345` in UTC. */
-const startMs = (startedAt: string) => Date.parse(`${startedAt.replace(' ', 'T')}Z`);
+export const startMs = (startedAt: string) => Date.parse(`${startedAt.replace(' ', 'T')}Z`);
 
 /** The uids each execution's trigger output carries. */
-async function uidsOf(session: EditorSession, id: string, trigger: string): Promise<string[]> {
+export async function uidsOf(
+	session: EditorSession,
+	id: string,
+	trigger: string,
+): Promise<string[]> {
 	const saved = await session.request<{ data: string }>('GET', `/executions/${id}`);
 	const data = unflatten(saved.data) as {
 		resultData: {

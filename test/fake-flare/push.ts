@@ -97,6 +97,8 @@ export interface PushOptions {
 	rawBody?: string | Buffer;
 	/** Gives up after this many ms (default 30 s). */
 	timeoutMs?: number;
+	/** Other headers to send (the benchmark's reference: n8n's Webhook node with Header Auth). */
+	headers?: Record<string, string>;
 }
 
 export interface PushResult {
@@ -120,6 +122,7 @@ export async function pushAlert(
 	const headers: Record<string, string> = {
 		'content-type': options.contentType ?? 'application/json',
 		'user-agent': 'Flare-Webhook (fake)',
+		...options.headers,
 	};
 	if (options.secrets?.length) {
 		const t = options.t ?? Math.floor(Date.now() / 1000);
