@@ -43,7 +43,7 @@ const SIGNATURE_FIX =
  * What a caller is answered when the node is not set up (500): the detail, which may be n8n's own
  * words (about its credentials, its encryption key), goes to n8n's log and to the editor only.
  */
-export const NOT_SET_UP = "The Flare Alert Trigger is not set up: see n8n's log";
+const NOT_SET_UP = "The Flare Alert Trigger is not set up: see n8n's log";
 
 /**
  * The hidden mark of an item the webhook admitted: its delivery key, read by {@link
