@@ -252,7 +252,7 @@ export class FlareAlertTrigger implements INodeType {
 
 		// The items are built, and masked, before their alerts are remembered: a body the node fails
 		// on is not taken for a repeat when Flare sends it again.
-		const receivedAt = new Date().toISOString();
+		const receivedAt = new Date(Date.now()).toISOString();
 		const items = alerts.map((alert) => alertItem(alert, receivedAt));
 		const production = this.getMode() !== 'manual';
 		const keys = production

@@ -35,8 +35,8 @@ import {
 	type ValidationErrorItem,
 	validationDetail,
 } from '../contract';
-import { whileParked } from '../support/clock';
-import { http, type net, performance } from '../support/node';
+import { monotonicNow, whileParked } from '../support/clock';
+import { http, type net } from '../support/node';
 import { type AddedCredentialOptions, Dataset, SCAN_CAP, type StoredAssignment } from './dataset';
 import { type Fault, Faults, isPagingFault, type PagingFault } from './faults';
 import { drip, endlessBody, silent } from './hostile';
@@ -541,6 +541,10 @@ export class FakeFlare {
 		this.otherOrigin = new OtherOrigin(() => this.now());
 		this.reset();
 		this.server = http.createServer((req, res) => void this.handle(req, res));
+		// Idle connections stay open until the client closes them: Node's server would close them after
+		// 5 s of real time, which under virtual time (jest) a client cannot see coming, and a request
+		// sent on such a connection fails with ECONNRESET. stop() closes every connection.
+		this.server.keepAliveTimeout = 0;
 	}
 
 	/** Starts a fake on 127.0.0.1 (`port` 0 = a free port), and its other origin on a free port. */
@@ -676,6 +680,27 @@ export class FakeFlare {
 	 */
 	reset(options: FakeFlareOptions = {}): void {
 		this.currentOptions = resolveOptions(this.startOptions, options);
+		this.resetData();
+		this.routes = buildRoutes(this.currentOptions.productSegment);
+		this.tokens = new Map();
+		this.log = [];
+		this.otherOrigin.clear();
+		this.faults.clear();
+		this.reportRequests = [];
+		this.unitsUsed = new Map();
+		this.sessions = new Map();
+		this.nextDue = new Map();
+		this.syntheticCursors = new Set();
+		this.setClockOffset(this.currentOptions.clockOffsetMs);
+	}
+
+	/**
+	 * The dataset as it was at the start (identifiers, policies, events and their tenant state) and no
+	 * writes, the rest kept: tokens, the log, report requests, quota and rate limits. For checks that
+	 * must each start from the same records, whatever the writes of the checks before them did.
+	 */
+	resetData(): void {
+		this.writes = [];
 		const { seed, credentials, domains, sameInstantGroup, startTime } = this.currentOptions;
 		const { identifiers, policies, sources, searchOrder } = this.currentOptions;
 		this.currentDataset = new Dataset({
@@ -697,18 +722,6 @@ export class FakeFlare {
 			{ quirks: this.currentOptions.quirks, now: () => this.now() },
 			(write) => this.writes.push(write),
 		);
-		this.routes = buildRoutes(this.currentOptions.productSegment);
-		this.tokens = new Map();
-		this.log = [];
-		this.otherOrigin.clear();
-		this.faults.clear();
-		this.reportRequests = [];
-		this.writes = [];
-		this.unitsUsed = new Map();
-		this.sessions = new Map();
-		this.nextDue = new Map();
-		this.syntheticCursors = new Set();
-		this.setClockOffset(this.currentOptions.clockOffsetMs);
 	}
 
 	/** Empties the request log, and the other origin's. */
@@ -778,7 +791,7 @@ export class FakeFlare {
 	// ---- request pipeline ----
 
 	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-		const arrival = performance.now();
+		const arrival = monotonicNow();
 		const target = req.url ?? '/';
 		const { path: rawPath, query } = splitTarget(target);
 		const method = (req.method ?? 'GET').toUpperCase();
@@ -1046,7 +1059,7 @@ export class FakeFlare {
 	}
 
 	/**
-	 * One request per 1/rate s per organization and tier, timed by arrival (real time), as a generic
+	 * One request per 1/rate s per organization and tier, timed by arrival (monotonic time: virtual in jest), as a generic
 	 * cell rate algorithm: each accepted request moves the tier's next due time one interval on, and a
 	 * request may arrive at most `rateLimitToleranceMs` before it is due (the jitter of the way to the
 	 * server), so the rate holds on average and no burst gets through.
