@@ -845,6 +845,18 @@ export class Dataset {
 	identifier(id: number, tenantId: number): PublicIdentifier {
 		const stored = this.storedIdentifiers.get(id);
 		if (stored) return { ...structuredClone(stored), tenant_id: tenantId };
+		let generated = this.generatedIdentifiers.get(id);
+		if (!generated) {
+			generated = this.generateIdentifier(id);
+			this.generatedIdentifiers.set(id, generated);
+		}
+		return { ...structuredClone(generated), tenant_id: tenantId };
+	}
+
+	/** Identifiers as generated, by id: each is made once (its fields are hashes of the seed). */
+	private readonly generatedIdentifiers = new Map<number, PublicIdentifier>();
+
+	private generateIdentifier(id: number, tenantId = 0): PublicIdentifier {
 		const k = id - 7001;
 		const h = (salt: number) => hash32(this.seed, k, SALT.identifier, salt);
 		const domain = this.domainList[k % this.domainList.length];
