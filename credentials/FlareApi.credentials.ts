@@ -12,8 +12,10 @@ import {
 	CREDENTIAL_FIELDS,
 	DEFAULT_BASE_URL,
 	DEFAULT_SEGMENT,
+	FLARE_API_HOSTS,
 	readSettings,
 	tokenFingerprint,
+	USER_AGENT,
 } from '../nodes/Flare/shared/connection';
 import { sending } from '../nodes/Flare/shared/rateGate';
 import { exchangeToken } from '../nodes/Flare/shared/token';
@@ -54,8 +56,14 @@ export class FlareApi implements ICredentialType {
 			type: 'string',
 			default: DEFAULT_BASE_URL,
 			placeholder: `e.g. ${DEFAULT_BASE_URL}`,
-			description:
-				'Address of the Flare API, starting with https://. Requests never follow redirects, so enter it exactly.',
+			description: `Address of the Flare API, starting with https://: ${FLARE_API_HOSTS.map((host) => `https://${host}`).join(' or ')}. Requests never follow redirects, so enter it exactly. Another host is refused unless Allow Another Host is on.`,
+		},
+		{
+			displayName: CREDENTIAL_FIELDS.allowOtherHost,
+			name: 'allowOtherHost',
+			type: 'boolean',
+			default: false,
+			description: `Whether to send the API key to a Base URL that is not Flare's API (${FLARE_API_HOSTS.join(', ')}), e.g. a proxy or a test API. That host receives the API key and every access token, and can act in Flare as the key's user: turn it on only for a host you run or trust.`,
 		},
 		{
 			displayName: CREDENTIAL_FIELDS.productSegment,
@@ -88,7 +96,10 @@ export class FlareApi implements ICredentialType {
 	 * the token, and the fingerprint of the settings it was issued for (never the key itself). The
 	 * settings are checked first; errors never carry the key, the token or the token endpoint's body.
 	 */
-	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+	async preAuthentication(
+		this: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+	): Promise<ICredentialDataDecryptedObject> {
 		const settings = readSettings(credentials);
 		return {
 			accessToken: await exchangeToken(this, settings),
@@ -99,8 +110,8 @@ export class FlareApi implements ICredentialType {
 	/**
 	 * Sends the stored token only to what it was issued for: after Tenant ID, Base URL or API key was
 	 * edited, the old token is not sent; Flare answers 401 and n8n exchanges a token for the new
-	 * settings (docs/architecture.md, "Tokens"). n8n calls this last before sending: the node's rate
-	 * gate counts the next slot from here.
+	 * settings (docs/architecture.md, "Tokens"). Every request says who sends it (User-Agent). n8n calls this last before sending: the node's rate gate
+	 * counts the next slot from here.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
@@ -112,11 +123,9 @@ export class FlareApi implements ICredentialType {
 		} catch {
 			// Settings that cannot be used: no token goes anywhere.
 		}
+		requestOptions.headers = { ...requestOptions.headers, 'User-Agent': USER_AGENT };
 		if (issuedForThese && typeof credentials.accessToken === 'string' && credentials.accessToken) {
-			requestOptions.headers = {
-				...requestOptions.headers,
-				Authorization: `Bearer ${credentials.accessToken}`,
-			};
+			requestOptions.headers.Authorization = `Bearer ${credentials.accessToken}`;
 		}
 		sending(requestOptions);
 		return requestOptions;

@@ -1,7 +1,7 @@
 import type { IDataObject, IHttpRequestHelper, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { discard, readJson } from './body';
-import type { FlareSettings } from './connection';
+import { hostOf, USER_AGENT, type FlareSettings } from './connection';
 import { retryAfterMs } from './errors';
 import { wait } from './wait';
 
@@ -32,6 +32,9 @@ const CHECK_BASE_URL = 'Check the Base URL in the Flare API credential.';
 
 function messageFor(failure: ExchangeFailure, settings: FlareSettings): string {
 	const { status, code, headers } = failure;
+	// Every message names the host the key was sent to, or would have been: the credential's Test
+	// shows it (docs/usage.md, "Credentials").
+	const flare = `Flare at ${hostOf(settings)}`;
 	if (status !== undefined && status >= 300 && status < 400) {
 		let host = 'another address';
 		try {
@@ -39,25 +42,25 @@ function messageFor(failure: ExchangeFailure, settings: FlareSettings): string {
 		} catch {
 			// a Location that is not a URL: "another address"
 		}
-		return `Flare's token endpoint answered with a redirect to ${host} (HTTP ${status}); nothing was sent there. ${CHECK_BASE_URL}`;
+		return `${flare} answered the token request with a redirect to ${host} (HTTP ${status}); nothing was sent there. ${CHECK_BASE_URL}`;
 	}
 	if (status === 400 || status === 401 || status === 403) {
 		const tenant = settings.tenantId ? ` and that it may access tenant ${settings.tenantId}` : '';
-		return `The API key was rejected by Flare (HTTP ${status}). Check the API key${tenant}, or create a new key under Profile → API Keys.`;
+		return `${flare} rejected the API key (HTTP ${status}). Check the API key${tenant}, or create a new key under Profile → API Keys.`;
 	}
 	if (status === 429) {
-		return 'Flare is rate-limiting the token requests of this API key (HTTP 429). Try again in a minute.';
+		return `${flare} is rate-limiting the token requests of this API key (HTTP 429). Try again in a minute.`;
 	}
 	if (status !== undefined && status >= 500) {
-		return `Flare's token service is temporarily unavailable (HTTP ${status}). Try again later.`;
+		return `${flare}: the token service is temporarily unavailable (HTTP ${status}). Try again later.`;
 	}
 	if (code === 'TIMEOUT') {
-		return `Flare did not answer the token request within ${TOKEN_TIMEOUT_MS / 1000} seconds. Try again later. ${CHECK_BASE_URL}`;
+		return `${flare} did not answer the token request within ${TOKEN_TIMEOUT_MS / 1000} seconds. Try again later. ${CHECK_BASE_URL}`;
 	}
 	if (code === 'NO_TOKEN') {
-		return `Flare answered the token request without a token. ${CHECK_BASE_URL}`;
+		return `${flare} answered the token request without a token. ${CHECK_BASE_URL}`;
 	}
-	return `Flare did not issue an access token (${status ? 'HTTP ' + status : (code ?? 'no answer')}). ${CHECK_BASE_URL}`;
+	return `${flare} did not issue an access token (${status ? 'HTTP ' + status : (code ?? 'no answer')}). ${CHECK_BASE_URL}`;
 }
 
 function exchangeFailure(error: unknown, deadline: AbortSignal): ExchangeFailure {
@@ -83,7 +86,7 @@ async function exchangeOnce(
 		const response = (await helper.helpers.httpRequest({
 			method: 'POST',
 			url: `${settings.baseUrl}/tokens/generate`,
-			headers: { Authorization: settings.apiKey },
+			headers: { Authorization: settings.apiKey, 'User-Agent': USER_AGENT },
 			body: settings.tenantId ? { tenant_id: settings.tenantId } : undefined,
 			json: true,
 			encoding: 'stream',
@@ -123,3 +126,4 @@ export async function exchangeToken(
 		await wait(waitMs);
 	}
 }
+
