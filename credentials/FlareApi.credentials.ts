@@ -13,6 +13,7 @@ import {
 	DEFAULT_BASE_URL,
 	DEFAULT_SEGMENT,
 	FLARE_API_HOSTS,
+	NODE_TENANT_VIEW,
 	readSettings,
 	tokenFingerprint,
 	USER_AGENT,
@@ -48,7 +49,7 @@ export class FlareApi implements ICredentialType {
 			default: '',
 			placeholder: 'e.g. 12345',
 			description:
-				'Tenant to work in, as shown under Profile → Tenants or listed by Tenant → Get Many in the Flare node. Leave empty to use the default tenant of the API key.',
+				"Tenant to work in, as shown under Profile → Tenants or listed by Tenant → Get Many in the Flare node. Leave empty to use the default tenant of the API key. Each Flare node and trigger can work in another tenant the key can access (its Tenant field).",
 		},
 		{
 			displayName: CREDENTIAL_FIELDS.baseUrl,
@@ -95,11 +96,15 @@ export class FlareApi implements ICredentialType {
 	 * empty, after a request answered 401, and for the credential test, then stores what it returns:
 	 * the token, and the fingerprint of the settings it was issued for (never the key itself). The
 	 * settings are checked first; errors never carry the key, the token or the token endpoint's body.
+	 * A node working in another tenant holds that tenant's token itself (transport.ts): when n8n asks
+	 * here for one, after Flare refused it, nothing is exchanged and nothing is stored, so the stored
+	 * token and settings stay the credential's own.
 	 */
 	async preAuthentication(
 		this: IHttpRequestHelper,
 		credentials: ICredentialDataDecryptedObject,
 	): Promise<ICredentialDataDecryptedObject> {
+		if (credentials[NODE_TENANT_VIEW] === true) return {};
 		const settings = readSettings(credentials);
 		return {
 			accessToken: await exchangeToken(this, settings),
@@ -110,7 +115,9 @@ export class FlareApi implements ICredentialType {
 	/**
 	 * Sends the stored token only to what it was issued for: after Tenant ID, Base URL or API key was
 	 * edited, the old token is not sent; Flare answers 401 and n8n exchanges a token for the new
-	 * settings (docs/architecture.md, "Tokens"). Every request says who sends it (User-Agent). n8n calls this last before sending: the node's rate gate
+	 * settings (docs/architecture.md, "Tokens"). A node working in another tenant hands over that
+	 * tenant's token with the settings it was issued for (transport.ts): the same check applies. Every
+	 * request says who sends it (User-Agent). n8n calls this last before sending: the node's rate gate
 	 * counts the next slot from here.
 	 */
 	async authenticate(

@@ -252,6 +252,15 @@ describe('FlareApi credential', () => {
 		});
 	});
 
+	it("hands a node's tenant token to n8n as is: no exchange, nothing to store", async () => {
+		const { context, sent } = helpers(answer({ token: 't' }));
+
+		await expect(
+			credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://api.flare.io', tenantId: 303, accessToken: 'ftok_303', flareNodeTenantView: true }),
+		).resolves.toEqual({});
+		expect(sent).toEqual([]);
+	});
+
 	it('tests with GET /tokens/test, not following redirects', () => {
 		expect(credential.test.request).toMatchObject({ url: '/tokens/test', method: 'GET', disableFollowRedirect: true });
 	});

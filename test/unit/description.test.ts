@@ -67,7 +67,7 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 		getAll: ['returnAll', 'limit', 'filters', 'options'],
 		update: ['identifierId', 'replaceData', ...IDENTIFIER_DATA, 'updateFields', 'options'],
 	},
-	tenant: { getAll: [] },
+	tenant: { getAll: [], getAllInOrganization: ['returnAll', 'limit'] },
 	event: {
 		get: ['uid', 'options'],
 		getFullEvent: ['uid', 'options'],
@@ -239,7 +239,8 @@ describe('Flare node description', () => {
 		['identity', 'getByPassword', /^Deprecated by Flare: replaced by the ASTP credential search.*Leaked Credential → Search ASTP.*Needs the ASTP feature/],
 		['identity', 'getByKeyword', /^Deprecated by Flare: replaced by the ASTP credential search.*Leaked Credential → Search ASTP.*Needs the ASTP feature/],
 		['leakedCredential', 'searchAstp', /^Needs the ASTP.*does not count toward the global search quota/],
-		['tenant', 'getAll', /Tenant ID field of the Flare API credential/],
+		['tenant', 'getAll', /Tenant field of the Flare node and trigger takes \(or the credential's Tenant ID\)/],
+		['tenant', 'getAllInOrganization', /^Every tenant of your Flare organization, for an organization administrator's API key/],
 		['threatReport', 'createRequest', /^Deprecated by Flare: .*replaced by POST \/v4\/threat_flow\/intel\/requests.*Needs the threat intelligence feature/],
 		['astpUrl', 'getAll', /^Needs the ASTP/],
 		['source', 'get', /^Needs the ASTP/],
@@ -369,8 +370,23 @@ describe('Flare node description', () => {
 				['policyUuid', 'Matching Policy', ['update']],
 				['sourceId', 'Source', ['get']],
 				['requestId', 'Report Request', ['getRequestStatus']],
+				// Every operation: the tenant to work in.
+				['tenant', 'Tenant', undefined],
 			]);
-			expect(Object.keys(listSearch).sort()).toEqual(['searchIdentifierGroups', 'searchIdentifiers', 'searchMatchingPolicies', 'searchSources']);
+			expect(Object.keys(listSearch).sort()).toEqual(['searchIdentifierGroups', 'searchIdentifiers', 'searchMatchingPolicies', 'searchSources', 'searchTenants']);
+		});
+
+		it('Tenant: one optional field of every operation, before Request Options, empty by default', () => {
+			const [tenant] = locators.filter((candidate) => candidate.name === 'tenant');
+			expect(properties.slice(-2).map((property) => property.name)).toEqual(['tenant', 'requestOptions']);
+			expect(tenant).toMatchObject({ displayName: 'Tenant', required: false, default: { mode: 'list', value: '' } });
+			expect(tenant.displayOptions).toBeUndefined();
+			expect(tenant.description).toMatch(/^Tenant to work in\. Leave empty for the Flare API credential's tenant\./);
+			const [list, byId] = tenant.modes!;
+			expect(list.typeOptions).toEqual({ searchListMethod: 'searchTenants', searchable: true });
+			const regex = regexOf(byId);
+			for (const value of ['12345', ' 101 ', '123456789012345']) expect([value, regex.test(value)]).toEqual([value, true]);
+			for (const value of ['', 'abc', '1.5', '-1', '1234567890123456', '../1']) expect([value, regex.test(value)]).toEqual([value, false]);
 		});
 
 		it.each([

@@ -27,6 +27,14 @@ export const FLARE_API_HOSTS = ['api.flare.io', 'api.eu.flare.io'] as const;
  */
 export const USER_AGENT = `n8n-nodes-flareio/${version} n8n`;
 
+/**
+ * Marks the credential data a node hands to n8n for a request in another tenant than its
+ * credential's (transport.ts): the token in it is that tenant's, held by the node, and the
+ * credential's `preAuthentication` leaves it alone (n8n 1.x would otherwise store it, and that
+ * tenant, as the credential's own after a 401).
+ */
+export const NODE_TENANT_VIEW = 'flareNodeTenantView';
+
 /** Display names of the credential's fields: the credential's form and every message use these. */
 export const CREDENTIAL_FIELDS = {
 	apiKey: 'API Key',

@@ -1,7 +1,7 @@
 import type { IDataObject, IHttpRequestHelper, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { discard, readJson } from './body';
-import { hostOf, USER_AGENT, type FlareSettings } from './connection';
+import { hostOf, tokenFingerprint, USER_AGENT, type FlareSettings } from './connection';
 import { retryAfterMs } from './errors';
 import { wait } from './wait';
 
@@ -127,3 +127,49 @@ export async function exchangeToken(
 	}
 }
 
+/**
+ * Tokens of the tenants that nodes work in besides their credential's (their Tenant field), in this
+ * process: one promise per API key, Base URL and tenant, by {@link tokenFingerprint} (a digest: never
+ * the key). n8n stores one token per credential (its own tenant's, `preAuthentication`), so these
+ * live in memory; a process that has none, or a token Flare no longer accepts (401), exchanges the
+ * key again (docs/architecture.md, "Tokens"). A token is only ever looked up with the settings it was
+ * issued for, so it cannot go to another tenant, another key or another host.
+ */
+const tenantTokens = new Map<string, Promise<string>>();
+/** Tenants × keys × Base URLs whose tokens a process keeps; beyond that the oldest is forgotten. */
+export const MAX_TENANT_TOKENS = 1000;
+
+/**
+ * The access token for `settings` (its `tenantId` the tenant to work in): the one this process holds,
+ * or a new one. `refused` is a token Flare refused (401): it is not handed out again, a new one is
+ * exchanged (once for all who wait for it).
+ */
+export async function tenantToken(
+	helper: IHttpRequestHelper,
+	settings: FlareSettings,
+	refused?: string,
+): Promise<string> {
+	const key = tokenFingerprint(settings);
+	const held = tenantTokens.get(key);
+	if (held) {
+		const token = await held.catch(() => undefined);
+		if (token !== undefined && token !== refused) return token;
+		// Another request may have replaced it meanwhile: that one is newer.
+		const latest = tenantTokens.get(key);
+		if (latest && latest !== held) return await tenantToken(helper, settings, refused);
+	}
+	const issued = exchangeToken(helper, settings);
+	tenantTokens.delete(key);
+	tenantTokens.set(key, issued);
+	if (tenantTokens.size > MAX_TENANT_TOKENS) {
+		tenantTokens.delete(tenantTokens.keys().next().value as string);
+	}
+	// A failed exchange is not kept: the next request tries again.
+	issued.catch(() => tenantTokens.get(key) === issued && tenantTokens.delete(key));
+	return await issued;
+}
+
+/** Forgets every tenant token this process holds, as a restart does (tests start from there). */
+export function forgetTenantTokens(): void {
+	tenantTokens.clear();
+}
