@@ -241,7 +241,8 @@ describe('Flare node description', () => {
 		['leakedCredential', 'searchAstp', /^Needs the ASTP.*does not count toward the global search quota/],
 		['tenant', 'getAll', /Tenant field of the Flare node and trigger takes \(or the credential's Tenant ID\)/],
 		['tenant', 'getAllInOrganization', /^Every tenant of your Flare organization, for an organization administrator's API key/],
-		['threatReport', 'createRequest', /^Deprecated by Flare: .*replaced by POST \/v4\/threat_flow\/intel\/requests.*Needs the threat intelligence feature/],
+		// Flare's docs do not deprecate it: the notice names where the claim comes from (api-audit D1).
+		['threatReport', 'createRequest', /^The specification this package was built from says Flare will replace this endpoint by POST \/v4\/threat_flow\/intel\/requests; Flare's API documentation \(July 2026\) lists it as current.*Needs the threat intelligence feature/],
 		['astpUrl', 'getAll', /^Needs the ASTP/],
 		['source', 'get', /^Needs the ASTP/],
 		['identifier', 'delete', /up to an hour/],
@@ -249,7 +250,7 @@ describe('Flare node description', () => {
 		['event', 'searchGlobal', /^Searches of all of Flare count toward your organization's monthly global search quota.*at most 10 events a page/],
 		['event', 'expandStealerLog', /^Beta:/],
 		['leakedCookie', 'search', /^Needs the ASTP .*cookie monitoring/],
-		['identity', 'checkAccounts', /^Needs the ASTP feature\..*Up to 100 input items go to Flare in one request/],
+		['identity', 'checkAccounts', /^Needs the ASTP feature\..*Up to 100 input items go to Flare in one request.*use Leaked Credential → Search ASTP with that e-mail or username\.$/],
 		...['create', 'get', 'getAll', 'update', 'delete', 'getAssignments', 'unassign'].map((operation) => ['matchingPolicy', operation, /^Beta:/] as [string, string, RegExp]),
 	])('%s → %s shows a notice matching %s', (resource, operation, text) => {
 		const notices = formOf(resource, operation).filter((property) => property.type === 'notice');
