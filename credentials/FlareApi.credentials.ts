@@ -49,7 +49,7 @@ export class FlareApi implements ICredentialType {
 			default: '',
 			placeholder: 'e.g. 12345',
 			description:
-				"Tenant to work in, as shown under Profile → Tenants or listed by Tenant → Get Many in the Flare node. Leave empty to use the default tenant of the API key. Each Flare node and trigger can work in another tenant the key can access (its Tenant field).",
+				'Tenant to work in, as shown under Profile → Tenants or listed by Tenant → Get Many in the Flare node. Leave empty to use the default tenant of the API key. Each Flare node and trigger can work in another tenant the key can access (its Tenant field).',
 		},
 		{
 			displayName: CREDENTIAL_FIELDS.baseUrl,

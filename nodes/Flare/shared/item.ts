@@ -84,7 +84,8 @@ export class FlareItem {
 		const isLocator =
 			value !== null &&
 			typeof value === 'object' &&
-			('__rl' in value || (typeof (value as { mode?: unknown }).mode === 'string' && 'value' in value));
+			('__rl' in value ||
+				(typeof (value as { mode?: unknown }).mode === 'string' && 'value' in value));
 		return isLocator ? (value as { value?: unknown }).value : value;
 	}
 

@@ -154,10 +154,18 @@ export function tenantOf(item: FlareItem): number | undefined {
 		);
 	}
 	if (value === '' || value === null || value === undefined) return undefined;
-	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+	const text =
+		typeof value === 'number'
+			? String(value)
+			: typeof value === 'string'
+				? value.trim()
+				: undefined;
 	if (text === '') return undefined;
 	if (text === undefined || !TENANT_ID.test(text) || Number(text) < 1) {
-		const shown = typeof value === 'string' ? `"${value.slice(0, 100)}"` : JSON.stringify(value)?.slice(0, 100) ?? String(value);
+		const shown =
+			typeof value === 'string'
+				? `"${value.slice(0, 100)}"`
+				: (JSON.stringify(value)?.slice(0, 100) ?? String(value));
 		throw parameterError(
 			item,
 			tenantField.name,

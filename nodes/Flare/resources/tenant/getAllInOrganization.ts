@@ -39,12 +39,17 @@ async function organizationOf(item: FlareItem): Promise<number> {
 			status = response.statusCode;
 			const body = response.body;
 			organization = isObject(body) ? body.organization_id : undefined;
-			shape = isObject(body) ? "an object without a numeric 'organization_id'" : describeShape(body);
+			shape = isObject(body)
+				? "an object without a numeric 'organization_id'"
+				: describeShape(body);
 			return false;
 		},
 	});
 	if (typeof organization !== 'number' || !Number.isInteger(organization) || organization < 1) {
-		throw unexpectedAnswer(status, `Flare's token test answered with ${shape}, not the key's organization`);
+		throw unexpectedAnswer(
+			status,
+			`Flare's token test answered with ${shape}, not the key's organization`,
+		);
 	}
 	return organization;
 }
