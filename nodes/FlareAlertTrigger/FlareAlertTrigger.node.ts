@@ -117,7 +117,7 @@ export class FlareAlertTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'In Flare, as an admin: Team → Edit → Create a New Alert Channel → Webhook. Paste the Production URL above as its Webhook URL and press Test: Flare sends a sample alert (use the Test URL while this node listens for a test event). Then send your alerts to this channel.',
+					'In Flare, as an admin: Alert Central → Channels → Add Channel → Webhook (where Alert Central is not there yet: Team → Edit → Create a New Alert Channel → Webhook). Paste the Production URL above as its Webhook URL and press Test: Flare sends a sample alert (use the Test URL while this node listens for a test event). Then send your alerts to this channel.',
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',

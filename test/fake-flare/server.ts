@@ -30,6 +30,8 @@ import {
 	type ReportRequestBodyInput,
 	ReportRequestIdParam,
 	SourceListQuery,
+	OrganizationTenantsQuery,
+	type OrganizationTenant,
 	TokenGenerateBody,
 	UrlsByHashBody,
 	type ValidationErrorItem,
@@ -157,10 +159,17 @@ export interface LoggedRequest {
 	/** Parsed JSON body, the raw text when it is not JSON, undefined when empty. */
 	body: unknown;
 	auth: AuthKind;
+	/** The User-Agent header as sent. */
+	userAgent?: string;
 	/** The demo key the request was made with (its role, never the key): see {@link FaultRule.key}. */
 	key?: KeyRole;
 	/** For bearer requests: whether the token was valid on arrival. */
 	tokenValid?: boolean;
+	/**
+	 * For bearer requests with a token the fake issued: the tenant it was issued for. Flare's paths
+	 * name no tenant: the token chooses it, and a token of another tenant sees that tenant's data.
+	 */
+	tenant?: number;
 	/** Final status; 0 when the connection was reset or never answered. */
 	status: number;
 	tier: Tier;
@@ -232,6 +241,9 @@ const DEFAULTS: ResolvedFakeFlareOptions = {
 	eventSortKey: 'materialized_at',
 	reportProcessingPolls: 1,
 };
+
+/** The demo keys of an organization administrator (the others belong to members). */
+const ORGANIZATION_ADMINS: KeyRole[] = ['full'];
 
 /** Who each demo key belongs to, as /tokens/test reports it: each key in an organization of its own. */
 const KEY_OWNERS: Record<
@@ -310,6 +322,7 @@ type RouteName =
 	| 'reportStatus'
 	| 'eventSearch'
 	| 'byAccounts'
+	| 'organizationTenants'
 	| FeedRouteName
 	| ManagementRouteName;
 
@@ -454,6 +467,7 @@ function buildRoutes(segment: string): Route[] {
 		route('listIdentifiers', 'GET', `/${seg}/v4/identifiers/`, 'basic'),
 		route('listPolicies', 'GET', `/${seg}/v4/matching-policies`, 'basic'),
 		route('listSources', 'GET', '/astp/v2/sources', 'basic', 'astp'),
+		route('organizationTenants', 'GET', `/${seg}/v2/organizations/${param}/tenants`, 'basic'),
 		route(
 			'reportStatus',
 			'GET',
@@ -737,6 +751,11 @@ export class FakeFlare {
 		stored.outcome = 'error';
 	}
 
+	/** Every token issued since the last reset, with its tenant (tests: each must stay out of outputs). */
+	issuedTokens(): Array<{ token: string; tenantId: number }> {
+		return [...this.tokens].map(([token, record]) => ({ token, tenantId: record.tenantId }));
+	}
+
 	/** Every token issued so far answers 401 from now on. */
 	expireAllTokens(): void {
 		for (const record of this.tokens.values()) record.expiresAt = 0;
@@ -804,13 +823,16 @@ export class FakeFlare {
 			query,
 			body: undefined,
 			auth: authKind(authorization),
+			userAgent: req.headers['user-agent'],
 			key,
 			status: 0,
 			tier: found?.route.tier ?? 'basic',
 			at: this.now(),
 		};
-		if (entry.auth === 'bearer')
+		if (entry.auth === 'bearer') {
 			entry.tokenValid = this.validToken(bearerToken(authorization)) !== undefined;
+			entry.tenant = this.tokens.get(bearerToken(authorization) ?? '')?.tenantId;
+		}
 		this.log.push(entry);
 		const queryStart = target.indexOf('?');
 		const ctx: RequestContext = {
@@ -1007,6 +1029,8 @@ export class FakeFlare {
 				return this.listPolicies(ctx);
 			case 'listSources':
 				return this.listSources(ctx);
+			case 'organizationTenants':
+				return this.organizationTenants(ctx);
 			case 'reportStatus':
 				return this.reportStatus(ctx);
 			default: {
@@ -1435,6 +1459,34 @@ export class FakeFlare {
 		const policies = this.currentDataset.policies();
 		if (query.order === 'desc') policies.reverse();
 		return jsonReply(200, this.listPage(ctx, 'policies', query, policies));
+	}
+
+	/**
+	 * Every tenant of the organization, for its administrator's key only (the `full` key: the others
+	 * are members, refused 403, as is any other organization); paged by `from`/`next`.
+	 */
+	private organizationTenants(ctx: RequestContext): Reply {
+		const organization = pathParam('organization_id', ctx.params[0], IdentifierIdParam);
+		const { role } = ctx.token!;
+		if (!ORGANIZATION_ADMINS.includes(role) || KEY_OWNERS[role].organization_id !== organization) {
+			return errorReply(
+				403,
+				'FORBIDDEN',
+				`you are not an administrator of organization ${organization}`,
+			);
+		}
+		const query = parseWith(OrganizationTenantsQuery, ctx.query, 'query');
+		const tenants: OrganizationTenant[] = this.feedApi.tenants().map((tenant) => ({
+			...tenant,
+			type: 'regular',
+			description: `Monitoring of ${tenant.name}`,
+			organization_id: organization,
+			industry: 'global',
+			is_disabled: false,
+			is_archived: false,
+			prevent_global_search: false,
+		}));
+		return jsonReply(200, this.listPage(ctx, `tenants:${organization}`, query, tenants));
 	}
 
 	private listSources(ctx: RequestContext): Reply {

@@ -326,6 +326,17 @@ export function classify(
 		}
 		return 'rejected';
 	}
+	// A tenant ID the API key may not work in: Flare refuses the token exchange for it (as it answers
+	// 404 for an ID it does not know), and nothing else is sent.
+	if (
+		parameter.path === 'tenant' &&
+		error?.name === 'NodeApiError' &&
+		/may access tenant \d+/.test(String(error.message)) &&
+		requests.length > 0 &&
+		requests.every((request) => request.path === '/tokens/generate' && request.status === 403)
+	) {
+		return 'notFound';
+	}
 	const rejectedByFlare = requests.filter((request) => request.status >= 400 && request.status !== 404);
 	if (rejectedByFlare.length > 0) {
 		throw new Error(
