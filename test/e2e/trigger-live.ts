@@ -816,7 +816,8 @@ async function main(): Promise<void> {
 	const root = repositoryRoot();
 	const install = ensureN8n('2', say);
 	install.catch(() => undefined); // awaited in triggerLive
-	const tarball = await buildAndPack(root);
+	// A pack folder of its own: CI runs this beside the end-to-end suite, which empties .n8n-e2e/pack.
+	const tarball = await buildAndPack(root, path.join(workFolder(root), 'trigger-live-pack'));
 	const secrets = new E2eSecretScan(DATASET.apiKeys!.full!, 'trigger-live');
 	say(`== Flare Trigger activated, ${LINES['2'].label}, polling every minute`);
 	const { figures, failures } = await triggerLive({ root, install, tarball, secrets, log: say });
