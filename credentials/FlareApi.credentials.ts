@@ -12,8 +12,11 @@ import {
 	CREDENTIAL_FIELDS,
 	DEFAULT_BASE_URL,
 	DEFAULT_SEGMENT,
+	FLARE_API_HOSTS,
+	NODE_TENANT_VIEW,
 	readSettings,
 	tokenFingerprint,
+	USER_AGENT,
 } from '../nodes/Flare/shared/connection';
 import { sending } from '../nodes/Flare/shared/rateGate';
 import { exchangeToken } from '../nodes/Flare/shared/token';
@@ -46,7 +49,7 @@ export class FlareApi implements ICredentialType {
 			default: '',
 			placeholder: 'e.g. 12345',
 			description:
-				'Tenant to work in, as shown under Profile → Tenants or listed by Tenant → Get Many in the Flare node. Leave empty to use the default tenant of the API key.',
+				'Tenant to work in, as shown under Profile → Tenants or listed by Tenant → Get Many in the Flare node. Leave empty to use the default tenant of the API key. Each Flare node and trigger can work in another tenant the key can access (its Tenant field).',
 		},
 		{
 			displayName: CREDENTIAL_FIELDS.baseUrl,
@@ -54,8 +57,14 @@ export class FlareApi implements ICredentialType {
 			type: 'string',
 			default: DEFAULT_BASE_URL,
 			placeholder: `e.g. ${DEFAULT_BASE_URL}`,
-			description:
-				'Address of the Flare API, starting with https://. Requests never follow redirects, so enter it exactly.',
+			description: `Address of the Flare API, starting with https://: ${FLARE_API_HOSTS.map((host) => `https://${host}`).join(' or ')}. Requests never follow redirects, so enter it exactly. Another host is refused unless Allow Another Host is on.`,
+		},
+		{
+			displayName: CREDENTIAL_FIELDS.allowOtherHost,
+			name: 'allowOtherHost',
+			type: 'boolean',
+			default: false,
+			description: `Whether to send the API key to a Base URL that is not Flare's API (${FLARE_API_HOSTS.join(', ')}), e.g. a proxy or a test API. That host receives the API key and every access token, and can act in Flare as the key's user: turn it on only for a host you run or trust.`,
 		},
 		{
 			displayName: CREDENTIAL_FIELDS.productSegment,
@@ -87,8 +96,15 @@ export class FlareApi implements ICredentialType {
 	 * empty, after a request answered 401, and for the credential test, then stores what it returns:
 	 * the token, and the fingerprint of the settings it was issued for (never the key itself). The
 	 * settings are checked first; errors never carry the key, the token or the token endpoint's body.
+	 * A node working in another tenant holds that tenant's token itself (transport.ts): when n8n asks
+	 * here for one, after Flare refused it, nothing is exchanged and nothing is stored, so the stored
+	 * token and settings stay the credential's own.
 	 */
-	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+	async preAuthentication(
+		this: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+	): Promise<ICredentialDataDecryptedObject> {
+		if (credentials[NODE_TENANT_VIEW] === true) return {};
 		const settings = readSettings(credentials);
 		return {
 			accessToken: await exchangeToken(this, settings),
@@ -99,8 +115,10 @@ export class FlareApi implements ICredentialType {
 	/**
 	 * Sends the stored token only to what it was issued for: after Tenant ID, Base URL or API key was
 	 * edited, the old token is not sent; Flare answers 401 and n8n exchanges a token for the new
-	 * settings (docs/architecture.md, "Tokens"). n8n calls this last before sending: the node's rate
-	 * gate counts the next slot from here.
+	 * settings (docs/architecture.md, "Tokens"). A node working in another tenant hands over that
+	 * tenant's token with the settings it was issued for (transport.ts): the same check applies. Every
+	 * request says who sends it (User-Agent). n8n calls this last before sending: the node's rate gate
+	 * counts the next slot from here.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
@@ -112,11 +130,9 @@ export class FlareApi implements ICredentialType {
 		} catch {
 			// Settings that cannot be used: no token goes anywhere.
 		}
+		requestOptions.headers = { ...requestOptions.headers, 'User-Agent': USER_AGENT };
 		if (issuedForThese && typeof credentials.accessToken === 'string' && credentials.accessToken) {
-			requestOptions.headers = {
-				...requestOptions.headers,
-				Authorization: `Bearer ${credentials.accessToken}`,
-			};
+			requestOptions.headers.Authorization = `Bearer ${credentials.accessToken}`;
 		}
 		sending(requestOptions);
 		return requestOptions;

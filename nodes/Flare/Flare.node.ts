@@ -23,9 +23,8 @@ import { matchingPolicyDescription, matchingPolicyOperations } from './resources
 import { sourceDescription, sourceOperations } from './resources/source';
 import { tenantDescription, tenantOperations } from './resources/tenant';
 import { threatReportDescription, threatReportOperations } from './resources/threatReport';
-import { requestOptions } from './shared/descriptions';
 import type { FlareOperation } from './shared/operation';
-import { runFlareOperation } from './shared/runner';
+import { runFlareOperation, SHARED_FIELDS } from './shared/runner';
 
 /** Every operation of the node, by resource and operation value. */
 export const flareOperations: Record<string, Record<string, FlareOperation>> = {
@@ -129,7 +128,8 @@ export class Flare implements INodeType {
 			...sourceDescription,
 			...tenantDescription,
 			...threatReportDescription,
-			requestOptions,
+			// Tenant and Request Options: every operation has them (the runner reads them).
+			...SHARED_FIELDS,
 		],
 	};
 

@@ -147,7 +147,7 @@ export class FlareAlertTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'In Flare, as an admin: Team → Edit → Create a New Alert Channel → Webhook. Paste the Production URL above as its Webhook URL and press Test: Flare sends a sample alert (use the Test URL while this node listens for a test event). Then send your alerts to this channel.',
+					'In Flare, as an admin: Alert Central → Channels → Add Channel → Webhook (where Alert Central is not there yet: Team → Edit → Create a New Alert Channel → Webhook). Paste the Production URL above as its Webhook URL and press Test: Flare sends a sample alert (use the Test URL while this node listens for a test event). Then send your alerts to this channel.',
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
@@ -290,7 +290,7 @@ export class FlareAlertTrigger implements INodeType {
 
 		// The items are built, and masked, before their alerts are remembered: a body the node fails
 		// on is not taken for a repeat when Flare sends it again.
-		const receivedAt = new Date().toISOString();
+		const receivedAt = new Date(Date.now()).toISOString();
 		const items = alerts.map((alert) => alertItem(alert, receivedAt));
 		const mode = (options.leakedValueOutput ?? 'masked') as LeakedValueOutput;
 		const output = this.helpers.returnJsonArray(

@@ -9,10 +9,16 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { requestOptions } from '../Flare/shared/descriptions';
 import { FlareItem } from '../Flare/shared/item';
 import type { FlareResponse } from '../Flare/shared/operation';
-import { asNodeError, callFlare, outputProtectionOf } from '../Flare/shared/runner';
+import {
+	asNodeError,
+	callFlare,
+	outputProtectionOf,
+	SHARED_FIELDS,
+	tenantOf,
+	tenantStamp,
+} from '../Flare/shared/runner';
 import { listSearch } from '../Flare/methods/listSearch';
 import { loadOptions } from '../Flare/methods/loadOptions';
 import { newEventFields, newEventWatch } from './newEvent';
@@ -77,11 +83,11 @@ const eventField: INodeProperties = {
 	],
 };
 
-/** The form of one kind, as its messages name fields: Event, the kind's fields, Request Options. */
+/** The form of one kind, as its messages name fields: Event, the kind's fields, Tenant, Request Options. */
 const formOf = (kind: TriggerKind): INodeProperties[] => [
 	eventField,
 	...kind.fields,
-	requestOptions,
+	...SHARED_FIELDS,
 ];
 
 /**
@@ -166,7 +172,7 @@ export class FlareTrigger implements INodeType {
 		properties: [
 			eventField,
 			...Object.values(kinds).flatMap((kind) => kind.fields),
-			requestOptions,
+			...SHARED_FIELDS,
 		],
 	};
 
@@ -176,8 +182,8 @@ export class FlareTrigger implements INodeType {
 	/**
 	 * Active polls walk Flare's search in ascending arrival order from the saved cursor and emit every
 	 * new match once (poll.ts); a manual "fetch test event" returns the newest few and changes
-	 * nothing. Either way, every item's leaked values are protected as Leaked Value Output says. A
-	 * failed poll throws and leaves the stored state as it was.
+	 * nothing. Either way, every item's leaked values are protected as Leaked Value Output says, and,
+	 * with a Tenant set, names that tenant. A failed poll throws and leaves the stored state as it was.
 	 */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const startedAt = Date.now();
@@ -187,12 +193,14 @@ export class FlareTrigger implements INodeType {
 			throw new NodeOperationError(this.getNode(), `Event has an unknown value: "${name}"`);
 		}
 		const form = formOf(kind);
-		const protect = outputProtectionOf(FlareItem.ofNode(this, form), form);
+		const item = FlareItem.ofNode(this, form);
+		const protect = outputProtectionOf(item, form);
+		const stamp = tenantStamp(tenantOf(item), {});
 		const emitted =
 			this.getMode() === 'manual'
 				? await newestMatches(this, form, kind)
 				: await pollWatch(this, form, kind.watch, startedAt);
-		for (const { json } of emitted?.[0] ?? []) protect(json);
+		for (const entry of emitted?.[0] ?? []) entry.json = stamp(protect(entry.json));
 		return emitted;
 	}
 }

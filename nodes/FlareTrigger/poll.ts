@@ -10,7 +10,7 @@ import { isRefusedCursorError, parameterError } from '../Flare/shared/errors';
 import { FlareItem } from '../Flare/shared/item';
 import { recordsOf, type FlareOperation, type FlareResponse } from '../Flare/shared/operation';
 import { DOCUMENTED_INTERVAL_MS } from '../Flare/shared/rateGate';
-import { asNodeError, callFlare } from '../Flare/shared/runner';
+import { asNodeError, callFlare, tenantOf } from '../Flare/shared/runner';
 import { BACKFILL_MS } from './backfill';
 import {
 	fingerprint,
@@ -479,7 +479,10 @@ export async function pollWatch(
 		const known =
 			shared.state && (!stored || shared.state.rev > stored.rev) ? shared.state : stored;
 		const first = startOf(item, startedAt);
-		const search = fingerprint({ query: watch.asked, backfill: first.backfill });
+		// The node's Tenant is part of the search: another tenant starts a new one. Without a Tenant
+		// the fingerprint is as saved triggers have it.
+		const tenant = tenantOf(item);
+		const search = fingerprint({ query: watch.asked, backfill: first.backfill, tenant });
 		const state = stateFor(known, search, first, startedAt);
 		const poll = new Poll(
 			item,

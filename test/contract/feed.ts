@@ -215,6 +215,38 @@ export type Tenant = z.infer<typeof Tenant>;
 export const TenantList = z.object({ tenants: z.array(Tenant) });
 export type TenantList = z.infer<typeof TenantList>;
 
+// ---- the organization's tenants: GET /{segment}/v2/organizations/{organization_id}/tenants ----
+
+/**
+ * Query: documented with none; the sibling organization lists (members, a member's tenants) take
+ * `size` (default 20) and `from`, which the node bets on (docs/api-contract.md). The fake's maximum
+ * page is 100.
+ */
+export const OrganizationTenantsQuery = z.object({
+	size: z.coerce.number().int().min(1).max(100).default(20),
+	from: z.string().optional(),
+});
+export type OrganizationTenantsQuery = z.infer<typeof OrganizationTenantsQuery>;
+
+/** `Tenant` of the v2 OpenAPI (a subset of its fields; all documented, none required). */
+export const OrganizationTenant = Tenant.extend({
+	type: z.string(),
+	description: z.string(),
+	organization_id: z.number().int(),
+	industry: z.string(),
+	is_disabled: z.boolean(),
+	is_archived: z.boolean(),
+	prevent_global_search: z.boolean(),
+});
+export type OrganizationTenant = z.infer<typeof OrganizationTenant>;
+
+/** `TenantWithCounts`: `{items, next}` (the OpenAPI's `items` is itself `TenantWithCounts`: a list is meant). */
+export const OrganizationTenantPage = z.object({
+	items: z.array(OrganizationTenant),
+	next: z.string().nullable(),
+});
+export type OrganizationTenantPage = z.infer<typeof OrganizationTenantPage>;
+
 // ---- tenant credentials feed: GET /{segment}/v2/me/feed/credentials ----
 
 /** Query: `size` (default 20; the fake's maximum is 100), `from`, `order_type` (default desc). */

@@ -256,7 +256,7 @@ export const INVENTORY_CASES: E2eCase[] = [
 				check(run, { fake }) {
 					const node = 'Tenants';
 					checkEqual(run.json(node), fake.feed.tenants(), node, 'output');
-					checkEqual(run.json(node).length, 2, node, 'tenants');
+					checkEqual(run.json(node).length, 3, node, 'tenants');
 				},
 			},
 		],

@@ -9,6 +9,7 @@ import { CANARY_API_KEY, CANARY_TOKEN_PREFIX } from '../reliability/secret-scan'
 import { EVENT_CASES } from './cases-events';
 import { INVENTORY_CASES } from './cases-inventory';
 import { RESPONSE_CASES } from './cases-response';
+import { SUITE_TENANTS, TENANT_CASES } from './cases-tenants';
 import { type FakeModelOptions, messageText, type ModelRequest } from './fake-model';
 import { check, checkEqual, failedNode, type RunView } from './report';
 
@@ -21,6 +22,8 @@ export const SUITE_DATASET: FakeFlareOptions = {
 	// Recognisable secrets, searched for in everything n8n printed, logged and stored (secrets.ts).
 	apiKeys: { full: CANARY_API_KEY },
 	tokenPrefix: CANARY_TOKEN_PREFIX,
+	// One credential serves them all (cases-tenants.ts).
+	tenants: SUITE_TENANTS,
 };
 
 const SEARCH_PATH = '/firework/v4/credentials/global/_search';
@@ -900,6 +903,8 @@ export const CASES: E2eCase[] = [
 			},
 		}),
 	},
+	// Last: it adds events to every tenant's feed.
+	...TENANT_CASES,
 ];
 
 /** What the fake chat model answers in the AI Agent case (behaviours/ai-agent-tool.json). */

@@ -109,6 +109,8 @@ export function allWorkflowFiles(root: string): string[] {
 export const TRIGGER_LIVE_WORKFLOW = 'behaviours/trigger-active.json';
 /** The same test's New Event workflow. */
 export const TRIGGER_LIVE_EVENTS_WORKFLOW = 'behaviours/trigger-active-events.json';
+/** The same test's two New Event triggers of two tenants, with one credential. */
+export const TRIGGER_LIVE_TENANTS_WORKFLOW = 'behaviours/trigger-active-tenants.json';
 
 /** Workflow files that neither an end-to-end case (of either kind) nor the activated-trigger test runs. */
 export function workflowsWithoutTest(files: string[], cases: Array<{ file: string }>): string[] {
@@ -116,6 +118,7 @@ export function workflowsWithoutTest(files: string[], cases: Array<{ file: strin
 		(file) =>
 			file !== TRIGGER_LIVE_WORKFLOW &&
 			file !== TRIGGER_LIVE_EVENTS_WORKFLOW &&
+			file !== TRIGGER_LIVE_TENANTS_WORKFLOW &&
 			!cases.some((testCase) => testCase.file === file),
 	);
 }

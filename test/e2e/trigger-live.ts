@@ -18,6 +18,11 @@
  * 1,000 ignored events (pages Flare leaves empty: more than one poll reads). Each event starts exactly
  * one execution with exactly one item.
  *
+ * And beside them, two New Event triggers of two tenants with one credential
+ * (`workflows/behaviours/trigger-active-tenants.json`, tenants 202 and 303): each round, one new event
+ * in each of those tenants' feeds; each trigger emits its own tenant's, once, naming that tenant, and
+ * every feed request carries a token of its trigger's tenant.
+ *
  * Each credential waits for its own poll, so each poll finds exactly one. It proves that activation
  * emits nothing (credentials imported before it, within the trigger's look-back, are noted, not
  * emitted) and that each new credential starts exactly one execution with exactly one item, which
@@ -49,6 +54,7 @@ import {
 	say,
 	seconds,
 	TRIGGER_LIVE_EVENTS_WORKFLOW,
+	TRIGGER_LIVE_TENANTS_WORKFLOW,
 	TRIGGER_LIVE_WORKFLOW,
 	workflowNodes,
 	workFolder,
@@ -58,6 +64,12 @@ const TRIGGER = 'New leaked credential for acme.com';
 const NEXT_NODE = 'Handle the new credential';
 const EVENT_TRIGGER = 'New event in the tenant feed';
 const EVENT_NEXT_NODE = 'Handle the new event';
+/** The two tenants of the tenants workflow, and their triggers and next nodes. */
+const TENANT_TRIGGERS = [202, 303].map((tenant) => ({
+	tenant,
+	trigger: `New event of tenant ${tenant}`,
+	next: `Handle tenant ${tenant}'s event`,
+}));
 /**
  * Ignored events before the event of round 5: Flare selects them and leaves them out of its pages. 100
  * pages, and as many empty ones on the way (the suite's dataset has Flare's paging quirks): more than
@@ -146,6 +158,16 @@ export interface TriggerLiveFigures {
 		polls: number;
 		feedPages: number;
 		staticDataBytes: number;
+	};
+	/** The two triggers of two tenants: each round's event of each tenant and its execution. */
+	tenants: {
+		rounds: Array<{ about: string; tenant: number; event: string; executionId: string; seconds: number }>;
+		added: Record<number, string[]>;
+		emitted: Record<number, string[]>;
+		executions: number;
+		/** Feed requests of those tenants, and those whose token was of another tenant (none). */
+		feedRequests: number;
+		otherTenant: number;
 	};
 	totalSeconds: number;
 }
@@ -343,10 +365,12 @@ export async function triggerLive(options: {
 			feedPages: 0,
 			staticDataBytes: 0,
 		},
+		tenants: { rounds: [], added: { 202: [], 303: [] }, emitted: { 202: [], 303: [] }, executions: 0, feedRequests: 0, otherTenant: 0 },
 		totalSeconds: 0,
 	};
 	const workflow = readWorkflow(root, TRIGGER_LIVE_WORKFLOW);
 	const eventsWorkflow = readWorkflow(root, TRIGGER_LIVE_EVENTS_WORKFLOW);
+	const tenantsWorkflow = readWorkflow(root, TRIGGER_LIVE_TENANTS_WORKFLOW);
 	const fake = await FakeFlare.start(DATASET);
 	let live: LiveInstance | undefined;
 	const fail = (message: string) => {
@@ -360,7 +384,7 @@ export async function triggerLive(options: {
 		);
 		await n8n.installPackage(options.tarball);
 		await n8n.importCredentials([flareCredential(fake)]);
-		await n8n.importWorkflows([workflow.absolute, eventsWorkflow.absolute]);
+		await n8n.importWorkflows([workflow.absolute, eventsWorkflow.absolute, tenantsWorkflow.absolute]);
 		live = new LiveInstance(n8n, workflow, figures, eventsWorkflow);
 		await live.start();
 		log(
@@ -422,6 +446,57 @@ export async function triggerLive(options: {
 		}
 		log(`New Event activated: no execution; ${eventsBefore.length} events of 5 min before were noted.`);
 
+		// Two triggers of two tenants, one credential: activated (two activations logged), nothing emitted.
+		await live.rest.activate(tenantsWorkflow.id);
+		await live.activated(TENANT_TRIGGERS.length, tenantsWorkflow);
+		if ((await live.executions(tenantsWorkflow)).length > 0) {
+			fail('the triggers of two tenants started executions at activation, expected none');
+		}
+		log(`Two tenants' triggers activated (tenants ${TENANT_TRIGGERS.map(({ tenant }) => tenant).join(' and ')}): no execution.`);
+		/** One new event in each of the two tenants' feeds. */
+		const addTenantEvents = (): Record<number, string> =>
+			Object.fromEntries(
+				TENANT_TRIGGERS.map(({ tenant }) => {
+					const [item] = fake.addEvents(1, { tenantId: tenant });
+					figures.tenants.added[tenant].push(item.metadata.uid);
+					return [tenant, item.metadata.uid];
+				}),
+			);
+		/** The two executions the round's events started: each trigger its tenant's event, once, named. */
+		const checkTenants = async (label: string, about: string, events: Record<number, string>, seen: number, addedAt: number) => {
+			try {
+				const executions = await waitFor(
+					`two executions of the tenants' triggers after their events were added`,
+					async () => {
+						const all = await live!.executions(tenantsWorkflow);
+						return all.length >= seen + TENANT_TRIGGERS.length ? all.slice(seen) : undefined;
+					},
+					EXECUTION_DEADLINE_SECONDS,
+				);
+				const found: Record<number, string> = {};
+				for (const execution of executions) {
+					const runJson = await live!.rest.finishedExecution(execution.id);
+					secrets.addRun(runJson, `execution ${execution.id}`, workflowNodes(tenantsWorkflow));
+					if (runJson.status !== 'success') throw new E2eFailure(undefined, `execution ${execution.id} ended "${runJson.status}"`);
+					const view = new RunView(runJson);
+					const ran = TENANT_TRIGGERS.filter(({ trigger }) => view.nodesRun().includes(trigger));
+					checkEqual(ran.length, 1, undefined, `execution ${execution.id}: the triggers that started it`);
+					const { tenant, trigger, next } = ran[0];
+					const emitted = view.json(trigger).map((item) => [(item.metadata as { uid: string }).uid, item.tenantId]);
+					checkEqual(emitted, [[events[tenant], tenant]], trigger, `execution ${execution.id}: the items emitted`);
+					checkEqual(view.json(next).length, 1, next, `execution ${execution.id}: the items received`);
+					found[tenant] = execution.id;
+					figures.tenants.emitted[tenant].push(events[tenant]);
+					const seconds = round((Date.now() - addedAt) / 1000);
+					figures.tenants.rounds.push({ about, tenant, event: events[tenant], executionId: execution.id, seconds });
+				}
+				checkEqual(Object.keys(found).map(Number).sort(), TENANT_TRIGGERS.map(({ tenant }) => tenant), undefined, 'the tenants whose trigger started an execution');
+				log(`  ✓ ${label}, two tenants: ${TENANT_TRIGGERS.map(({ tenant }) => `tenant ${tenant}'s event → execution ${found[tenant]}`).join(', ')}, 1 item each`);
+			} catch (error) {
+				fail(`${label}, two tenants: ${(error as Error).message}`);
+			}
+		};
+
 		const emitted: number[] = [];
 		const eventsEmitted: string[] = [];
 		/** One new event as this round wants it (after refusing cursors, or after a filtered run). */
@@ -473,13 +548,16 @@ export async function triggerLive(options: {
 			const label = `round ${index + 1}/${ROUNDS.length} (${step.about})`;
 			const seen = (await live.executions()).length;
 			const eventsSeen = (await live.executions(eventsWorkflow)).length;
+			const tenantsSeen = (await live.executions(tenantsWorkflow)).length;
 			let event: string;
+			let tenantEvents: Record<number, string>;
 			await sleep(1_100); // a new import time, after the instant the last poll reached
 			let added: number[];
 			let addedAt: number;
 			if (step.restart === 'none') {
 				added = addOneAcmeCredential(fake);
 				event = addEvent(step);
+				tenantEvents = addTenantEvents();
 				addedAt = Date.now();
 				figures.added.push(...added);
 			} else {
@@ -501,17 +579,30 @@ export async function triggerLive(options: {
 								: undefined,
 						SAVE_DEADLINE_SECONDS,
 					);
+					for (const { tenant, trigger } of TENANT_TRIGGERS) {
+						const lastOfTenant = eventKey(figures.tenants.emitted[tenant][figures.tenants.emitted[tenant].length - 1]);
+						await waitFor(
+							`static data holding the last event of tenant ${tenant} in n8n's database`,
+							async () =>
+								(await live!.storedState(tenantsWorkflow, trigger))?.seen[lastOfTenant] !== undefined
+									? true
+									: undefined,
+							SAVE_DEADLINE_SECONDS,
+						);
+					}
 					figures.savedBeforeKillSeconds = round((Date.now() - from) / 1000);
 				}
 				const signalled = Date.now();
 				const ended = await live.end(step.restart);
 				added = addOneAcmeCredential(fake);
 				event = addEvent(step);
+				tenantEvents = addTenantEvents();
 				addedAt = Date.now();
 				figures.added.push(...added);
 				await live.start();
 				await live.activated(figures.starts.length);
 				await live.activated(figures.starts.length, eventsWorkflow);
+				await live.activated(figures.starts.length * TENANT_TRIGGERS.length, tenantsWorkflow);
 				figures.restarts.push({
 					restart: step.restart,
 					...ended,
@@ -569,6 +660,7 @@ export async function triggerLive(options: {
 				fail(`${label}: ${(error as Error).message}`);
 			}
 			await checkEvent(label, step, event, eventsSeen, addedAt);
+			await checkTenants(label, step.about, tenantEvents, tenantsSeen, addedAt);
 		}
 
 		// One more poll, which finds nothing new: then across the whole run, one execution per added
@@ -618,6 +710,23 @@ export async function triggerLive(options: {
 				`the New Event trigger started ${eventExecutions.length} executions in all, expected ${ROUNDS.length}: one per new event`,
 			);
 		}
+		// The two tenants: in all, each trigger emitted each of its tenant's new events once, and every
+		// feed request carried a token of one of those tenants (the New Event trigger above has the
+		// credential's, 101).
+		const tenantExecutions = await live.executions(tenantsWorkflow);
+		figures.tenants.executions = tenantExecutions.length;
+		try {
+			checkEqual(figures.tenants.emitted, figures.tenants.added, undefined, "the two tenants' events emitted, in all");
+			checkEqual(tenantExecutions.length, ROUNDS.length * TENANT_TRIGGERS.length, undefined, "executions of the two tenants' triggers");
+		} catch (error) {
+			fail((error as Error).message);
+		}
+		const tenantFeeds = fake.requests.filter((request) => request.path === FEED_PATH && request.tenant !== 101);
+		figures.tenants.feedRequests = tenantFeeds.length;
+		figures.tenants.otherTenant = tenantFeeds.filter((request) => !TENANT_TRIGGERS.some(({ tenant }) => tenant === request.tenant)).length;
+		if (figures.tenants.otherTenant > 0 || tenantFeeds.length === 0) {
+			fail(`${figures.tenants.otherTenant} of ${tenantFeeds.length} feed requests of the two tenants' triggers carried a token of another tenant`);
+		}
 		figures.events.staticDataBytes = (await live.storedState(eventsWorkflow, EVENT_TRIGGER))?.bytes ?? 0;
 		figures.events.polls = live.polls(eventsWorkflow).length;
 		figures.events.feedPages = fake.requests.filter((request) => request.path === FEED_PATH).length;
@@ -631,6 +740,9 @@ export async function triggerLive(options: {
 		);
 		log(
 			`New Event: ${figures.events.polls} polls, ${figures.events.feedPages} feed pages; ${figures.events.executions} executions of ${figures.events.itemsPerExecution.join(', ')} item(s); static data: ${figures.events.staticDataBytes} bytes.`,
+		);
+		log(
+			`Two tenants: ${figures.tenants.executions} executions, ${figures.tenants.feedRequests} feed requests, each with a token of its trigger's tenant.`,
 		);
 	} catch (error) {
 		fail(`the activated trigger could not be tested: ${(error as Error).message}`);
@@ -679,6 +791,11 @@ export function render(figures: TriggerLiveFigures): string {
 		),
 		'',
 		table(
+			['Round', 'Tenant', 'Event (New Event, Tenant set)', 'Execution', 'Seconds from its arrival to the execution ended'],
+			figures.tenants.rounds.map((row) => [row.about, row.tenant, row.event, row.executionId, row.seconds]),
+		),
+		'',
+		table(
 			[
 				'Restart',
 				'n8n ended',
@@ -699,7 +816,8 @@ async function main(): Promise<void> {
 	const root = repositoryRoot();
 	const install = ensureN8n('2', say);
 	install.catch(() => undefined); // awaited in triggerLive
-	const tarball = await buildAndPack(root);
+	// A pack folder of its own: CI runs this beside the end-to-end suite, which empties .n8n-e2e/pack.
+	const tarball = await buildAndPack(root, path.join(workFolder(root), 'trigger-live-pack'));
 	const secrets = new E2eSecretScan(DATASET.apiKeys!.full!, 'trigger-live');
 	say(`== Flare Trigger activated, ${LINES['2'].label}, polling every minute`);
 	const { figures, failures } = await triggerLive({ root, install, tarball, secrets, log: say });
@@ -720,7 +838,9 @@ async function main(): Promise<void> {
 			`${figures.n8n}, both kinds side by side: every check passed in ${figures.totalSeconds} s; ` +
 				`${figures.polls} polls of New Leaked Credential, ${figures.events.polls} of New Event ` +
 				`(${figures.events.feedPages} feed pages); static data ${figures.staticDataBytes} and ` +
-				`${figures.events.staticDataBytes} bytes.`,
+				`${figures.events.staticDataBytes} bytes; two New Event triggers of tenants 202 and 303 with one ` +
+				`credential: ${figures.tenants.executions} executions, each tenant's events once, ` +
+				`${figures.tenants.feedRequests} feed requests each with its tenant's token.`,
 			'',
 			render(figures),
 		].join('\n'),

@@ -140,6 +140,9 @@ const HASH_INVERSE = (() => {
 	return inverse >>> 0;
 })();
 
+/** Dataset.passwordOf's memory, by seed. */
+const PASSWORDS_BY_SEED = new Map<number, Int32Array>();
+
 export class Dataset {
 	readonly seed: number;
 	readonly domainList: string[];
@@ -295,7 +298,24 @@ export class Dataset {
 	}
 
 	passwordOf(index: number): number {
-		return hash32(this.seed, index, SALT.password) % this.passwordList.length;
+		const known = this.passwordsKnown;
+		if (index < known.length && known[index] >= 0) return known[index];
+		const password = hash32(this.seed, index, SALT.password) % this.passwordList.length;
+		if (index < known.length) known[index] = password;
+		return password;
+	}
+
+	/**
+	 * The password of each generated credential once it was asked for, shared by the datasets of one
+	 * seed (a lookup by password scans hundreds of thousands of them, fake after fake); -1 not yet.
+	 */
+	private get passwordsKnown(): Int32Array {
+		let known = PASSWORDS_BY_SEED.get(this.seed);
+		if (!known || known.length < this.generated) {
+			known = new Int32Array(this.generated).fill(-1);
+			PASSWORDS_BY_SEED.set(this.seed, known);
+		}
+		return known;
 	}
 
 	sourceOf(index: number): number {
@@ -845,6 +865,18 @@ export class Dataset {
 	identifier(id: number, tenantId: number): PublicIdentifier {
 		const stored = this.storedIdentifiers.get(id);
 		if (stored) return { ...structuredClone(stored), tenant_id: tenantId };
+		let generated = this.generatedIdentifiers.get(id);
+		if (!generated) {
+			generated = this.generateIdentifier(id);
+			this.generatedIdentifiers.set(id, generated);
+		}
+		return { ...structuredClone(generated), tenant_id: tenantId };
+	}
+
+	/** Identifiers as generated, by id: each is made once (its fields are hashes of the seed). */
+	private readonly generatedIdentifiers = new Map<number, PublicIdentifier>();
+
+	private generateIdentifier(id: number, tenantId = 0): PublicIdentifier {
 		const k = id - 7001;
 		const h = (salt: number) => hash32(this.seed, k, SALT.identifier, salt);
 		const domain = this.domainList[k % this.domainList.length];

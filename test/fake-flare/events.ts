@@ -269,9 +269,10 @@ export class EventStore {
 			this.states.set(tenantId, new Map());
 			const next = seededStream(hash32(options.seed, 0xfeed, tenantId));
 			let materializedMs = options.startMs;
+			const known = this.knownIdentifiers(tenantId);
 			for (let k = 0; k < options.eventsPerTenant; k++) {
 				if (k % 7 !== 6) materializedMs = options.startMs + k * STEP_MS + (next() % (STEP_MS / 3));
-				const generated = this.generate(tenantId, k, next, {
+				const generated = this.generate(tenantId, k, next, known, {
 					type: EVENT_TYPES[(k + tenantId) % EVENT_TYPES.length],
 					id: eventId(tenantId, k),
 					materializedMs,
@@ -681,11 +682,12 @@ export class EventStore {
 		)
 			throw new Error('FakeFlare.addEvents: materializedAt must not go backwards in time');
 		const items: FeedItem[] = [];
+		const known = this.knownIdentifiers(tenantId);
 		for (let j = 0; j < count; j++) {
 			const n = (this.appended.get(tenantId) ?? 0) + 1;
 			this.appended.set(tenantId, n);
 			const next = seededStream(hash32(this.options.seed, 0xadd, tenantId, n));
-			const generated = this.generate(tenantId, n, next, {
+			const generated = this.generate(tenantId, n, next, known, {
 				type: options.type ?? EVENT_TYPES[n % EVENT_TYPES.length],
 				id: `new-${tenantId}-${n}`,
 				materializedMs,
@@ -721,11 +723,24 @@ export class EventStore {
 		return event;
 	}
 
-	/** An event of `type` that matched one or two identifiers and mentions what they watch. */
+	/**
+	 * The identifiers an event may name: not one named by its secret, since a feed item names the
+	 * identifiers it matched, and no client can tell that name from another (docs/api-contract.md,
+	 * "Masking": what stays visible). Read once for a batch of events.
+	 */
+	private knownIdentifiers(tenantId: number): number[] {
+		return this.identifiers.identifierIds().filter((id) => !namedBySecret(this.identifiers.identifier(id, tenantId)));
+	}
+
+	/**
+	 * An event of `type` that matched one or two identifiers (`spec`'s, else some of `known`) and
+	 * mentions what they watch.
+	 */
 	private generate(
 		tenantId: number,
 		k: number,
 		next: () => number,
+		known: number[],
 		spec: {
 			type: EventType;
 			id: string;
@@ -737,9 +752,6 @@ export class EventStore {
 	): Omit<StoredEvent, 'seq'> {
 		const { type, id } = spec;
 		const [source, sourceName] = SOURCES[type][next() % SOURCES[type].length];
-		// Not an identifier named by its secret: a feed item names the identifiers it matched, and no
-		// client can tell that name from another (docs/api-contract.md, "Masking": what stays visible).
-		const known = this.identifiers.identifierIds().filter((id) => !namedBySecret(this.identifiers.identifier(id, tenantId)));
 		let identifierIds = spec.identifierIds;
 		if (!identifierIds) {
 			const first = known[next() % known.length];

@@ -18,6 +18,7 @@ import {
 	FullEvent,
 	IdentifierPage,
 	LegacyHttpError,
+	OrganizationTenantPage,
 	pageOf,
 	PublicIdentifier,
 	SEVERITY_ORDER,
@@ -1123,6 +1124,52 @@ describe('tenants (GET /{segment}/v2/me/tenants)', () => {
 				{ id: 101, name: 'Acme Corporation' },
 			],
 		});
+	});
+});
+
+describe('the organization\'s tenants (GET /{segment}/v2/organizations/{organization_id}/tenants)', () => {
+	const path = (organization: number) => `/${seg()}/v2/organizations/${organization}/tenants`;
+
+	it("lists every tenant of the organization to its administrator's key, paged by from/next", async () => {
+		fake.reset({ tenants: [101, 202, 303] });
+		const token = await tokenFor('full', 303);
+		const organization = fake.organizationOf('full');
+
+		const first = await call('GET', `${path(organization)}?size=2`, { token });
+		const page = OrganizationTenantPage.parse(first.json);
+		const second = OrganizationTenantPage.parse((await call('GET', `${path(organization)}?size=2&from=${encodeURIComponent(page.next!)}`, { token })).json);
+
+		expect([...page.items, ...second.items].map((tenant) => [tenant.id, tenant.name, tenant.organization_id])).toEqual([
+			[101, 'Acme Corporation', organization],
+			[202, 'Acme Europe', organization],
+			[303, 'Globex Industries', organization],
+		]);
+		expect(second.next).toBeNull();
+		expectInvalid(await call('GET', `${path(organization)}?size=101`, { token }), ['query', 'size']);
+	});
+
+	it("refuses a member's key, and another organization, with 403", async () => {
+		expectError(await call('GET', path(fake.organizationOf('noAstp')), { token: await tokenFor('noAstp') }), 403, 'FORBIDDEN', /not an administrator of organization/);
+		expectError(await call('GET', path(1), { token: await tokenFor('full') }), 403, 'FORBIDDEN', 'you are not an administrator of organization 1');
+	});
+});
+
+describe('tenants: a token works in its tenant only', () => {
+	it("a token of another tenant finds none of this tenant's events, and the log says whose token each request carried", async () => {
+		const [event] = fake.feed.feedAll(202, {});
+		const body = { action: { type: 'ignore' }, targets: [{ uid: event.metadata.uid }] };
+		fake.clearLog();
+
+		const other = await call('POST', `/${seg()}/v4/events/actions`, { token: await tokenFor('full', 101), body });
+		const own = await call('POST', `/${seg()}/v4/events/actions`, { token: await tokenFor('full', 202), body });
+
+		expectError(other, 404, 'NOT_FOUND');
+		expect(own.status).toBe(200);
+		expect(fake.requests.filter((request) => request.auth === 'bearer').map((request) => [request.tenant, request.status])).toEqual([
+			[101, 404],
+			[202, 200],
+		]);
+		expect(fake.issuedTokens().map((issued) => issued.tenantId)).toEqual([101, 202]);
 	});
 });
 

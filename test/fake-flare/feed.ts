@@ -133,7 +133,11 @@ export interface FeedSettings {
 export type WriteRecord = { method: string; path: string; body: unknown };
 
 /** Names of the demo tenants (others are "Tenant <id>"). */
-const TENANT_NAMES: Record<number, string> = { 101: 'Acme Corporation', 202: 'Acme Europe' };
+const TENANT_NAMES: Record<number, string> = {
+	101: 'Acme Corporation',
+	202: 'Acme Europe',
+	303: 'Globex Industries',
+};
 
 /** The tenant's own states of a credential (by credential hash). */
 export interface CredentialState {

@@ -3,7 +3,8 @@
  * holds the connection until the client goes away (or the fake stops, which closes every connection),
  * then stops writing: no timer outlives the connection.
  */
-import { delay, type http } from '../support/node';
+import { timers } from '../support/globals';
+import type { http } from '../support/node';
 
 /** What the log keeps of a held connection. */
 export interface HeldLog {
@@ -99,14 +100,24 @@ function write(res: http.ServerResponse, log: HeldLog, chunk: Buffer): boolean {
 	});
 }
 
-/** Waits `ms`; false when the connection closed meanwhile (the timer is cleared then). */
+/**
+ * Waits `ms` on the process's timers (virtual ones in jest: test/support/clock.ts); false when the
+ * connection closed meanwhile (the timer is cleared then).
+ */
 async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-	try {
-		await delay(ms, undefined, { signal });
-		return true;
-	} catch {
-		return false;
-	}
+	if (signal.aborted) return false;
+	const { setTimeout, clearTimeout } = timers();
+	return await new Promise<boolean>((resolve) => {
+		const closed = () => {
+			clearTimeout(timer);
+			resolve(false);
+		};
+		const timer = setTimeout(() => {
+			signal.removeEventListener('abort', closed);
+			resolve(true);
+		}, ms);
+		signal.addEventListener('abort', closed, { once: true });
+	});
 }
 
 async function drained(res: http.ServerResponse, signal: AbortSignal): Promise<void> {

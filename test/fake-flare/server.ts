@@ -30,13 +30,15 @@ import {
 	type ReportRequestBodyInput,
 	ReportRequestIdParam,
 	SourceListQuery,
+	OrganizationTenantsQuery,
+	type OrganizationTenant,
 	TokenGenerateBody,
 	UrlsByHashBody,
 	type ValidationErrorItem,
 	validationDetail,
 } from '../contract';
-import { whileParked } from '../support/clock';
-import { http, type net, performance } from '../support/node';
+import { monotonicNow, whileParked } from '../support/clock';
+import { http, type net } from '../support/node';
 import { type AddedCredentialOptions, Dataset, SCAN_CAP, type StoredAssignment } from './dataset';
 import { type Fault, Faults, isPagingFault, type PagingFault } from './faults';
 import { drip, endlessBody, silent } from './hostile';
@@ -157,10 +159,17 @@ export interface LoggedRequest {
 	/** Parsed JSON body, the raw text when it is not JSON, undefined when empty. */
 	body: unknown;
 	auth: AuthKind;
+	/** The User-Agent header as sent. */
+	userAgent?: string;
 	/** The demo key the request was made with (its role, never the key): see {@link FaultRule.key}. */
 	key?: KeyRole;
 	/** For bearer requests: whether the token was valid on arrival. */
 	tokenValid?: boolean;
+	/**
+	 * For bearer requests with a token the fake issued: the tenant it was issued for. Flare's paths
+	 * name no tenant: the token chooses it, and a token of another tenant sees that tenant's data.
+	 */
+	tenant?: number;
 	/** Final status; 0 when the connection was reset or never answered. */
 	status: number;
 	tier: Tier;
@@ -232,6 +241,9 @@ const DEFAULTS: ResolvedFakeFlareOptions = {
 	eventSortKey: 'materialized_at',
 	reportProcessingPolls: 1,
 };
+
+/** The demo keys of an organization administrator (the others belong to members). */
+const ORGANIZATION_ADMINS: KeyRole[] = ['full'];
 
 /** Who each demo key belongs to, as /tokens/test reports it: each key in an organization of its own. */
 const KEY_OWNERS: Record<
@@ -310,6 +322,7 @@ type RouteName =
 	| 'reportStatus'
 	| 'eventSearch'
 	| 'byAccounts'
+	| 'organizationTenants'
 	| FeedRouteName
 	| ManagementRouteName;
 
@@ -454,6 +467,7 @@ function buildRoutes(segment: string): Route[] {
 		route('listIdentifiers', 'GET', `/${seg}/v4/identifiers/`, 'basic'),
 		route('listPolicies', 'GET', `/${seg}/v4/matching-policies`, 'basic'),
 		route('listSources', 'GET', '/astp/v2/sources', 'basic', 'astp'),
+		route('organizationTenants', 'GET', `/${seg}/v2/organizations/${param}/tenants`, 'basic'),
 		route(
 			'reportStatus',
 			'GET',
@@ -541,6 +555,10 @@ export class FakeFlare {
 		this.otherOrigin = new OtherOrigin(() => this.now());
 		this.reset();
 		this.server = http.createServer((req, res) => void this.handle(req, res));
+		// Idle connections stay open until the client closes them: Node's server would close them after
+		// 5 s of real time, which under virtual time (jest) a client cannot see coming, and a request
+		// sent on such a connection fails with ECONNRESET. stop() closes every connection.
+		this.server.keepAliveTimeout = 0;
 	}
 
 	/** Starts a fake on 127.0.0.1 (`port` 0 = a free port), and its other origin on a free port. */
@@ -676,6 +694,27 @@ export class FakeFlare {
 	 */
 	reset(options: FakeFlareOptions = {}): void {
 		this.currentOptions = resolveOptions(this.startOptions, options);
+		this.resetData();
+		this.routes = buildRoutes(this.currentOptions.productSegment);
+		this.tokens = new Map();
+		this.log = [];
+		this.otherOrigin.clear();
+		this.faults.clear();
+		this.reportRequests = [];
+		this.unitsUsed = new Map();
+		this.sessions = new Map();
+		this.nextDue = new Map();
+		this.syntheticCursors = new Set();
+		this.setClockOffset(this.currentOptions.clockOffsetMs);
+	}
+
+	/**
+	 * The dataset as it was at the start (identifiers, policies, events and their tenant state) and no
+	 * writes, the rest kept: tokens, the log, report requests, quota and rate limits. For checks that
+	 * must each start from the same records, whatever the writes of the checks before them did.
+	 */
+	resetData(): void {
+		this.writes = [];
 		const { seed, credentials, domains, sameInstantGroup, startTime } = this.currentOptions;
 		const { identifiers, policies, sources, searchOrder } = this.currentOptions;
 		this.currentDataset = new Dataset({
@@ -697,18 +736,6 @@ export class FakeFlare {
 			{ quirks: this.currentOptions.quirks, now: () => this.now() },
 			(write) => this.writes.push(write),
 		);
-		this.routes = buildRoutes(this.currentOptions.productSegment);
-		this.tokens = new Map();
-		this.log = [];
-		this.otherOrigin.clear();
-		this.faults.clear();
-		this.reportRequests = [];
-		this.writes = [];
-		this.unitsUsed = new Map();
-		this.sessions = new Map();
-		this.nextDue = new Map();
-		this.syntheticCursors = new Set();
-		this.setClockOffset(this.currentOptions.clockOffsetMs);
 	}
 
 	/** Empties the request log, and the other origin's. */
@@ -722,6 +749,11 @@ export class FakeFlare {
 		const stored = this.reportRequests.find((entry) => entry.request_id === requestId);
 		if (!stored) throw new Error(`FakeFlare.failReport: no report request ${requestId}`);
 		stored.outcome = 'error';
+	}
+
+	/** Every token issued since the last reset, with its tenant (tests: each must stay out of outputs). */
+	issuedTokens(): Array<{ token: string; tenantId: number }> {
+		return [...this.tokens].map(([token, record]) => ({ token, tenantId: record.tenantId }));
 	}
 
 	/** Every token issued so far answers 401 from now on. */
@@ -778,7 +810,7 @@ export class FakeFlare {
 	// ---- request pipeline ----
 
 	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-		const arrival = performance.now();
+		const arrival = monotonicNow();
 		const target = req.url ?? '/';
 		const { path: rawPath, query } = splitTarget(target);
 		const method = (req.method ?? 'GET').toUpperCase();
@@ -791,13 +823,16 @@ export class FakeFlare {
 			query,
 			body: undefined,
 			auth: authKind(authorization),
+			userAgent: req.headers['user-agent'],
 			key,
 			status: 0,
 			tier: found?.route.tier ?? 'basic',
 			at: this.now(),
 		};
-		if (entry.auth === 'bearer')
+		if (entry.auth === 'bearer') {
 			entry.tokenValid = this.validToken(bearerToken(authorization)) !== undefined;
+			entry.tenant = this.tokens.get(bearerToken(authorization) ?? '')?.tenantId;
+		}
 		this.log.push(entry);
 		const queryStart = target.indexOf('?');
 		const ctx: RequestContext = {
@@ -994,6 +1029,8 @@ export class FakeFlare {
 				return this.listPolicies(ctx);
 			case 'listSources':
 				return this.listSources(ctx);
+			case 'organizationTenants':
+				return this.organizationTenants(ctx);
 			case 'reportStatus':
 				return this.reportStatus(ctx);
 			default: {
@@ -1046,7 +1083,7 @@ export class FakeFlare {
 	}
 
 	/**
-	 * One request per 1/rate s per organization and tier, timed by arrival (real time), as a generic
+	 * One request per 1/rate s per organization and tier, timed by arrival (monotonic time: virtual in jest), as a generic
 	 * cell rate algorithm: each accepted request moves the tier's next due time one interval on, and a
 	 * request may arrive at most `rateLimitToleranceMs` before it is due (the jitter of the way to the
 	 * server), so the rate holds on average and no burst gets through.
@@ -1422,6 +1459,34 @@ export class FakeFlare {
 		const policies = this.currentDataset.policies();
 		if (query.order === 'desc') policies.reverse();
 		return jsonReply(200, this.listPage(ctx, 'policies', query, policies));
+	}
+
+	/**
+	 * Every tenant of the organization, for its administrator's key only (the `full` key: the others
+	 * are members, refused 403, as is any other organization); paged by `from`/`next`.
+	 */
+	private organizationTenants(ctx: RequestContext): Reply {
+		const organization = pathParam('organization_id', ctx.params[0], IdentifierIdParam);
+		const { role } = ctx.token!;
+		if (!ORGANIZATION_ADMINS.includes(role) || KEY_OWNERS[role].organization_id !== organization) {
+			return errorReply(
+				403,
+				'FORBIDDEN',
+				`you are not an administrator of organization ${organization}`,
+			);
+		}
+		const query = parseWith(OrganizationTenantsQuery, ctx.query, 'query');
+		const tenants: OrganizationTenant[] = this.feedApi.tenants().map((tenant) => ({
+			...tenant,
+			type: 'regular',
+			description: `Monitoring of ${tenant.name}`,
+			organization_id: organization,
+			industry: 'global',
+			is_disabled: false,
+			is_archived: false,
+			prevent_global_search: false,
+		}));
+		return jsonReply(200, this.listPage(ctx, `tenants:${organization}`, query, tenants));
 	}
 
 	private listSources(ctx: RequestContext): Reply {

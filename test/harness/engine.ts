@@ -38,6 +38,7 @@ import {
 
 import { path, processRef } from '../support/node';
 import { collectRun, registerSecret } from './collect';
+import { useGenerousRegexTimeout } from './regex';
 import { asNode, instrumentMasking, observeExposures } from './exposure';
 import { CredentialStore, HarnessCredentialsHelper } from './credentials';
 
@@ -198,6 +199,7 @@ export class Harness {
 	}
 
 	static async create(): Promise<Harness> {
+		useGenerousRegexTimeout();
 		return new Harness(await loadPackage());
 	}
 

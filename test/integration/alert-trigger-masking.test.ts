@@ -1,6 +1,7 @@
 import { FakeFlare, pushAlert, type FlareAlert, type PushOptions } from '../fake-flare';
 import { Harness } from '../harness/engine';
 import { AlertWebhookWorkflow } from '../harness/webhook';
+import { cpuMsOf } from '../support/cpu';
 
 /**
  * The hostile review of the Flare Alert Trigger (2026-11-25), findings F0 and F8, in the shared
@@ -28,16 +29,20 @@ describe('Flare Alert Trigger: masking what threat actors write (review F0, F8)'
 	afterAll(async () => await fake.stop());
 	afterEach(async () => await workflow.stop());
 
-	// F0: three shapes that made masking quadratic (seconds for 40–240 kB, hours for 4 MiB).
+	// F0: three shapes that made masking quadratic (seconds for 40–240 kB, hours for 4 MiB). Answered
+	// within a second of CPU, over ten times what a delivery needs (tens of ms; bench/ times it).
 	it.each([
 		['a paste with a 40 kB base64 blob after a colon', `Subject: dump\n${'QUJD'.repeat(10_000)}\n`],
 		['a 144 kB run of "_password"', `x${'_password'.repeat(16_000)}`],
 		['one line of 40,000 "ab:cd" tokens', 'ab:cd '.repeat(40_000)],
-	])('F0 %s is answered within a second', async (_, content) => {
+	])('F0 %s is answered within a second of CPU', async (_, content) => {
 		const [alert] = fake.newAlerts(1, { type: 'paste' });
-		const result = await push({ ...alert, content });
-		expect(result.status).toBe(200);
-		expect(result.answeredAt - result.sentAt).toBeLessThan(1000);
+		let result: Awaited<ReturnType<typeof push>> | undefined;
+		const cpuMs = await cpuMsOf(async () => {
+			result = await push({ ...alert, content });
+		});
+		expect(result?.status).toBe(200);
+		expect(cpuMs).toBeLessThan(1000);
 		expect(workflow.executions).toHaveLength(1);
 	});
 

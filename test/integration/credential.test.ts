@@ -103,10 +103,39 @@ describe('Flare API credential in the real engine', () => {
 		const result = await harness.testCredential();
 
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^The API key was rejected by Flare \(HTTP 401\)/);
+		// The message names the host the key was sent to.
+		expect(result.message).toMatch(new RegExp(`^Flare at 127\\.0\\.0\\.1:${new URL(fake.url).port} rejected the API key \\(HTTP 401\\)`));
 		expect(result.message).not.toContain(unknownKey('123'));
 		expect(result.message).not.toContain('invalid api key');
 		expect(fake.requests.map((request) => request.path)).toEqual(['/tokens/generate']);
+	});
+
+	it.each(['https://api.flare.io.example.net', 'https://flare.example'])(
+		'refuses the Base URL %s before any request, in the credential test and in a run, naming Allow Another Host',
+		async (baseUrl) => {
+			harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl });
+			const host = new URL(baseUrl).host;
+			const message = `The Flare API credential's 'Base URL' points to ${host}, which is not Flare's API (api.flare.io or api.eu.flare.io), so the API key was not sent. To send it to ${host} on purpose, turn on 'Allow Another Host' in the credential`;
+
+			const tested = await harness.testCredential();
+			const run = await harness.runNode({ parameters: searchParameters });
+
+			expect(tested).toEqual({ status: 'Error', message });
+			expect(run.error?.message).toBe(`${message} [item 0]`);
+			expect(run.error?.description).toMatch(/Turn on 'Allow Another Host' only for a proxy or a test API you trust: that host receives the API key/);
+			expect(fake.requests).toEqual([]);
+		},
+	);
+
+	it('identifies itself on every request: the token exchange, the credential test, the API', async () => {
+		await harness.testCredential();
+		await harness.runNode({ parameters: { ...searchParameters, limit: 1 } });
+
+		expect(fake.requests.map((request) => [request.path, request.userAgent])).toEqual([
+			['/tokens/generate', 'n8n-nodes-flareio/0.1.0 n8n'],
+			['/tokens/test', 'n8n-nodes-flareio/0.1.0 n8n'],
+			['/firework/v4/credentials/global/_search', 'n8n-nodes-flareio/0.1.0 n8n'],
+		]);
 	});
 
 	it('fails a node run with a bad key before any API call, naming the problem, not the key', async () => {
@@ -115,7 +144,7 @@ describe('Flare API credential in the real engine', () => {
 		const result = await harness.runNode({ parameters: searchParameters });
 
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(/The API key was rejected by Flare/);
+		expect(result.error?.message).toMatch(/rejected the API key/);
 		expect(JSON.stringify(result.run)).not.toContain(unknownKey('456'));
 		expect(fake.requests.every((request) => request.path === '/tokens/generate')).toBe(true);
 	});
@@ -140,7 +169,7 @@ describe('The token exchange under load', () => {
 
 		const limited = await harness.runNode({ parameters: search });
 
-		expect(limited.error?.message).toBe('Flare is rate-limiting the token requests of this API key (HTTP 429). Try again in a minute.');
+		expect(limited.error?.message).toBe(`Flare at ${new URL(fake.url).host} is rate-limiting the token requests of this API key (HTTP 429). Try again in a minute.`);
 		expect(fake.requests.map((request) => request.path)).toEqual(Array(3).fill('/tokens/generate'));
 
 		fake.reset();

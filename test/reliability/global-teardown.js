@@ -5,8 +5,9 @@
 //    test-results/secret-scan-harness.json, and fails the run if anything was found. The same for the
 //    leaked values the fake plants: none in the output or errors of this package's nodes unless they
 //    ran with Leaked Value Output Full, and Full runs must give some back.
-// 2. Merges the result rows of the reliability tests into test-results/reliability.json, which
-//    test/reliability/table.ts prints as the tables of docs/reliability.md.
+// 2. Merges the result rows of the reliability tests into test-results/reliability.json (the long-proof
+//    run, FLARE_LONG=1: reliability-long.json), which test/reliability/table.ts prints as the tables of
+//    docs/reliability.md. Each row says which recorder (test file) it came from.
 // Jest transforms this hook's TypeScript requires with the project's transform (ts-jest).
 const fs = require('node:fs');
 const path = require('node:path');
@@ -31,8 +32,10 @@ const filesIn = (dir, pattern) =>
 				.map((name) => path.join(dir, name))
 		: [];
 
+const LONG = process.env.FLARE_LONG === '1';
+
 async function scanRun(scanDir) {
-	const summary = { suite: 'harness', runs: 0, items: 0, errors: 0, bytes: 0, logFiles: 0, logLines: 0, leaks: 0, hits: [], leakedValues: emptyLeakedValueScan() };
+	const summary = { suite: LONG ? 'harness-long' : 'harness', runs: 0, items: 0, errors: 0, bytes: 0, logFiles: 0, logLines: 0, leaks: 0, hits: [], leakedValues: emptyLeakedValueScan() };
 	for (const file of filesIn(scanDir, /^runs-\d+\.jsonl$/)) {
 		for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
 			if (!line.trim()) continue;
@@ -56,7 +59,9 @@ async function scanRun(scanDir) {
 }
 
 function mergeRows(rowsDir) {
-	return filesIn(rowsDir, /\.json$/).flatMap((file) => JSON.parse(fs.readFileSync(file, 'utf8')));
+	return filesIn(rowsDir, /\.json$/).flatMap((file) =>
+		JSON.parse(fs.readFileSync(file, 'utf8')).map((row) => ({ ...row, recorder: path.basename(file, '.json') })),
+	);
 }
 
 module.exports = async function globalTeardown() {
@@ -65,12 +70,12 @@ module.exports = async function globalTeardown() {
 	if (!scanDir) return;
 	const results = path.resolve('test-results');
 	const summary = await scanRun(scanDir);
-	fs.writeFileSync(scanSummaryFile(results, 'harness'), `${JSON.stringify(summary, null, '\t')}\n`);
+	fs.writeFileSync(scanSummaryFile(results, summary.suite), `${JSON.stringify(summary, null, '\t')}\n`);
 	// Only a run with reliability tests replaces the figures (a run of one other test file does not).
 	const rows = rowsDir ? mergeRows(rowsDir) : [];
 	if (rows.length > 0) {
 		fs.writeFileSync(
-			path.join(results, 'reliability.json'),
+			path.join(results, LONG ? 'reliability-long.json' : 'reliability.json'),
 			`${JSON.stringify({ generatedAt: new Date().toISOString(), rows, secretScan: [summary] }, null, '\t')}\n`,
 		);
 	}

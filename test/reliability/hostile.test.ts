@@ -117,7 +117,7 @@ describe('Hostile answers and settings', () => {
 				parameters: search(),
 				warm: false,
 				message: (status: number, host: string) =>
-					`Flare's token endpoint answered with a redirect to ${host} (HTTP ${status}); nothing was sent there. Check the Base URL in the Flare API credential.`,
+					`Flare at ${new URL(fake.url).host} answered the token request with a redirect to ${host} (HTTP ${status}); nothing was sent there. Check the Base URL in the Flare API credential.`,
 			},
 			{
 				kind: 'on a read',
@@ -416,6 +416,11 @@ describe('Hostile answers and settings', () => {
 		it.each([
 			['Base URL on plain http', { baseUrl: 'http://flare.example' }, `The Flare API credential's 'Base URL' must start with https://, not "http://" [item 0]`],
 			['Base URL with a user and password', { baseUrl: 'https://user:secret@flare.example' }, `The Flare API credential's 'Base URL' must not contain a user name, a password, a query (?) or a fragment (#) [item 0]`],
+			[
+				'Base URL on a host that is not Flare',
+				{ baseUrl: 'https://api.flare.io.example.net' },
+				`The Flare API credential's 'Base URL' points to api.flare.io.example.net, which is not Flare's API (api.flare.io or api.eu.flare.io), so the API key was not sent. To send it to api.flare.io.example.net on purpose, turn on 'Allow Another Host' in the credential [item 0]`,
+			],
 			['Product Segment with a path', { productSegment: '../tokens' }, `The Flare API credential's 'Product Segment' may contain only letters, digits, - and _, not "../tokens" [item 0]`],
 			['Tenant ID not a number', { tenantId: 'abc' }, `The Flare API credential's 'Tenant ID' must be empty or a positive whole number, not "abc" [item 0]`],
 		])('%s', async (scenario, setting, message) => {

@@ -299,7 +299,18 @@ export interface RunSummary {
  * NodeOperationError naming the parameter, a NodeOperationError after a request, a request that
  * Flare rejected as invalid, or a path changed by the value.
  */
-export function classify(parameter: FormParameter, run: RunSummary, paths: PathCheck[], aliases: string[] = []): InputOutcome {
+export function classify(
+	parameter: FormParameter,
+	run: RunSummary,
+	paths: PathCheck[],
+	aliases: string[] = [],
+	/**
+	 * For a write that reads the record it changes first (an update that sends the record back with
+	 * its changes): the path of that record. A value that fits only some records (a field of another
+	 * policy type) can be refused only after that read; never after anything else.
+	 */
+	ownRecord?: RegExp,
+): InputOutcome {
 	const { error, requests } = run;
 	// n8n itself refuses to run a node whose required parameter is empty, before the node runs.
 	if (error?.name === 'NodeOperationError' || error?.name === 'WorkflowHasIssuesError') {
@@ -307,10 +318,24 @@ export function classify(parameter: FormParameter, run: RunSummary, paths: PathC
 		if (!names.some((name) => String(error.message).includes(name))) {
 			throw new Error(`${error.name} does not name '${parameter.displayName}': ${error.message}`);
 		}
-		if (requests.length > 0) {
+		const readOwnRecord = (request: LoggedRequest) =>
+			ownRecord !== undefined && request.method === 'GET' && request.status === 200 && ownRecord.test(request.path);
+		const api = requests.filter((request) => !request.path.startsWith('/tokens/'));
+		if (requests.length > 0 && !(api.length === 1 && readOwnRecord(api[0]))) {
 			throw new Error(`NodeOperationError after ${requests.length} request(s): ${error.message}`);
 		}
 		return 'rejected';
+	}
+	// A tenant ID the API key may not work in: Flare refuses the token exchange for it (as it answers
+	// 404 for an ID it does not know), and nothing else is sent.
+	if (
+		parameter.path === 'tenant' &&
+		error?.name === 'NodeApiError' &&
+		/may access tenant \d+/.test(String(error.message)) &&
+		requests.length > 0 &&
+		requests.every((request) => request.path === '/tokens/generate' && request.status === 403)
+	) {
+		return 'notFound';
 	}
 	const rejectedByFlare = requests.filter((request) => request.status >= 400 && request.status !== 404);
 	if (rejectedByFlare.length > 0) {
@@ -326,6 +351,17 @@ export function classify(parameter: FormParameter, run: RunSummary, paths: PathC
 	throw new Error(`Run failed with ${error?.name}: ${error?.message}`);
 }
 
+/** The paths of `template` (e.g. `/{segment}/v4/matching-policies/{policy_uuid}`), each placeholder one segment. */
+export function pathPattern(template: string, segment: string): RegExp {
+	const pattern = template
+		.split(/(\{\w+\})/)
+		.map((part) =>
+			part === '{segment}' ? segment : /^\{\w+\}$/.test(part) ? '([^/]*)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+		)
+		.join('');
+	return new RegExp(`^${pattern}$`);
+}
+
 /** A path parameter: each request to its endpoint must keep the template, one segment that decodes to the value. */
 export class PathCheck {
 	checked = 0;
@@ -337,13 +373,7 @@ export class PathCheck {
 
 	/** Builds the check for `template` (e.g. `/leaksdb/identities/by_password/{password}`). */
 	static of(template: string, segment: string, expected: unknown): PathCheck {
-		const pattern = template
-			.split(/(\{\w+\})/)
-			.map((part) =>
-				part === '{segment}' ? segment : /^\{\w+\}$/.test(part) ? '([^/]*)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-			)
-			.join('');
-		return new PathCheck(new RegExp(`^${pattern}$`), expected);
+		return new PathCheck(pathPattern(template, segment), expected);
 	}
 
 	verify(requests: LoggedRequest[]): void {

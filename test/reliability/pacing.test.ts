@@ -71,6 +71,25 @@ describe('Pacing at Flare’s documented rates', () => {
 		}
 	}, 60_000);
 
+	it('the tenants of one organization share its pace (Flare counts them together): three tenants, Basic 4 per second, no Retry-After, zero 429s', async () => {
+		const fake = await fakeWith({ rateLimits: { basic: 4 }, retryAfter: 'none', tenants: [101, 202, 303] });
+		try {
+			const tenants = [101, 202, 303, 101, 202, 303];
+
+			const result = await harness.runNode(
+				{ parameters: { resource: 'tenant', operation: 'getAll', tenant: { __rl: true, mode: 'id', value: '={{ $json.tenant }}' } } },
+				{ items: tenants.map((tenant) => ({ tenant })) },
+			);
+
+			expect(result.status).toBe('success');
+			const sent = apiRequests(fake);
+			expect(sent.map((request) => [request.tenant, request.status])).toEqual(tenants.map((tenant) => [tenant, 200]));
+			for (const gap of gaps(sent.map((request) => request.at))) expect(gap).toBeGreaterThanOrEqual(200);
+		} finally {
+			await fake.stop();
+		}
+	}, 60_000);
+
 	it('requests that n8n hands to its HTTP client late do not bring the next one closer: Basic 4 per second, zero 429s', async () => {
 		// Retry-After of 1 s: were a request refused, the run would show it and go on.
 		const fake = await fakeWith({ rateLimits: { basic: 4 }, retryAfter: 'integer' });

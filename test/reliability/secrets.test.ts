@@ -160,6 +160,25 @@ describe('Secret hygiene', () => {
 			expectNoSecrets(result.run);
 		});
 
+		it.each([400, 404, 422])("a tenant's token (the node's Tenant), echoed bare in an HTTP %i answer, does not reach the message", async (status) => {
+			const parameters = { resource: 'source', operation: 'get', sourceId: fake.dataset.sources()[0].id, tenant: { __rl: true, mode: 'id', value: '202' } };
+			const warmUp = await harness.runNode({ parameters });
+			expect(warmUp.status).toBe('success');
+			const [issued] = fake.issuedTokens();
+			expect(issued).toEqual({ token: expect.stringMatching(new RegExp(`^${CANARY_TOKEN_PREFIX}`)), tenantId: 202 });
+			// The credential's own token is another: the tenant's is held by the node, never stored.
+			expect(harness.credentials.get('cred-1').data.accessToken).toBe('');
+			const echo = `token ${issued.token} is not allowed here`;
+			const body = status === 422 ? { detail: [{ loc: ['header', 'authorization'], msg: echo, type: 'value_error' }] } : { error: { code: 'BAD_REQUEST', message: echo } };
+			fake.faults.add({ path: /^\/astp\/sources\//, fault: { status, body } });
+
+			const result = await harness.runNode({ parameters });
+
+			expect(result.status).toBe('error');
+			expect(`${result.error?.message} ${result.error?.description}`).toContain('token [redacted] is not allowed here');
+			expectNoSecrets(result.run);
+		});
+
 		it('a trigger poll that fails keeps its error and state free of secrets', async () => {
 			fake.faults.add({ path: SEARCH_PATH, times: 2, fault: { status: 401, body: { error: { code: 'UNAUTHORIZED', message: 'token revoked' } } } });
 			const workflow = new TriggerWorkflow(harness, { parameters: { queryType: 'domain', fqdn: 'acme.com', options: { backfill: 'last24Hours' } } });

@@ -38,7 +38,9 @@ function exposureOf(scan: LeakedValueScan): string {
 
 interface Figures {
 	generatedAt: string;
-	rows: ReliabilityRow[];
+	/** When the long-proof run (npm run test:long) wrote the figures it contributed, if it did. */
+	longGeneratedAt?: string;
+	rows: Array<ReliabilityRow & { recorder?: string }>;
 	secretScan: ScanSummary[];
 	/** The Flare Trigger activated in a real n8n (test-results/trigger-live.json), when it ran. */
 	triggerLive?: { figures: TriggerLiveFigures; failures: string[] };
@@ -47,11 +49,23 @@ interface Figures {
 const number = (value: number) => value.toLocaleString('en-US');
 const sum = <T>(rows: T[], pick: (row: T) => number) => rows.reduce((total, row) => total + pick(row), 0);
 const unique = <T>(values: T[]) => [...new Set(values)];
+const when = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
 const plural = (count: number, word: string) => `${number(count)} ${word}${count === 1 ? '' : 's'}`;
 
+/**
+ * The figures of `file` (npm test's), and of the long-proof run beside it (reliability-long.json):
+ * a test file that ran in both counts with its long run's rows, which cover its whole volume.
+ */
 function load(file: string): Figures {
 	const figures = JSON.parse(fs.readFileSync(file, 'utf8')) as Figures;
 	const dir = path.dirname(file);
+	const longFile = path.join(dir, 'reliability-long.json');
+	if (fs.existsSync(longFile)) {
+		const long = JSON.parse(fs.readFileSync(longFile, 'utf8')) as Figures;
+		const recorders = new Set(long.rows.map((row) => row.recorder));
+		figures.rows = [...figures.rows.filter((row) => !recorders.has(row.recorder)), ...long.rows];
+		figures.longGeneratedAt = long.generatedAt;
+	}
 	for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
 		const match = /^secret-scan-(.+)\.json$/.exec(name);
 		if (!match || figures.secretScan.some((scan) => scan.suite === match[1])) continue;
@@ -285,7 +299,7 @@ function render(figures: Figures): { markdown: string; problems: string[] } {
 	);
 
 	const markdown = [
-		`Figures of the test run of ${figures.generatedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}, printed by \`npx tsx test/reliability/table.ts\`.`,
+		`Figures of the test run of ${when(figures.generatedAt)}${figures.longGeneratedAt ? ` and of the long-proof run of ${when(figures.longGeneratedAt)}` : ''}, printed by \`npx tsx test/reliability/table.ts\`.`,
 		'',
 		summary,
 		'',

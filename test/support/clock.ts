@@ -2,14 +2,15 @@
  * This process's clock, movable: the node, n8n and the fake API all read `Date.now`, so moving it on
  * makes the next poll come later for all of them alike, without waiting.
  *
- * By default only `Date.now` moves: the fake's rate limits run on `performance.now`, and timers (the
- * node's pacing and retry waits, the fake's slow answers, time-outs) stay real. A suite that would
- * otherwise wait calls {@link useVirtualTime}: then timers run on the same clock, which stands still
- * while anything real is under way and jumps to the next timer once nothing but time is awaited (see
- * {@link VirtualTime}). The pacing tests keep real time: they measure it.
+ * Every jest test file runs on virtual time (test/support/virtual-time.ts installs it): timers (the
+ * node's pacing and retry waits, Retry-After, the fake's slow answers, time-outs) and the fake's rate
+ * limits run on one clock, which stands still while anything real is under way and jumps to the next
+ * timer once nothing but time is awaited (see {@link VirtualTime}). So no test waits, and no test
+ * depends on how busy the machine is. A file that measures real time calls {@link useRealTimeHere}.
+ * Outside jest (the fake's command line, the e2e suites) time is real: only `Date.now` can be moved.
  */
 import { replaceTimers, timers, type Timers } from './globals';
-import { diagnosticsChannel } from './node';
+import { diagnosticsChannel, performance } from './node';
 
 const realNow = Date.now.bind(Date);
 /** Turns of the event loop in a row with nothing to do before virtual time moves (see VirtualTime). */
@@ -363,9 +364,18 @@ let virtual: VirtualTime | undefined;
 
 /** Puts this process on virtual time (see {@link VirtualTime}) until {@link useRealTime}. */
 export function installVirtualTime(): VirtualTime {
-	virtual ??= new VirtualTime();
+	if (virtual) return virtual;
+	virtual = new VirtualTime();
 	virtual.install();
 	return virtual;
+}
+
+/**
+ * Monotonic time in ms, what rate limits are timed by: the virtual clock's under virtual time (its
+ * timers' time, which host clock steps leave alone), else `performance.now()`.
+ */
+export function monotonicNow(): number {
+	return virtual ? virtual.now : performance.now();
 }
 
 /** Back to real time. */
@@ -375,16 +385,23 @@ export function useRealTime(): void {
 }
 
 /**
- * Runs this test file on virtual time (see {@link VirtualTime}): installed before its tests, removed
- * after them. Returns the clock, e.g. to switch to manual mode.
+ * The virtual clock of this test file (every file runs on it: test/support/virtual-time.ts), e.g. to
+ * switch to manual mode or to advance it.
  */
 export function useVirtualTime(): { time: VirtualTime } {
 	const context = {} as { time: VirtualTime };
 	beforeAll(() => {
 		context.time = installVirtualTime();
 	});
-	afterAll(() => useRealTime());
 	return context;
+}
+
+/**
+ * Runs this test file on real time: for the few tests that measure the machine itself (a guard
+ * against quadratic work, far above what the code needs). Waits then take real time.
+ */
+export function useRealTimeHere(): void {
+	beforeAll(() => useRealTime());
 }
 
 /**

@@ -14,6 +14,7 @@ export { default as path } from 'node:path';
 export { default as os } from 'node:os';
 export { default as childProcess } from 'node:child_process';
 export { default as url } from 'node:url';
+export { default as vm } from 'node:vm';
 export { performance } from 'node:perf_hooks';
 export { default as processRef } from 'node:process';
 export { setTimeout as delay, setImmediate as nextTurn } from 'node:timers/promises';

@@ -1,6 +1,7 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 
 import { FlareApi } from '../../credentials/FlareApi.credentials';
+import { USER_AGENT } from '../../nodes/Flare/shared/connection';
 
 /** A recognisable API key that must never be echoed. */
 const KEY = ['fk', 'unit', 'never', 'echoed'].join('_');
@@ -39,6 +40,7 @@ describe('FlareApi credential', () => {
 			['apiKey', 'string'],
 			['tenantId', 'number'],
 			['baseUrl', 'string'],
+			['allowOtherHost', 'boolean'],
 			['productSegment', 'string'],
 			['accessToken', 'hidden'],
 			['accessTokenFor', 'hidden'],
@@ -55,15 +57,15 @@ describe('FlareApi credential', () => {
 	it('exchanges the raw key (no Bearer) at /tokens/generate: no redirects, a 30 s deadline, trailing slashes trimmed', async () => {
 		const { context, sent } = helpers(answer({ token: 'ftok_new', refresh_token_exp: 1 }));
 
-		const result = await credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://flare.test//', tenantId: '' });
+		const result = await credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://api.flare.io//', tenantId: '' });
 
 		expect(result).toEqual({ accessToken: 'ftok_new', accessTokenFor: expect.stringMatching(/^[0-9a-f]{32}$/) });
 		expect(result.accessTokenFor).not.toContain(KEY);
 		expect(sent).toEqual([
 			{
 				method: 'POST',
-				url: 'https://flare.test/tokens/generate',
-				headers: { Authorization: KEY },
+				url: 'https://api.flare.io/tokens/generate',
+				headers: { Authorization: KEY, 'User-Agent': 'n8n-nodes-flareio/0.1.0 n8n' },
 				body: undefined,
 				json: true,
 				encoding: 'stream',
@@ -78,7 +80,7 @@ describe('FlareApi credential', () => {
 	it('selects the tenant in the exchange body when a tenant ID is set', async () => {
 		const { context, sent } = helpers(answer({ token: 'ftok_tenant' }));
 
-		await credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://flare.test', tenantId: 202 });
+		await credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://api.flare.io', tenantId: 202 });
 
 		expect(sent[0].body).toEqual({ tenant_id: 202 });
 	});
@@ -86,27 +88,27 @@ describe('FlareApi credential', () => {
 	it('binds the token to Base URL, Tenant ID and API key: each edit changes the fingerprint', async () => {
 		const fingerprint = async (data: ICredentialDataDecryptedObject) =>
 			(await credential.preAuthentication.call(helpers(answer({ token: 't' })).context, data)).accessTokenFor;
-		const base = { apiKey: KEY, baseUrl: 'https://flare.test', tenantId: 101 };
+		const base = { apiKey: KEY, baseUrl: 'https://api.flare.io', tenantId: 101 };
 
 		const prints = await Promise.all([
 			fingerprint(base),
 			fingerprint({ ...base, tenantId: 202 }),
-			fingerprint({ ...base, baseUrl: 'https://other.test' }),
+			fingerprint({ ...base, baseUrl: 'https://api.eu.flare.io' }),
 			fingerprint({ ...base, apiKey: `${KEY}2` }),
 		]);
 
 		expect(new Set(prints).size).toBe(4);
-		expect(await fingerprint({ ...base, baseUrl: 'https://flare.test/' })).toBe(prints[0]);
+		expect(await fingerprint({ ...base, baseUrl: 'https://api.flare.io/' })).toBe(prints[0]);
 	});
 
 	it.each([
-		[400, /^The API key was rejected by Flare \(HTTP 400\)\. Check the API key, or create a new key/],
-		[401, /^The API key was rejected by Flare \(HTTP 401\)\. Check the API key, or create a new key/],
-		[403, /^The API key was rejected by Flare \(HTTP 403\)/],
+		[400, /^Flare at api\.flare\.io rejected the API key \(HTTP 400\)\. Check the API key, or create a new key/],
+		[401, /^Flare at api\.flare\.io rejected the API key \(HTTP 401\)\. Check the API key, or create a new key/],
+		[403, /^Flare at api\.flare\.io rejected the API key \(HTTP 403\)/],
 	])('explains a %i from the token endpoint at once, without the key or the response body', async (status, message) => {
 		const { context, sent } = helpers(fails(status, { error: { code: 'UNAUTHORIZED', message: `invalid api key ${KEY}` } }));
 
-		const failure = credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://flare.test' });
+		const failure = credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://api.flare.io' });
 
 		await expect(failure).rejects.toThrow(message);
 		await expect(failure).rejects.not.toThrow(KEY);
@@ -118,26 +120,26 @@ describe('FlareApi credential', () => {
 		const { context } = helpers(fails(403));
 
 		await expect(
-			credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://flare.test', tenantId: 7 }),
+			credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://api.flare.io', tenantId: 7 }),
 		).rejects.toThrow('Check the API key and that it may access tenant 7');
 	});
 
 	it('tries a 429 or 5xx again, at most 3 times, and then says rate-limited or unavailable', async () => {
 		const recovers = helpers(fails(503), fails(429, {}, { 'retry-after': '0' }), answer({ token: 'ftok_third' }));
-		await expect(credential.preAuthentication.call(recovers.context, { apiKey: KEY, baseUrl: 'https://flare.test' })).resolves.toMatchObject({
+		await expect(credential.preAuthentication.call(recovers.context, { apiKey: KEY, baseUrl: 'https://api.flare.io' })).resolves.toMatchObject({
 			accessToken: 'ftok_third',
 		});
 		expect(recovers.sent).toHaveLength(3);
 
 		const unavailable = helpers(fails(502));
-		await expect(credential.preAuthentication.call(unavailable.context, { apiKey: KEY, baseUrl: 'https://flare.test' })).rejects.toThrow(
-			"Flare's token service is temporarily unavailable (HTTP 502). Try again later.",
+		await expect(credential.preAuthentication.call(unavailable.context, { apiKey: KEY, baseUrl: 'https://api.flare.io' })).rejects.toThrow(
+			'Flare at api.flare.io: the token service is temporarily unavailable (HTTP 502). Try again later.',
 		);
 		expect(unavailable.sent).toHaveLength(3);
 
 		const rateLimited = helpers(fails(429, {}, { 'retry-after': '3600' }));
-		await expect(credential.preAuthentication.call(rateLimited.context, { apiKey: KEY, baseUrl: 'https://flare.test' })).rejects.toThrow(
-			'Flare is rate-limiting the token requests of this API key (HTTP 429). Try again in a minute.',
+		await expect(credential.preAuthentication.call(rateLimited.context, { apiKey: KEY, baseUrl: 'https://api.flare.io' })).rejects.toThrow(
+			'Flare at api.flare.io is rate-limiting the token requests of this API key (HTTP 429). Try again in a minute.',
 		);
 		expect(rateLimited.sent).toHaveLength(1);
 	}, 15_000);
@@ -145,8 +147,8 @@ describe('FlareApi credential', () => {
 	it('refuses a redirect, naming where it pointed', async () => {
 		const { context, sent } = helpers(fails(307, '', { location: 'https://collector.example:8443/keys' }));
 
-		await expect(credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://flare.test' })).rejects.toThrow(
-			"Flare's token endpoint answered with a redirect to collector.example:8443 (HTTP 307); nothing was sent there. Check the Base URL in the Flare API credential.",
+		await expect(credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://api.flare.io' })).rejects.toThrow(
+			'Flare at api.flare.io answered the token request with a redirect to collector.example:8443 (HTTP 307); nothing was sent there. Check the Base URL in the Flare API credential.',
 		);
 		expect(sent).toHaveLength(1);
 	});
@@ -156,13 +158,13 @@ describe('FlareApi credential', () => {
 			throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
 		});
 		await expect(
-			credential.preAuthentication.call(unreachable.context, { apiKey: KEY, baseUrl: 'https://flare.test' }),
-		).rejects.toThrow('Flare did not issue an access token (ECONNREFUSED). Check the Base URL in the Flare API credential.');
+			credential.preAuthentication.call(unreachable.context, { apiKey: KEY, baseUrl: 'https://api.flare.io' }),
+		).rejects.toThrow('Flare at api.flare.io did not issue an access token (ECONNREFUSED). Check the Base URL in the Flare API credential.');
 
 		const empty = helpers(answer({ refresh_token_exp: 1 }));
 		await expect(
-			credential.preAuthentication.call(empty.context, { apiKey: KEY, baseUrl: 'https://flare.test' }),
-		).rejects.toThrow('Flare answered the token request without a token. Check the Base URL in the Flare API credential.');
+			credential.preAuthentication.call(empty.context, { apiKey: KEY, baseUrl: 'https://api.flare.io' }),
+		).rejects.toThrow('Flare at api.flare.io answered the token request without a token. Check the Base URL in the Flare API credential.');
 	});
 
 	it.each([
@@ -180,11 +182,11 @@ describe('FlareApi credential', () => {
 	])('refuses the setting %j before anything is sent', async (setting, message) => {
 		const { context, sent } = helpers(answer({ token: 't' }));
 
-		await expect(credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://flare.test', ...setting })).rejects.toThrow(message);
+		await expect(credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://api.flare.io', ...setting })).rejects.toThrow(message);
 		expect(sent).toEqual([]);
 	});
 
-	it.each(['http://localhost:5678', 'http://127.0.0.1:8080/', 'http://[::1]:9000', 'https://api.eu.flare.io', 'https://proxy.example/flare'])(
+	it.each(['http://localhost:5678', 'http://127.0.0.1:8080/', 'http://[::1]:9000', 'https://api.eu.flare.io', 'https://localhost:8443'])(
 		'accepts the Base URL %s',
 		async (baseUrl) => {
 			const { context, sent } = helpers(answer({ token: 't' }));
@@ -196,17 +198,67 @@ describe('FlareApi credential', () => {
 	);
 
 	it('sends the stored token only with the settings it was issued for', async () => {
-		const settings = { apiKey: KEY, baseUrl: 'https://flare.test', tenantId: 101 };
+		const settings = { apiKey: KEY, baseUrl: 'https://api.flare.io', tenantId: 101 };
 		const issued = await credential.preAuthentication.call(helpers(answer({ token: 'ftok_101' })).context, settings);
 		const headersFor = async (data: ICredentialDataDecryptedObject) =>
 			(await credential.authenticate({ ...issued, ...data }, { url: '/x', headers: { Accept: 'application/json' } })).headers;
 
-		expect(await headersFor(settings)).toEqual({ Accept: 'application/json', Authorization: 'Bearer ftok_101' });
-		expect(await headersFor({ ...settings, tenantId: 202 })).toEqual({ Accept: 'application/json' });
-		expect(await headersFor({ ...settings, baseUrl: 'https://other.test' })).toEqual({ Accept: 'application/json' });
-		expect(await headersFor({ ...settings, apiKey: 'another' })).toEqual({ Accept: 'application/json' });
-		expect(await headersFor({ ...settings, baseUrl: 'http://flare.test' })).toEqual({ Accept: 'application/json' });
-		expect(await headersFor({ ...settings, accessTokenFor: '' })).toEqual({ Accept: 'application/json' });
+		const anonymous = { Accept: 'application/json', 'User-Agent': USER_AGENT };
+		expect(await headersFor(settings)).toEqual({ ...anonymous, Authorization: 'Bearer ftok_101' });
+		expect(await headersFor({ ...settings, tenantId: 202 })).toEqual(anonymous);
+		expect(await headersFor({ ...settings, baseUrl: 'https://api.eu.flare.io' })).toEqual(anonymous);
+		expect(await headersFor({ ...settings, apiKey: 'another' })).toEqual(anonymous);
+		expect(await headersFor({ ...settings, baseUrl: 'http://api.flare.io' })).toEqual(anonymous);
+		expect(await headersFor({ ...settings, accessTokenFor: '' })).toEqual(anonymous);
+		// Another host's token is never sent, even with Allow Another Host turned on afterwards.
+		expect(await headersFor({ ...settings, baseUrl: 'https://proxy.example', allowOtherHost: true })).toEqual(anonymous);
+	});
+
+	it.each([
+		'https://api.flare.io.example.net',
+		'https://api.flare.io.evil.example/flare',
+		'https://flare.io',
+		'https://app.flare.io',
+		'https://eu.api.flare.io',
+		'https://api.flare.io.',
+		'https://xn--pi-7kc.flare.io',
+		'https://proxy.example/flare',
+	])('refuses the Base URL %s before anything is sent, naming Allow Another Host', async (baseUrl) => {
+		const { context, sent } = helpers(answer({ token: 't' }));
+		const host = new URL(baseUrl).hostname;
+
+		const failure = credential.preAuthentication.call(context, { apiKey: KEY, baseUrl });
+
+		await expect(failure).rejects.toThrow(
+			`The Flare API credential's 'Base URL' points to ${host}, which is not Flare's API (api.flare.io or api.eu.flare.io), so the API key was not sent. To send it to ${host} on purpose, turn on 'Allow Another Host' in the credential`,
+		);
+		expect(sent).toEqual([]);
+		// The stored token is not sent there either.
+		const headers = (await credential.authenticate({ apiKey: KEY, baseUrl, accessToken: 'ftok_x', accessTokenFor: 'any' }, { url: '/x' })).headers;
+		expect(headers).toEqual({ 'User-Agent': USER_AGENT });
+	});
+
+	it('sends the key to another host only with Allow Another Host on, and names that host in its messages', async () => {
+		const { context, sent } = helpers(fails(401));
+
+		await expect(
+			credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://proxy.example/flare/', allowOtherHost: true }),
+		).rejects.toThrow(/^Flare at proxy\.example rejected the API key \(HTTP 401\)/);
+		expect(sent.map((request) => request.url)).toEqual(['https://proxy.example/flare/tokens/generate']);
+		expect(credential.properties.find((property) => property.name === 'allowOtherHost')).toMatchObject({
+			displayName: 'Allow Another Host',
+			default: false,
+			description: expect.stringMatching(/receives the API key and every access token, and can act in Flare as the key's user/),
+		});
+	});
+
+	it("hands a node's tenant token to n8n as is: no exchange, nothing to store", async () => {
+		const { context, sent } = helpers(answer({ token: 't' }));
+
+		await expect(
+			credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://api.flare.io', tenantId: 303, accessToken: 'ftok_303', flareNodeTenantView: true }),
+		).resolves.toEqual({});
+		expect(sent).toEqual([]);
 	});
 
 	it('tests with GET /tokens/test, not following redirects', () => {

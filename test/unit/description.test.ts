@@ -67,7 +67,7 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 		getAll: ['returnAll', 'limit', 'filters', 'options'],
 		update: ['identifierId', 'replaceData', ...IDENTIFIER_DATA, 'updateFields', 'options'],
 	},
-	tenant: { getAll: [] },
+	tenant: { getAll: [], getAllInOrganization: ['returnAll', 'limit'] },
 	event: {
 		get: ['uid', 'options'],
 		getFullEvent: ['uid', 'options'],
@@ -239,8 +239,10 @@ describe('Flare node description', () => {
 		['identity', 'getByPassword', /^Deprecated by Flare: replaced by the ASTP credential search.*Leaked Credential → Search ASTP.*Needs the ASTP feature/],
 		['identity', 'getByKeyword', /^Deprecated by Flare: replaced by the ASTP credential search.*Leaked Credential → Search ASTP.*Needs the ASTP feature/],
 		['leakedCredential', 'searchAstp', /^Needs the ASTP.*does not count toward the global search quota/],
-		['tenant', 'getAll', /Tenant ID field of the Flare API credential/],
-		['threatReport', 'createRequest', /^Deprecated by Flare: .*replaced by POST \/v4\/threat_flow\/intel\/requests.*Needs the threat intelligence feature/],
+		['tenant', 'getAll', /Tenant field of the Flare node and trigger takes \(or the credential's Tenant ID\)/],
+		['tenant', 'getAllInOrganization', /^Every tenant of your Flare organization, for an organization administrator's API key/],
+		// Flare's docs do not deprecate it: the notice names where the claim comes from (api-audit D1).
+		['threatReport', 'createRequest', /^The specification this package was built from says Flare will replace this endpoint by POST \/v4\/threat_flow\/intel\/requests; Flare's API documentation \(July 2026\) lists it as current.*Needs the threat intelligence feature/],
 		['astpUrl', 'getAll', /^Needs the ASTP/],
 		['source', 'get', /^Needs the ASTP/],
 		['identifier', 'delete', /up to an hour/],
@@ -248,7 +250,7 @@ describe('Flare node description', () => {
 		['event', 'searchGlobal', /^Searches of all of Flare count toward your organization's monthly global search quota.*at most 10 events a page/],
 		['event', 'expandStealerLog', /^Beta:/],
 		['leakedCookie', 'search', /^Needs the ASTP .*cookie monitoring/],
-		['identity', 'checkAccounts', /^Needs the ASTP feature\..*Up to 100 input items go to Flare in one request/],
+		['identity', 'checkAccounts', /^Needs the ASTP feature\..*Up to 100 input items go to Flare in one request.*use Leaked Credential → Search ASTP with that e-mail or username\.$/],
 		...['create', 'get', 'getAll', 'update', 'delete', 'getAssignments', 'unassign'].map((operation) => ['matchingPolicy', operation, /^Beta:/] as [string, string, RegExp]),
 	])('%s → %s shows a notice matching %s', (resource, operation, text) => {
 		const notices = formOf(resource, operation).filter((property) => property.type === 'notice');
@@ -369,8 +371,23 @@ describe('Flare node description', () => {
 				['policyUuid', 'Matching Policy', ['update']],
 				['sourceId', 'Source', ['get']],
 				['requestId', 'Report Request', ['getRequestStatus']],
+				// Every operation: the tenant to work in.
+				['tenant', 'Tenant', undefined],
 			]);
-			expect(Object.keys(listSearch).sort()).toEqual(['searchIdentifierGroups', 'searchIdentifiers', 'searchMatchingPolicies', 'searchSources']);
+			expect(Object.keys(listSearch).sort()).toEqual(['searchIdentifierGroups', 'searchIdentifiers', 'searchMatchingPolicies', 'searchSources', 'searchTenants']);
+		});
+
+		it('Tenant: one optional field of every operation, before Request Options, empty by default', () => {
+			const [tenant] = locators.filter((candidate) => candidate.name === 'tenant');
+			expect(properties.slice(-2).map((property) => property.name)).toEqual(['tenant', 'requestOptions']);
+			expect(tenant).toMatchObject({ displayName: 'Tenant', required: false, default: { mode: 'list', value: '' } });
+			expect(tenant.displayOptions).toBeUndefined();
+			expect(tenant.description).toMatch(/^Tenant to work in\. Leave empty for the Flare API credential's tenant\./);
+			const [list, byId] = tenant.modes!;
+			expect(list.typeOptions).toEqual({ searchListMethod: 'searchTenants', searchable: true });
+			const regex = regexOf(byId);
+			for (const value of ['12345', ' 101 ', '123456789012345']) expect([value, regex.test(value)]).toEqual([value, true]);
+			for (const value of ['', 'abc', '1.5', '-1', '1234567890123456', '../1']) expect([value, regex.test(value)]).toEqual([value, false]);
 		});
 
 		it.each([

@@ -5,6 +5,7 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
+import { tenantField } from '../shared/descriptions';
 import { FlareItem } from '../shared/item';
 import {
 	isObject,
@@ -27,6 +28,8 @@ interface FlareList extends Pick<FlareOperation, 'action' | 'entitlement' | 'pat
 	listKey?: string;
 	/** Query parameters sent with every page (the cursor requires them unchanged between pages). */
 	qs?: IDataObject;
+	/** Lists in the credential's tenant whatever the node's Tenant says (the Tenant picker itself). */
+	credentialTenant?: boolean;
 	/** The entry a record becomes, or undefined for a record that cannot be picked. */
 	entry: (record: IDataObject) => INodeListSearchItems | undefined;
 }
@@ -41,7 +44,8 @@ const text = (value: unknown): string | undefined =>
  *
  * None of these endpoints searches by name, so the typed filter is applied here, to the page's
  * entries (case-insensitive, on the name or the ID). A page may then hold no match while later pages
- * do: its `paginationToken` still lets n8n load them.
+ * do: its `paginationToken` still lets n8n load them. A list lists what the node's Tenant holds (the
+ * credential's tenant when it is empty).
  */
 function picker(list: FlareList) {
 	const operation: FlareOperation = {
@@ -67,7 +71,7 @@ function picker(list: FlareList) {
 		paginationToken?: string,
 	): Promise<INodeListSearchResult> {
 		const entries: INodeListSearchItems[] = [];
-		const end = await callFlare(FlareItem.ofNode(this, []), operation, {
+		const end = await callFlare(FlareItem.ofNode(this, [tenantField]), operation, {
 			from: paginationToken || undefined,
 			onPage(records, response) {
 				for (const record of recordsOf(records, response)) {
@@ -92,6 +96,18 @@ function picker(list: FlareList) {
 
 /** The `methods.listSearch` of the Flare node. */
 export const listSearch = {
+	/** Tenants the API key's user can work in, by name: "<name> (<id>)". Flare lists them in one answer. */
+	searchTenants: picker({
+		action: 'list tenants',
+		path: '/{segment}/v2/me/tenants',
+		listKey: 'tenants',
+		credentialTenant: true,
+		entry: (record) => {
+			if (typeof record.id !== 'number' && typeof record.id !== 'string') return undefined;
+			const id = String(record.id);
+			return { name: `${text(record.name) ?? 'Tenant'} (${id})`, value: id };
+		},
+	}),
 	/** Identifiers of the tenant, by name: "<name> (<id>)". */
 	searchIdentifiers: picker({
 		action: 'list identifiers',

@@ -12,6 +12,8 @@ const eventFilterTypes: FlareOperation = {
 	method: 'GET',
 	path: '/{segment}/v4/events/filters/types',
 	tier: 'basic',
+	// Flare's event types are the same in every tenant.
+	credentialTenant: true,
 	properties: [],
 	output: (_item, records) => records,
 };

@@ -1,6 +1,8 @@
 import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
+import { version } from '../../../package.json';
+
 /**
  * Where Flare requests go and with which key: the Flare API credential's settings, checked before
  * anything is sent (docs/api-contract.md, "Credential settings"), and the two digests derived from
@@ -11,11 +13,34 @@ export const CREDENTIAL_TYPE = 'flareApi';
 export const DEFAULT_BASE_URL = 'https://api.flare.io';
 export const DEFAULT_SEGMENT = 'firework';
 
+/**
+ * The hosts of Flare's API: the one Flare documents, and the EU one its Python SDK allows
+ * (docs/api-contract.md, "Credential settings"). The API key goes to another host only when the
+ * credential's Allow Another Host is on; loopback hosts (tests, a local proxy) are always allowed.
+ */
+export const FLARE_API_HOSTS = ['api.flare.io', 'api.eu.flare.io'] as const;
+
+/**
+ * Sent on every request to Flare, as Flare's own clients identify themselves
+ * (`python-flareio/<version> requests/<version>`). n8n-workflow exposes no n8n version to a node,
+ * so n8n goes without one; the package's version is read from its package.json at build time.
+ */
+export const USER_AGENT = `n8n-nodes-flareio/${version} n8n`;
+
+/**
+ * Marks the credential data a node hands to n8n for a request in another tenant than its
+ * credential's (transport.ts): the token in it is that tenant's, held by the node, and the
+ * credential's `preAuthentication` leaves it alone (n8n 1.x would otherwise store it, and that
+ * tenant, as the credential's own after a 401).
+ */
+export const NODE_TENANT_VIEW = 'flareNodeTenantView';
+
 /** Display names of the credential's fields: the credential's form and every message use these. */
 export const CREDENTIAL_FIELDS = {
 	apiKey: 'API Key',
 	tenantId: 'Tenant ID',
 	baseUrl: 'Base URL',
+	allowOtherHost: 'Allow Another Host',
 	productSegment: 'Product Segment',
 } as const;
 
@@ -42,6 +67,8 @@ export class FlareSettingsError extends Error {
 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+/** A tenant ID: a positive whole number (of at most 15 digits, so that it stays exact). */
+export const TENANT_ID = /^\d{1,15}$/;
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 
 function parseUrl(text: string): URL | undefined {
@@ -52,7 +79,7 @@ function parseUrl(text: string): URL | undefined {
 	}
 }
 
-function baseUrlOf(value: unknown): string {
+function baseUrlOf(value: unknown, allowOtherHost: boolean): string {
 	const field = CREDENTIAL_FIELDS.baseUrl;
 	const text = String(value ?? '').trim() || DEFAULT_BASE_URL;
 	const example = `Enter Flare's address, e.g. ${DEFAULT_BASE_URL}.`;
@@ -72,7 +99,23 @@ function baseUrlOf(value: unknown): string {
 			example,
 		);
 	}
+	const host = url.hostname.toLowerCase();
+	if (!allowOtherHost && !isFlareHost(host) && !LOOPBACK.test(host)) {
+		throw new FlareSettingsError(
+			field,
+			`points to ${host}, which is not Flare's API (${FLARE_API_HOSTS.join(' or ')}), so the API key was not sent. To send it to ${host} on purpose, turn on '${CREDENTIAL_FIELDS.allowOtherHost}' in the credential`,
+			`Correct the Base URL, e.g. ${DEFAULT_BASE_URL}. Turn on '${CREDENTIAL_FIELDS.allowOtherHost}' only for a proxy or a test API you trust: that host receives the API key and can act in Flare as you.`,
+		);
+	}
 	return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+/** Whether `host` (lowercase) is one of Flare's API hosts, exactly (not a subdomain of another). */
+const isFlareHost = (host: string) => (FLARE_API_HOSTS as readonly string[]).includes(host);
+
+/** The host (and port, if any) requests go to, for messages: e.g. `api.flare.io`. */
+export function hostOf(settings: Pick<FlareSettings, 'baseUrl'>): string {
+	return parseUrl(settings.baseUrl)?.host ?? settings.baseUrl;
 }
 
 function segmentOf(value: unknown): string {
@@ -93,7 +136,7 @@ function segmentOf(value: unknown): string {
 function tenantOf(value: unknown): number | undefined {
 	if (value === '' || value === null || value === undefined) return undefined;
 	const text = typeof value === 'number' ? String(value) : String(value).trim();
-	if (!/^\d{1,15}$/.test(text) || Number(text) < 1) {
+	if (!TENANT_ID.test(text) || Number(text) < 1) {
 		throw new FlareSettingsError(
 			CREDENTIAL_FIELDS.tenantId,
 			`must be empty or a positive whole number, not "${String(value)}"`,
@@ -114,7 +157,7 @@ export function readSettings(credentials: ICredentialDataDecryptedObject): Flare
 		);
 	}
 	return {
-		baseUrl: baseUrlOf(credentials.baseUrl),
+		baseUrl: baseUrlOf(credentials.baseUrl, credentials.allowOtherHost === true),
 		segment: segmentOf(credentials.productSegment),
 		tenantId: tenantOf(credentials.tenantId),
 		apiKey,

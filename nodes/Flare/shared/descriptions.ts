@@ -255,3 +255,23 @@ export function reportRequestLocator(description: string): INodeProperties {
 			'Enter the request_id that Create Request returned, e.g. 3fa85f64-5717-4562-b3fc-2c963f66afa6',
 	});
 }
+
+/**
+ * Tenant: the one form field every operation and the trigger share (the runner reads it for each
+ * item: runner.ts `tenantOf`). Empty works in the credential's tenant; otherwise in the tenant given,
+ * with that tenant's token (docs/usage.md, "One credential, every tenant").
+ */
+export const tenantField: INodeProperties = {
+	...resourceLocator({
+		displayName: 'Tenant',
+		name: 'tenant',
+		description:
+			"Tenant to work in. Leave empty for the Flare API credential's tenant. One credential serves every tenant its API key can access: pick one, or give its ID by expression, e.g. the ID of each item of Tenant → Get Many.",
+		searchListMethod: 'searchTenants',
+		listPlaceholder: 'Select a tenant...',
+		idPlaceholder: 'e.g. 12345',
+		idRegex: '\\s*[0-9]{1,15}\\s*',
+		idErrorMessage: 'Enter the numeric ID of a tenant, e.g. 12345',
+	}),
+	required: false,
+};

@@ -50,6 +50,8 @@ export interface FailureContext {
 	action: string;
 	/** Entitlement the operation needs, named in 403 messages. */
 	entitlement?: 'ASTP' | 'threat intelligence';
+	/** What a 403 means for this operation, and what to do, when it is not an entitlement. */
+	forbidden?: string;
 	/** Flare field names (as in a 422 `loc`) mapped to the display names of our parameters. */
 	fields?: Record<string, string>;
 	/** What a 404 means, e.g. "Identifier 7001". */
@@ -63,6 +65,8 @@ export interface FailureContext {
 	narrow?: string;
 	/** The operation's form: the messages advise a smaller Limit only where it has one. */
 	properties?: INodeProperties[];
+	/** The tenant the node works in, when its Tenant field names one (not the credential's). */
+	tenant?: number;
 }
 
 function asObject(value: unknown): IDataObject | undefined {
@@ -178,6 +182,10 @@ export async function failureFromError(error: unknown, requestUrl: string): Prom
 	if (cause?.name === 'FlareTokenError') {
 		// The credential's token exchange failed; its message (written without secrets) says why.
 		return { code: 'TOKEN_EXCHANGE', message: cause.message };
+	}
+	if (error instanceof FlareSettingsError || (error as Error)?.name === 'FlareTokenError') {
+		// The exchange for a node's tenant (transport.ts), or the settings it needs: the same.
+		return { code: 'TOKEN_EXCHANGE', message: (error as Error).message };
 	}
 	const response = cause?.response;
 	const status = response?.status ?? (Number(thrown?.httpCode) || undefined);
@@ -352,7 +360,9 @@ function explain(
 		return {
 			message: failure.message ?? 'Flare did not issue an access token',
 			description:
-				'Open the Flare API credential, check the API key and the Base URL, and use Test to confirm.',
+				context.tenant === undefined
+					? 'Open the Flare API credential, check the API key and the Base URL, and use Test to confirm.'
+					: `Check the Tenant field: tenant ${context.tenant} must be one that the API key's user can access (Tenant → Get Many lists them). Then open the Flare API credential, check the API key and the Base URL, and use Test to confirm.`,
 		};
 	}
 	if (code === 'REDIRECT') {
@@ -394,6 +404,12 @@ function explain(
 			description: `Global searches (of leaked credentials and of all of Flare's events) count toward a monthly quota, which resets each month; waiting does not help. Ask an administrator to check usage on the Tenants page or contact Flare to raise it.${flareSays}`,
 		};
 	}
+	if (status === 403 && context.forbidden) {
+		return {
+			message: `Flare refused to ${context.action} (HTTP 403)`,
+			description: `${context.forbidden}${flareSays}`,
+		};
+	}
 	if (status === 403) {
 		const feature = context.entitlement ? `the ${context.entitlement} feature` : 'this feature';
 		return {
@@ -402,9 +418,13 @@ function explain(
 		};
 	}
 	if (status === 404) {
+		const tenant =
+			context.tenant === undefined
+				? 'the tenant selected in the credential'
+				: `tenant ${context.tenant} (the node's Tenant)`;
 		return {
 			message: `${context.target ?? 'The requested item'} was not found in Flare`,
-			description: `Check the ID, and that it belongs to the tenant selected in the credential.${flareSays}`,
+			description: `Check the ID, and that it belongs to ${tenant}.${flareSays}`,
 		};
 	}
 	if (isRefusedCursor(failure)) {

@@ -74,15 +74,19 @@ export class FlareItem {
 
 	/**
 	 * The value of a resource locator parameter, whatever the mode ("From List", "By ID"), also inside
-	 * a collection (e.g. `filters.groupId`). A saved workflow may still hold a plain value there (from
-	 * before the parameter became a locator): it comes back unchanged. None of our locators' modes
+	 * a collection (e.g. `filters.groupId`), also as the form's default (`{ mode, value }`, without
+	 * `__rl`). A saved workflow may still hold a plain value there (from before the parameter became
+	 * a locator): it comes back unchanged. None of our locators' modes
 	 * extracts its value with a pattern, so the locator's `value` is the value.
 	 */
 	locator(name: string): unknown {
 		const value = this.read(name, '');
-		return value !== null && typeof value === 'object' && '__rl' in value
-			? (value as { value?: unknown }).value
-			: value;
+		const isLocator =
+			value !== null &&
+			typeof value === 'object' &&
+			('__rl' in value ||
+				(typeof (value as { mode?: unknown }).mode === 'string' && 'value' in value));
+		return isLocator ? (value as { value?: unknown }).value : value;
 	}
 
 	/** The display name of parameter `name` (e.g. `options.importedFrom` → "Imported From"). */

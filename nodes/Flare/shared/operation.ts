@@ -100,6 +100,16 @@ export interface FlareOperation extends Omit<FailureContext, 'target' | 'fields'
 	 * fields (docs/api-contract.md, "Masking").
 	 */
 	outputsCookies?: boolean;
+	/**
+	 * Every output record is a tenant (Tenant → Get Many): output items are not stamped with the
+	 * tenant they were listed in (runner.ts `tenantStamp`).
+	 */
+	outputsTenants?: boolean;
+	/**
+	 * Always works in the credential's tenant, whatever the node's Tenant says (the Tenant picker,
+	 * which lists the tenants to choose from).
+	 */
+	credentialTenant?: boolean;
 	/** For a write that takes several input items in one request; `output` then gets each item's target. */
 	batch?: Batch;
 	/** The operation's form: the fields whose display names its messages use. */

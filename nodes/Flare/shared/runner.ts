@@ -12,9 +12,10 @@ import {
 	FlareSettingsError,
 	organizationKey,
 	readSettings,
+	TENANT_ID,
 	type FlareSettings,
 } from './connection';
-import { DEFAULT_TIMEOUT_MS, requestOptions } from './descriptions';
+import { DEFAULT_TIMEOUT_MS, requestOptions, tenantField } from './descriptions';
 import {
 	batchItemError,
 	flareApiError,
@@ -127,6 +128,76 @@ function checkUrlValues(
 	}
 }
 
+/**
+ * The form fields the runner adds to every operation's own: Tenant and Request Options (the node's
+ * description shows them for every operation, the trigger's for both kinds).
+ */
+export const SHARED_FIELDS: INodeProperties[] = [tenantField, requestOptions];
+
+/** The field of the item's output that names the tenant it came from (with a Tenant set). */
+export const TENANT_OUTPUT_FIELD = 'tenantId';
+
+/**
+ * The item's Tenant, checked before anything is sent: undefined when empty (the credential's tenant
+ * then), else a tenant ID, from a picked tenant, an ID typed, or an expression (a number or digits).
+ */
+export function tenantOf(item: FlareItem): number | undefined {
+	let value: unknown;
+	try {
+		value = item.locator(tenantField.name);
+	} catch (error) {
+		throw parameterError(
+			item,
+			tenantField.name,
+			`could not be read: ${(error as Error).message}`,
+			'Pick a tenant From List, enter its ID, or use an expression that n8n can resolve here.',
+		);
+	}
+	if (value === '' || value === null || value === undefined) return undefined;
+	const text =
+		typeof value === 'number'
+			? String(value)
+			: typeof value === 'string'
+				? value.trim()
+				: undefined;
+	if (text === '') return undefined;
+	if (text === undefined || !TENANT_ID.test(text) || Number(text) < 1) {
+		const shown =
+			typeof value === 'string'
+				? `"${value.slice(0, 100)}"`
+				: (JSON.stringify(value)?.slice(0, 100) ?? String(value));
+		throw parameterError(
+			item,
+			tenantField.name,
+			`must be empty or the ID of a tenant (a positive whole number), not ${shown}`,
+			"Pick a tenant From List, or give the ID that Tenant → Get Many lists as 'id'. Leave it empty to work in the credential's tenant.",
+		);
+	}
+	return Number(text);
+}
+
+/** {@link tenantOf}, or undefined when it cannot be read (for messages about another failure). */
+function tenantNamed(item: FlareItem): number | undefined {
+	try {
+		return tenantOf(item);
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * How an output item says where it came from: with the item's Tenant set, `tenantId` is added
+ * (docs/usage.md, "One credential, every tenant"); otherwise the item is as Flare's record is.
+ * Operations whose items are tenants themselves leave them as they are.
+ */
+export function tenantStamp(
+	tenant: number | undefined,
+	operation: Pick<FlareOperation, 'outputsTenants'>,
+): (json: IDataObject) => IDataObject {
+	if (tenant === undefined || operation.outputsTenants) return (json) => json;
+	return (json) => ({ ...json, [TENANT_OUTPUT_FIELD]: tenant });
+}
+
 /** The credential's settings, or a clear error naming the setting that cannot be used. */
 async function settingsOf(item: FlareItem): Promise<FlareSettings> {
 	try {
@@ -142,7 +213,7 @@ function failureContextOf(item: FlareItem, operation: FlareOperation): FailureCo
 	for (const [apiField, name] of Object.entries(operation.apiFields ?? {})) {
 		fields[apiField] = item.displayName(name);
 	}
-	return { ...operation, fields, target: operation.target?.(item) };
+	return { ...operation, fields, target: operation.target?.(item), tenant: tenantNamed(item) };
 }
 
 /**
@@ -217,6 +288,7 @@ async function sendToFlare(
 	await operation.prepare?.(item, parts);
 	checkUrlValues(item, operation, parts);
 	const timeoutMs = timeoutOf(item);
+	const tenant = operation.credentialTenant ? undefined : tenantOf(item);
 	const settings = await settingsOf(item);
 	const request: FlareRequest = {
 		options: {
@@ -231,7 +303,10 @@ async function sendToFlare(
 		timeoutMs,
 		tier: operation.tier,
 		write: operation.write === true,
+		// Flare counts rate limits per organization, all its tenants together.
 		organization: organizationKey(settings),
+		// The credential's own tenant goes with the token n8n stores for it.
+		tenant: tenant === settings.tenantId ? undefined : tenant,
 		cancel: item.cancelSignal(),
 	};
 	const { paging } = operation;
@@ -377,7 +452,7 @@ export async function runFlareOperation(
 	context: IExecuteFunctions,
 	operation: FlareOperation,
 ): Promise<INodeExecutionData[][]> {
-	const properties = [...operation.properties, requestOptions];
+	const properties = [...operation.properties, ...SHARED_FIELDS];
 	if (operation.batch) return await runBatched(context, operation, operation.batch);
 	const results: INodeExecutionData[] = [];
 	for (let index = 0; index < context.getInputData().length; index++) {
@@ -386,6 +461,7 @@ export async function runFlareOperation(
 		const start = results.length;
 		try {
 			const protect = outputProtectionOf(item, properties, operation.outputsCookies);
+			const stamp = tenantStamp(tenantOf(item), operation);
 			const wanted = operation.paging ? wantedItems(item) : Infinity;
 			const end = start + wanted;
 			await callFlare(item, operation, {
@@ -395,7 +471,7 @@ export async function runFlareOperation(
 					// One at a time: spreading a large array into push() overflows the call stack.
 					for (const json of operation.output(item, records, response)) {
 						if (results.length >= end) break;
-						results.push({ json: protect(json), pairedItem });
+						results.push({ json: stamp(protect(json)), pairedItem });
 					}
 					return results.length < end;
 				},
@@ -414,7 +490,10 @@ export async function runFlareOperation(
 /** An input item of a batched write, checked: its target and the rest of its request. */
 interface BatchEntry {
 	item: FlareItem;
-	/** Protects the item's output items, as its Leaked Value Output says (`outputProtectionOf`). */
+	/**
+	 * Protects the item's output items, as its Leaked Value Output says (`outputProtectionOf`), and
+	 * names their tenant (`tenantStamp`).
+	 */
 	protect: (json: IDataObject) => IDataObject;
 	target: IDataObject;
 	targetKey: string;
@@ -486,7 +565,7 @@ async function runBatched(
 	operation: FlareOperation,
 	batch: Batch,
 ): Promise<INodeExecutionData[][]> {
-	const properties = [...operation.properties, requestOptions];
+	const properties = [...operation.properties, ...SHARED_FIELDS];
 	const outputs: INodeExecutionData[][] = [];
 	const failed = (index: number, nodeError: NodeApiError | NodeOperationError) => {
 		if (!context.continueOnFail()) throw nodeError;
@@ -501,15 +580,18 @@ async function runBatched(
 		try {
 			timeoutOf(item);
 			const protect = outputProtectionOf(item, properties, operation.outputsCookies);
+			const tenant = tenantOf(item);
+			const stamp = tenantStamp(tenant, operation);
 			const target = batch.target(item);
 			const shared = batch.shared(item);
 			entries.push({
 				item,
-				protect,
+				protect: (json) => stamp(protect(json)),
 				target,
 				targetKey: JSON.stringify(target),
 				shared,
-				sharedKey: JSON.stringify(shared),
+				// Items of different tenants never share a request: each goes with its tenant's token.
+				sharedKey: JSON.stringify([tenant ?? null, shared]),
 			});
 		} catch (error) {
 			failed(index, asNodeError(item, operation, error));

@@ -1,7 +1,7 @@
 import type { IDataObject, IHttpRequestHelper, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { discard, readJson } from './body';
-import type { FlareSettings } from './connection';
+import { hostOf, tokenFingerprint, USER_AGENT, type FlareSettings } from './connection';
 import { retryAfterMs } from './errors';
 import { wait } from './wait';
 
@@ -32,6 +32,9 @@ const CHECK_BASE_URL = 'Check the Base URL in the Flare API credential.';
 
 function messageFor(failure: ExchangeFailure, settings: FlareSettings): string {
 	const { status, code, headers } = failure;
+	// Every message names the host the key was sent to, or would have been: the credential's Test
+	// shows it (docs/usage.md, "Credentials").
+	const flare = `Flare at ${hostOf(settings)}`;
 	if (status !== undefined && status >= 300 && status < 400) {
 		let host = 'another address';
 		try {
@@ -39,25 +42,25 @@ function messageFor(failure: ExchangeFailure, settings: FlareSettings): string {
 		} catch {
 			// a Location that is not a URL: "another address"
 		}
-		return `Flare's token endpoint answered with a redirect to ${host} (HTTP ${status}); nothing was sent there. ${CHECK_BASE_URL}`;
+		return `${flare} answered the token request with a redirect to ${host} (HTTP ${status}); nothing was sent there. ${CHECK_BASE_URL}`;
 	}
 	if (status === 400 || status === 401 || status === 403) {
 		const tenant = settings.tenantId ? ` and that it may access tenant ${settings.tenantId}` : '';
-		return `The API key was rejected by Flare (HTTP ${status}). Check the API key${tenant}, or create a new key under Profile → API Keys.`;
+		return `${flare} rejected the API key (HTTP ${status}). Check the API key${tenant}, or create a new key under Profile → API Keys.`;
 	}
 	if (status === 429) {
-		return 'Flare is rate-limiting the token requests of this API key (HTTP 429). Try again in a minute.';
+		return `${flare} is rate-limiting the token requests of this API key (HTTP 429). Try again in a minute.`;
 	}
 	if (status !== undefined && status >= 500) {
-		return `Flare's token service is temporarily unavailable (HTTP ${status}). Try again later.`;
+		return `${flare}: the token service is temporarily unavailable (HTTP ${status}). Try again later.`;
 	}
 	if (code === 'TIMEOUT') {
-		return `Flare did not answer the token request within ${TOKEN_TIMEOUT_MS / 1000} seconds. Try again later. ${CHECK_BASE_URL}`;
+		return `${flare} did not answer the token request within ${TOKEN_TIMEOUT_MS / 1000} seconds. Try again later. ${CHECK_BASE_URL}`;
 	}
 	if (code === 'NO_TOKEN') {
-		return `Flare answered the token request without a token. ${CHECK_BASE_URL}`;
+		return `${flare} answered the token request without a token. ${CHECK_BASE_URL}`;
 	}
-	return `Flare did not issue an access token (${status ? 'HTTP ' + status : (code ?? 'no answer')}). ${CHECK_BASE_URL}`;
+	return `${flare} did not issue an access token (${status ? 'HTTP ' + status : (code ?? 'no answer')}). ${CHECK_BASE_URL}`;
 }
 
 function exchangeFailure(error: unknown, deadline: AbortSignal): ExchangeFailure {
@@ -83,7 +86,7 @@ async function exchangeOnce(
 		const response = (await helper.helpers.httpRequest({
 			method: 'POST',
 			url: `${settings.baseUrl}/tokens/generate`,
-			headers: { Authorization: settings.apiKey },
+			headers: { Authorization: settings.apiKey, 'User-Agent': USER_AGENT },
 			body: settings.tenantId ? { tenant_id: settings.tenantId } : undefined,
 			json: true,
 			encoding: 'stream',
@@ -122,4 +125,51 @@ export async function exchangeToken(
 		}
 		await wait(waitMs);
 	}
+}
+
+/**
+ * Tokens of the tenants that nodes work in besides their credential's (their Tenant field), in this
+ * process: one promise per API key, Base URL and tenant, by {@link tokenFingerprint} (a digest: never
+ * the key). n8n stores one token per credential (its own tenant's, `preAuthentication`), so these
+ * live in memory; a process that has none, or a token Flare no longer accepts (401), exchanges the
+ * key again (docs/architecture.md, "Tokens"). A token is only ever looked up with the settings it was
+ * issued for, so it cannot go to another tenant, another key or another host.
+ */
+const tenantTokens = new Map<string, Promise<string>>();
+/** Tenants × keys × Base URLs whose tokens a process keeps; beyond that the oldest is forgotten. */
+export const MAX_TENANT_TOKENS = 1000;
+
+/**
+ * The access token for `settings` (its `tenantId` the tenant to work in): the one this process holds,
+ * or a new one. `refused` is a token Flare refused (401): it is not handed out again, a new one is
+ * exchanged (once for all who wait for it).
+ */
+export async function tenantToken(
+	helper: IHttpRequestHelper,
+	settings: FlareSettings,
+	refused?: string,
+): Promise<string> {
+	const key = tokenFingerprint(settings);
+	const held = tenantTokens.get(key);
+	if (held) {
+		const token = await held.catch(() => undefined);
+		if (token !== undefined && token !== refused) return token;
+		// Another request may have replaced it meanwhile: that one is newer.
+		const latest = tenantTokens.get(key);
+		if (latest && latest !== held) return await tenantToken(helper, settings, refused);
+	}
+	const issued = exchangeToken(helper, settings);
+	tenantTokens.delete(key);
+	tenantTokens.set(key, issued);
+	if (tenantTokens.size > MAX_TENANT_TOKENS) {
+		tenantTokens.delete(tenantTokens.keys().next().value as string);
+	}
+	// A failed exchange is not kept: the next request tries again.
+	issued.catch(() => tenantTokens.get(key) === issued && tenantTokens.delete(key));
+	return await issued;
+}
+
+/** Forgets every tenant token this process holds, as a restart does (tests start from there). */
+export function forgetTenantTokens(): void {
+	tenantTokens.clear();
 }

@@ -1,7 +1,12 @@
-import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type {
+	IAdditionalCredentialOptions,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
 
 import { BodyTooLarge, discard, MAX_PAGE_BYTES, readJson } from './body';
-import { CREDENTIAL_TYPE } from './connection';
+import { CREDENTIAL_TYPE, NODE_TENANT_VIEW, readSettings, tokenFingerprint } from './connection';
 import {
 	failureFromError,
 	FlareRequestFailed,
@@ -14,6 +19,7 @@ import {
 import type { FlareContext } from './item';
 import type { FlareResponse, RateTier } from './operation';
 import { rateGate, reportSendTo, type RateGate } from './rateGate';
+import { tenantToken } from './token';
 import { wait } from './wait';
 
 /** Flare's advice when a 429 says nothing of how long to wait. */
@@ -41,6 +47,11 @@ export interface FlareRequest {
 	write: boolean;
 	/** Whose rate limits the request counts against (connection.ts `organizationKey`). */
 	organization: string;
+	/**
+	 * The tenant to work in when it is not the credential's (the node's Tenant field): the request
+	 * carries that tenant's token, exchanged and held by this process ({@link sendAsTenant}).
+	 */
+	tenant?: number;
 	/** The execution's cancel signal: every wait and every attempt ends when it fires. */
 	cancel?: AbortSignal;
 }
@@ -67,6 +78,63 @@ async function within<T>(
 	}
 }
 
+type Send = (credentialOptions?: IAdditionalCredentialOptions) => Promise<IN8nHttpFullResponse>;
+
+/** The HTTP status of what n8n's request helper threw (n8n 2.x keeps the cause, 1.x the code). */
+function statusOf(error: unknown): number | undefined {
+	const thrown = error as { httpCode?: string | null; cause?: { response?: { status?: number } } };
+	return thrown?.cause?.response?.status ?? (Number(thrown?.httpCode) || undefined);
+}
+
+/**
+ * Sends as a node working in `tenant`, not its credential's: with that tenant's token, which this
+ * process exchanges and keeps (token.ts `tenantToken`) since n8n stores one token per credential.
+ * The token goes with the settings it was issued for, which the credential's `authenticate` checks
+ * as for its own token; after a 401, one new token and one new attempt, as n8n does for its own.
+ * `learn` gets each token, so that an answer echoing it cannot pass it on.
+ */
+async function sendAsTenant(
+	ctx: FlareContext,
+	tenant: number,
+	send: Send,
+	learn: (token: string) => void,
+): Promise<IN8nHttpFullResponse> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const settings = { ...readSettings(credentials), tenantId: tenant };
+	// The same exchange as the credential's (POST /tokens/generate with the raw key, to the checked
+	// Base URL only, no redirect), for this tenant.
+	const helper: IHttpRequestHelper = { helpers: { httpRequest: ctx.helpers.httpRequest } };
+	const stored = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+	const withToken = async (token: string) => {
+		learn(token);
+		return await send({
+			credentialsDecrypted: {
+				id: stored?.id ?? '',
+				name: stored?.name ?? '',
+				type: CREDENTIAL_TYPE,
+				data: {
+					...credentials,
+					tenantId: tenant,
+					accessToken: token,
+					accessTokenFor: tokenFingerprint(settings),
+					[NODE_TENANT_VIEW]: true,
+				},
+			},
+			// n8n would renew the credential's own token after a 401: this tenant's is renewed here.
+			preAuthenticationRetryStatusCode: [],
+		});
+	};
+	const token = await tenantToken(helper, settings);
+	const first = await withToken(token).then(
+		(response) => ({ response }),
+		(error: unknown) => ({ error }),
+	);
+	if ('response' in first) return first.response;
+	if (statusOf(first.error) !== 401) return await Promise.reject(first.error);
+	discard((first.error as { cause?: { response?: { data?: unknown } } }).cause?.response?.data);
+	return await withToken(await tenantToken(helper, settings, token));
+}
+
 /**
  * One attempt through n8n's authenticated helper (token exchange and the 401 refresh included),
  * never following a redirect. The answer is read as a stream, at most 256 MiB of it, and the whole
@@ -80,29 +148,36 @@ async function sendOnce(
 	request: FlareRequest,
 	gate: RateGate,
 ): Promise<Outcome> {
-	const { options, timeoutMs, cancel } = request;
+	const { options, timeoutMs, cancel, tenant } = request;
 	const deadline = AbortSignal.timeout(timeoutMs);
 	let abandoned = false;
 	let body: unknown;
+	const tenantTokens: string[] = [];
+	const send: Send = async (credentialOptions) =>
+		(await ctx.helpers.httpRequestWithAuthentication.call(
+			ctx,
+			CREDENTIAL_TYPE,
+			reportSendTo(
+				{
+					...options,
+					timeout: timeoutMs,
+					json: true,
+					encoding: 'stream',
+					returnFullResponse: true,
+					disableFollowRedirect: true,
+					abortSignal: cancel ? AbortSignal.any([deadline, cancel]) : deadline,
+				},
+				gate,
+			),
+			credentialOptions,
+		)) as IN8nHttpFullResponse;
 	const attempt = (async (): Promise<Outcome> => {
 		let response: IN8nHttpFullResponse;
 		try {
-			response = (await ctx.helpers.httpRequestWithAuthentication.call(
-				ctx,
-				CREDENTIAL_TYPE,
-				reportSendTo(
-					{
-						...options,
-						timeout: timeoutMs,
-						json: true,
-						encoding: 'stream',
-						returnFullResponse: true,
-						disableFollowRedirect: true,
-						abortSignal: cancel ? AbortSignal.any([deadline, cancel]) : deadline,
-					},
-					gate,
-				),
-			)) as IN8nHttpFullResponse;
+			response =
+				tenant === undefined
+					? await send()
+					: await sendAsTenant(ctx, tenant, send, (token) => tenantTokens.push(token));
 		} catch (error) {
 			return { failure: await failureFromError(error, `${options.baseURL}${options.url}`) };
 		}
@@ -127,7 +202,9 @@ async function sendOnce(
 		discard(body);
 		return { failure: { code: outcome, timeoutMs } };
 	}
-	if ('failure' in outcome) redactFailure(outcome.failure, await credentialSecrets(ctx));
+	if ('failure' in outcome) {
+		redactFailure(outcome.failure, [...(await credentialSecrets(ctx)), ...tenantTokens]);
+	}
 	return outcome;
 }
 

@@ -17,7 +17,7 @@ const MAX_ACCOUNTS = 100;
 const fields: INodeProperties[] = [
 	notice(
 		'checkAccountsNotice',
-		'Needs the ASTP feature. Exact accounts only (no wildcard, no domain). Up to 100 input items go to Flare in one request; Flare returns up to 100 passwords per account: for more, use Get by Keyword with that account.',
+		'Needs the ASTP feature. Exact accounts only (no wildcard, no domain). Up to 100 input items go to Flare in one request; Flare returns up to 100 passwords per account (morePasswords says there are more): for all of them, use Leaked Credential → Search ASTP with that e-mail or username.',
 	),
 	{
 		displayName: 'Account',

@@ -216,28 +216,37 @@ export function policyValue(item: FlareItem, type: PolicyType): IDataObject {
 }
 
 /**
- * The changes to the `value` of a policy of `type`, from the Update Fields `prefix`: the fields given
- * must be those of its type.
+ * The value fields given under Update Fields `prefix` (Flare's names), each read and checked: what
+ * can be checked before the policy is read.
  */
-export function policyValueChanges(item: FlareItem, type: string, prefix: string): IDataObject {
-	const own = VALUE_FIELDS[type as PolicyType] ?? {};
-	const changes: IDataObject = {};
+export function policyValuesGiven(item: FlareItem, prefix: string): IDataObject {
+	const given: IDataObject = {};
 	for (const [field, name] of Object.entries(policyApiFields(prefix))) {
 		if (field === 'name' || item.parameter<unknown>(name, null) === null) continue;
-		if (!(field in own)) {
-			const label = policyTypeOptions.find((option) => option.value === type)?.name ?? type;
-			throw parameterError(
-				item,
-				name,
-				`does not apply to a matching policy of type ${label}`,
-				`Change only the fields of its type: ${Object.values(own)
-					.map((entry) => item.displayName(`${prefix}${entry}`))
-					.join(', ')}.`,
-			);
-		}
-		changes[field] = valueOf(item, field, name);
+		given[field] = valueOf(item, field, name);
 	}
-	return changes;
+	return given;
+}
+
+/**
+ * The changes `given` (policyValuesGiven) to the `value` of a policy of `type`: the fields given
+ * must be those of its type.
+ */
+export function policyValueChanges(item: FlareItem, type: string, prefix: string, given: IDataObject): IDataObject {
+	const own = VALUE_FIELDS[type as PolicyType] ?? {};
+	const name = Object.keys(given).find((field) => !(field in own));
+	if (name !== undefined) {
+		const label = policyTypeOptions.find((option) => option.value === type)?.name ?? type;
+		throw parameterError(
+			item,
+			policyApiFields(prefix)[name],
+			`does not apply to a matching policy of type ${label}`,
+			`Change only the fields of its type: ${Object.values(own)
+				.map((entry) => item.displayName(`${prefix}${entry}`))
+				.join(', ')}.`,
+		);
+	}
+	return given;
 }
 
 /**

@@ -12,6 +12,7 @@ import {
 	policyApiFields,
 	policyOfAnswer,
 	policyValueChanges,
+	policyValuesGiven,
 	policyValueUpdateFields,
 } from './policy';
 
@@ -96,10 +97,9 @@ export const updateOperation: FlareOperation = {
 			item.parameter<unknown>('updateFields.name', null) === null
 				? undefined
 				: requiredText(item, 'updateFields.name');
-		const hasValueChange = Object.entries(policyApiFields('updateFields.')).some(
-			([field, parameter]) => field !== 'name' && item.parameter<unknown>(parameter, null) !== null,
-		);
-		if (name === undefined && !hasValueChange) {
+		// Every value is checked before the read; whether it fits the policy's type, after it.
+		const given = policyValuesGiven(item, 'updateFields.');
+		if (name === undefined && Object.keys(given).length === 0) {
 			throw parameterError(
 				item,
 				'updateFields',
@@ -108,7 +108,7 @@ export const updateOperation: FlareOperation = {
 			);
 		}
 		const current = await currentPolicy(item, uuid);
-		const value = policyValueChanges(item, String(current.policy_type), 'updateFields.');
+		const value = policyValueChanges(item, String(current.policy_type), 'updateFields.', given);
 		request.body = {
 			name: name ?? current.name,
 			value: { ...(current.value as IDataObject | undefined), ...value },

@@ -7,7 +7,7 @@ import { isObject, type FlareOperation, type FlareResponse } from '../../shared/
 const fields: INodeProperties[] = [
 	notice(
 		'tenantIdNotice',
-		"Each tenant's ID is what the Tenant ID field of the Flare API credential takes, to work in that tenant.",
+		"Each tenant's ID is what the Tenant field of the Flare node and trigger takes (or the credential's Tenant ID), to work in that tenant.",
 	),
 ];
 
@@ -21,7 +21,7 @@ export const getAllDescription = updateDisplayOptions(
  * tenant an object (docs/api-contract.md, "Inventory and credential endpoints"). Anything else is
  * not read as "no tenants": it fails, saying what came.
  */
-function tenantsOf({ body, statusCode }: FlareResponse): IDataObject[] {
+export function tenantsOf({ body, statusCode }: FlareResponse): IDataObject[] {
 	const list = isObject(body) ? body.tenants : body;
 	if (!Array.isArray(list)) {
 		const what = !isObject(body)
@@ -43,6 +43,7 @@ export const getAllOperation: FlareOperation = {
 	method: 'GET',
 	path: '/{segment}/v2/me/tenants',
 	tier: 'basic',
+	outputsTenants: true,
 	properties: fields,
 	output: (_item, _records, response) => tenantsOf(response),
 };

@@ -18,7 +18,7 @@ export const threatReportDescription: INodeProperties[] = [
 				value: 'createRequest',
 				action: 'Change data by requesting a threat intelligence report',
 				description:
-					'Ask Flare to generate a threat intelligence report (deprecated, threat intelligence); changes data in Flare',
+					'Ask Flare to generate a threat intelligence report (threat intelligence); changes data in Flare',
 			},
 			{
 				name: 'Get Request Status',
