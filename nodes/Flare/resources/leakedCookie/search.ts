@@ -114,7 +114,7 @@ export const searchDescription = updateDisplayOptions(
 );
 
 /** Names or paths: at most 10, each once. */
-function shortList(item: FlareItem, name: string): string[] {
+export function shortList(item: FlareItem, name: string): string[] {
 	const list = textList(item, name);
 	if (list.length > MAX_NAMES_OR_PATHS) {
 		throw parameterError(
