@@ -12,9 +12,10 @@ import { TriggerWorkflow } from '../harness/poll';
 import {
 	arbitraryFor,
 	classify,
+	EndpointCheck,
 	examplesFor,
 	formOf,
-	PathCheck,
+	type PathVerifier,
 	preview,
 	SEED,
 	withValue,
@@ -42,6 +43,10 @@ const PATH_PARAMETERS: Record<string, string> = {
 	request_id: 'requestId',
 	identifier_group_id: 'groupId',
 	assets_group_id: 'groupId',
+	asset_id: 'identifierId',
+	alert_id: 'alertRuleId',
+	report_id: 'reportId',
+	uid: 'uid',
 };
 
 /** The name the operation's messages give a path parameter: its display name in the operation's form. */
@@ -107,7 +112,7 @@ describe('Bad input: every parameter either works or is rejected before any requ
 	async function property(
 		operation: string,
 		parameter: FormParameter,
-		run: (mutation: Mutation) => Promise<{ summary: RunSummary; paths: PathCheck[] }>,
+		run: (mutation: Mutation) => Promise<{ summary: RunSummary; paths: PathVerifier[] }>,
 		aliases: string[] = [],
 	): Promise<void> {
 		const row: BadInputRow = { kind: 'badInput', operation, parameter: parameter.path, runs: 0, rejected: 0, worked: 0, notFound: 0, pathsChecked: 0 };
@@ -169,15 +174,21 @@ describe('Bad input: every parameter either works or is rejected before any requ
 					return { summary: { status: 'error', error: { name, message: named }, requests: [...fake.requests] }, paths: [] };
 				}
 				const error = result.error as { name?: string; message?: string; httpCode?: string | null } | undefined;
-				const paths = [...operation.path.matchAll(/\{(\w+)\}/g)]
-					.map((match) => match[1])
-					.filter((name) => name !== 'segment')
-					.map((name) => {
-						const source = PATH_PARAMETERS[name];
-						if (!source) throw new Error(`Unknown path parameter {${name}} of ${resource} → ${operationName}`);
-						const expected = source === parameter.path ? mutation.resolved : plainValue(parameters[source]);
-						return PathCheck.of(operation.path, 'firework', plainValue(expected));
-					});
+				// Every endpoint of the resource (an operation may write to an identifier's path or a
+				// group's, and read a list first): each request keeps one, its values in their segments.
+				const placeholders = (template: string) => template.split('{').length;
+				const templates = Object.values(flareOperations[resource])
+					.flatMap((candidate) => [candidate.path, ...(candidate.otherPaths ?? [])])
+					.sort((a, b) => placeholders(a) - placeholders(b));
+				const paths = /\{\+?(?!segment\})\w+\}/.test([operation.path, ...(operation.otherPaths ?? [])].join(''))
+					? [
+							new EndpointCheck(templates, 'firework', (name) => {
+								const source = PATH_PARAMETERS[name];
+								if (!source) throw new Error(`Unknown path parameter {${name}} of ${resource} → ${operationName}`);
+								return plainValue(source === parameter.path ? mutation.resolved : plainValue(parameters[source]));
+							}),
+						]
+					: [];
 				return {
 					summary: {
 						status: result.status,

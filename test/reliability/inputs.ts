@@ -299,7 +299,13 @@ export interface RunSummary {
  * NodeOperationError naming the parameter, a NodeOperationError after a request, a request that
  * Flare rejected as invalid, or a path changed by the value.
  */
-export function classify(parameter: FormParameter, run: RunSummary, paths: PathCheck[], aliases: string[] = []): InputOutcome {
+/** A check of the paths a run's requests went to (PathCheck, EndpointCheck). */
+export interface PathVerifier {
+	checked: number;
+	verify(requests: LoggedRequest[]): void;
+}
+
+export function classify(parameter: FormParameter, run: RunSummary, paths: PathVerifier[], aliases: string[] = []): InputOutcome {
 	const { error, requests } = run;
 	// n8n itself refuses to run a node whose required parameter is empty, before the node runs.
 	if (error?.name === 'NodeOperationError' || error?.name === 'WorkflowHasIssuesError') {
@@ -320,7 +326,11 @@ export function classify(parameter: FormParameter, run: RunSummary, paths: PathC
 	}
 	for (const check of paths) check.verify(requests);
 	if (!error && run.status === 'success') return 'worked';
-	if (error?.name === 'NodeApiError' && error.httpCode === '404' && requests.some((request) => request.status === 404)) {
+	// Flare said 404; or the operation read a list (its last request, a GET that Flare answered) and
+	// the record is not in it (Alert Rule → Update finds its rule among its identifier's).
+	const api = requests.filter((request) => !request.path.startsWith('/tokens/'));
+	const notListed = api.length > 0 && api[api.length - 1].method === 'GET' && api[api.length - 1].status === 200;
+	if (error?.name === 'NodeApiError' && error.httpCode === '404' && (requests.some((request) => request.status === 404) || notListed)) {
 		return 'notFound';
 	}
 	throw new Error(`Run failed with ${error?.name}: ${error?.message}`);
@@ -335,15 +345,30 @@ export class PathCheck {
 		private readonly expected: unknown,
 	) {}
 
-	/** Builds the check for `template` (e.g. `/leaksdb/identities/by_password/{password}`). */
-	static of(template: string, segment: string, expected: unknown): PathCheck {
-		const pattern = template
-			.split(/(\{\w+\})/)
-			.map((part) =>
-				part === '{segment}' ? segment : /^\{\w+\}$/.test(part) ? '([^/]*)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-			)
+	/**
+	 * Builds the check of placeholder `name` (the first one by default) of `template` (e.g.
+	 * `/leaksdb/identities/by_password/{password}`); a `{+name}` placeholder spans segments.
+	 */
+	static of(template: string, segment: string, expected: unknown, name?: string): PathCheck {
+		return new PathCheck(PathCheck.pattern(template, segment, name), expected);
+	}
+
+	/** `template` as a RegExp: the placeholder `name` (the first by default) captured, the others matched. */
+	static pattern(template: string, segment: string, name?: string): RegExp {
+		let captured = false;
+		const source = template
+			.split(/(\{\+?\w+\})/)
+			.map((part) => {
+				if (part === '{segment}') return segment;
+				const placeholder = /^\{(\+?)(\w+)\}$/.exec(part);
+				if (!placeholder) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+				const value = placeholder[1] ? '.*' : '[^/]*';
+				const capture = !captured && (name === undefined || placeholder[2] === name);
+				if (capture) captured = true;
+				return capture ? `(${value})` : `(?:${value})`;
+			})
 			.join('');
-		return new PathCheck(new RegExp(`^${pattern}$`), expected);
+		return new RegExp(`^${source}$`);
 	}
 
 	verify(requests: LoggedRequest[]): void {
@@ -352,14 +377,42 @@ export class PathCheck {
 			const match = this.template.exec(request.path);
 			if (!match) throw new Error(`The request went to ${request.path.slice(0, 200)}, outside ${this.template}`);
 			const segment = match[1];
-			if (segment === '' || segment === '.' || segment === '..') throw new Error(`Empty or dot path segment: ${request.path}`);
-			const decoded = decodeURIComponent(segment);
+			if (segment.split('/').some((part) => part === '' || part === '.' || part === '..')) throw new Error(`Empty or dot path segment: ${request.path}`);
+			const decoded = segment.split('/').map(decodeURIComponent).join('/');
 			const text = String(this.expected);
 			const candidates = [text, text.trim(), text.trim().toLowerCase(), String(Number(text.trim()))];
 			if (!candidates.includes(decoded)) {
 				throw new Error(
 					`The path segment decodes to ${JSON.stringify(decoded.slice(0, 80))}, not the value ${JSON.stringify(text.slice(0, 80))}`,
 				);
+			}
+			this.checked++;
+		}
+	}
+}
+
+/**
+ * The path parameters of an operation whose requests go to several endpoints (an identifier's rules or
+ * a group's; a list read before a write): each API request must go to one of `templates`, and each
+ * placeholder of that template must decode to the value of its parameter (`expectedOf`).
+ */
+export class EndpointCheck {
+	checked = 0;
+
+	constructor(
+		private readonly templates: string[],
+		private readonly segment: string,
+		private readonly expectedOf: (placeholder: string) => unknown,
+	) {}
+
+	verify(requests: LoggedRequest[]): void {
+		const api = requests.filter((request) => !request.path.startsWith('/tokens/'));
+		for (const request of api) {
+			const template = this.templates.find((candidate) => PathCheck.pattern(candidate, this.segment).test(request.path));
+			if (!template) throw new Error(`The request went to ${request.path.slice(0, 200)}, outside ${this.templates.join(' and ')}`);
+			for (const [, name] of template.matchAll(/\{\+?(\w+)\}/g)) {
+				if (name === 'segment') continue;
+				PathCheck.of(template, this.segment, this.expectedOf(name), name).verify([request]);
 			}
 			this.checked++;
 		}
