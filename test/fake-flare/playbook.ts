@@ -289,6 +289,13 @@ export class PlaybookApi {
 		return channel as AlertChannel;
 	}
 
+	/** Removes a channel, as an admin deleting it in Flare's Alert Central. */
+	removeChannel(id: number): void {
+		const index = this.channels.findIndex((channel) => channel.id === id);
+		if (index < 0) throw new Error(`PlaybookApi.removeChannel: no channel ${id}`);
+		this.channels.splice(index, 1);
+	}
+
 	/** The v2 rules of an identifier (`assets`) or a group (`assets/groups`). */
 	rulesOf(tenantId: number, owner: 'assets' | 'assets/groups', ownerId: number): FeedAlert[] {
 		return this.rules
