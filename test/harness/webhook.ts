@@ -174,13 +174,11 @@ export class AlertWebhookWorkflow {
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
 		workflow.server = server;
 		workflow.base = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
-		try {
-			await workflow.activate();
-		} catch (error) {
-			// n8n does not activate the workflow: nothing is served.
+		// n8n does not activate a workflow whose activation fails: nothing is served then.
+		await workflow.activate().catch(async (error: unknown) => {
 			await workflow.stop();
-			throw error;
-		}
+			return await Promise.reject(error);
+		});
 		return workflow;
 	}
 
