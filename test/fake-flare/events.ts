@@ -331,7 +331,15 @@ export class EventStore {
 	 */
 	addCookies(
 		count: number,
-		options: { importedMs: number; domain: string; name?: string; path?: string; expiresMs?: number | null },
+		options: {
+			importedMs: number;
+			domain: string;
+			name?: string;
+			path?: string;
+			expiresMs?: number | null;
+			/** The stealer log they come from (default: one of no feed). */
+			eventUid?: string;
+		},
 	): LeakedCookie[] {
 		const added: LeakedCookie[] = [];
 		for (let k = 0; k < count; k++) {
@@ -346,7 +354,7 @@ export class EventStore {
 				imported_at: isoMicrosOffset(options.importedMs),
 				name: options.name ?? 'session',
 				path: options.path ?? '/',
-				event_uid: `stealer_log/stealer_logs_live/added${n}`,
+				event_uid: options.eventUid ?? `stealer_log/stealer_logs_live/added${n}`,
 				value: plantedSecret('', `added-cookie#${n}`),
 			};
 			this.addedCookies.push(cookie);

@@ -794,7 +794,14 @@ export class FakeFlare {
 	 */
 	addCookies(
 		count: number,
-		options: { domain: string; importedAt?: string; name?: string; path?: string; expiresAt?: string | null },
+		options: {
+			domain: string;
+			importedAt?: string;
+			name?: string;
+			path?: string;
+			expiresAt?: string | null;
+			eventUid?: string;
+		},
 	): LeakedCookie[] {
 		const importedMs = options.importedAt
 			? dateTimeToMs(options.importedAt)
@@ -807,6 +814,7 @@ export class FakeFlare {
 			name: options.name,
 			path: options.path,
 			expiresMs: options.expiresAt ? dateTimeToMs(options.expiresAt) : null,
+			eventUid: options.eventUid,
 		});
 	}
 
