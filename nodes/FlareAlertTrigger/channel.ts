@@ -1,5 +1,11 @@
 import { randomBytes } from 'crypto';
-import type { IDataObject, IHookFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeProperties,
+	IWebhookFunctions,
+	NodeApiError,
+} from 'n8n-workflow';
 
 import { getAllOperation as listChannels } from '../Flare/resources/alertChannel/getAll';
 import { FlareItem } from '../Flare/shared/item';
@@ -98,6 +104,19 @@ function channelName(context: IHookFunctions): string {
 	return name.slice(0, 255);
 }
 
+/** The error, its texts (message, description, what n8n keeps of the answer) without `secret`. */
+function withoutSecret(error: NodeApiError, secret: string): NodeApiError {
+	const scrub = (text: unknown) =>
+		typeof text === 'string' ? text.split(secret).join('********') : text;
+	error.message = scrub(error.message) as string;
+	error.description = scrub(error.description) as string | null | undefined;
+	const response = (error as { errorResponse?: IDataObject }).errorResponse;
+	if (response) {
+		for (const key of Object.keys(response)) response[key] = scrub(response[key]) as string;
+	}
+	return error;
+}
+
 /** A Flare request of the hook, with the Flare API credential of the node. */
 const itemOf = (context: IHookFunctions) => FlareItem.ofNode(context, channelProperties);
 
@@ -175,21 +194,26 @@ export const channelWebhookMethods = {
 		const name = channelName(this);
 		const secret = randomBytes(32).toString('hex');
 		let answer: IDataObject | undefined;
-		await callFlare(
-			itemOf(this),
-			{
-				...createChannel,
-				prepare(_item, request) {
-					request.body = { name, params: { type: 'webhook', webhook_url: url, secret } };
+		try {
+			await callFlare(
+				itemOf(this),
+				{
+					...createChannel,
+					prepare(_item, request) {
+						request.body = { name, params: { type: 'webhook', webhook_url: url, secret } };
+					},
 				},
-			},
-			{
-				onPage(records) {
-					[answer] = records;
-					return false;
+				{
+					onPage(records) {
+						[answer] = records;
+						return false;
+					},
 				},
-			},
-		);
+			);
+		} catch (error) {
+			// Flare may quote what it was sent (a 422's input): never the secret, in n8n's message or log.
+			throw withoutSecret(error as NodeApiError, secret);
+		}
 		const id = Number(answer?.id);
 		if (!Number.isInteger(id)) {
 			throw new Error('Flare created the alert channel but did not say its ID');

@@ -27,7 +27,7 @@ export const newLeakedCookieFields: INodeProperties[] = updateDisplayOptions(
 			default: '',
 			placeholder: 'e.g. app.example.com',
 			description:
-				'Exact domain whose leaked cookies to watch, without scheme or path; its subdomains are not included (add a trigger per domain)',
+				'Exact domain whose leaked cookies to watch, without scheme or path; its subdomains are not included (add a trigger per domain). Browsers store the cookies that a domain shares with its subdomains with a leading dot, e.g. .example.com: watch that one too.',
 		},
 		{
 			displayName: 'Cookie Names',
@@ -92,7 +92,7 @@ export function notExpired(record: IDataObject, now: number): boolean {
 
 /** The leaked cookies of the domain that Flare imports, by `imported_at`. */
 export function newLeakedCookieWatch(item: FlareItem): Watch {
-	const domain = domainName(item, 'domain');
+	const domain = domainName(item, 'domain', { leadingDot: true });
 	const names = shortList(item, 'names');
 	const includeExpired = item.parameter<unknown>('options.includeExpired', false) === true;
 	const query = { domain, ...(names.length ? { names } : {}) };

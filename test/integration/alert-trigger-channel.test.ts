@@ -5,6 +5,7 @@
  * cannot delete a channel), as n8n's own webhook triggers register and remove theirs. In n8n-core's
  * HookContext and WebhookContext, against the fake over real HTTP.
  */
+import crypto from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
@@ -156,6 +157,29 @@ describe('Flare Alert Trigger: a channel of its own', () => {
 			expect(sent().map(([method, path]) => [method, path])).toEqual(Array(5).fill(['GET', CHANNELS]));
 			expect(kept()!.id).toBe(id);
 		});
+	});
+
+	it("Flare quoting what it was sent in its refusal: the channel's secret is not in the activation's error", async () => {
+		const fixed = Buffer.alloc(32, 0x5a);
+		const secret = fixed.toString('hex');
+		registerSecret(secret);
+		const random = jest.spyOn(crypto, 'randomBytes').mockImplementation((() => fixed) as never);
+		fake.faults.add({
+			path: CHANNELS,
+			method: 'POST',
+			fault: { status: 422, body: { detail: [{ loc: ['body', 'params', 'secret'], msg: `secret ${secret} is not accepted`, type: 'value_error', input: secret }] } },
+		});
+
+		const failed = await AlertWebhookWorkflow.start(harness, { parameters: CREATE, flareCredentialId: 'cred-1' })
+			.then(
+				() => undefined,
+				(error: Error & { description?: string }) => error,
+			)
+			.finally(() => random.mockRestore());
+
+		expect(failed?.name).toBe('NodeApiError');
+		expect(`${failed?.message} ${failed?.description}`).toContain('secret ******** is not accepted');
+		expect(JSON.stringify({ message: failed?.message, description: failed?.description, response: (failed as { errorResponse?: unknown }).errorResponse })).not.toContain(secret);
 	});
 
 	it('Set Up in Flare (the default): activation and deactivation send nothing to Flare', async () => {

@@ -7,7 +7,7 @@
 import type { IDataObject, INodeListSearchResult } from 'n8n-workflow';
 
 import { docxOf, pdfOf } from '../fake-flare/playbook';
-import { apiRequests, jsonOf, masked, maskedView, useFakeFlare } from './support';
+import { apiRequests, jsonOf, maskedView, useFakeFlare } from './support';
 
 const TENANT = 101;
 const rl = (value: string | number): IDataObject => ({ __rl: true, mode: 'id', value: String(value) });
@@ -117,6 +117,16 @@ describe('Issue 34: the operations playbooks reach for', () => {
 			expect(item.pairedItem).toEqual({ item: 0 });
 		});
 
+		it("Download: the file is known by its first bytes, whatever media type Flare gives it (its OpenAPI says JSON)", async () => {
+			const file = Buffer.from('%PDF-1.7\n% a report\n%%EOF\n', 'latin1');
+			env.fake.faults.add({ path: /\/download$/, fault: { status: 200, rawBody: file.toString('latin1'), headers: { 'content-type': 'application/json' } } });
+
+			const result = await env.harness.runNode({ parameters: { resource: 'threatReport', operation: 'download', reportId: rl(870001) } });
+
+			expect(result.status).toBe('success');
+			expect(Buffer.from(result.output[0].binary!.data.data, 'base64').equals(file)).toBe(true);
+		});
+
 		it('Download: a JSON answer is not the file; a bad field name is refused before any request', async () => {
 			env.fake.faults.add({ path: /\/download$/, fault: { status: 200, body: { detail: 'Report is still being generated' } } });
 			const json = await env.harness.runNode({ parameters: { resource: 'threatReport', operation: 'download', reportId: rl(870001) } });
@@ -208,21 +218,48 @@ describe('Issue 34: the operations playbooks reach for', () => {
 			expect(bad.error?.description).toContain('Flare says: "Alert channel 4242 not found"');
 		});
 
-		it('Update: reads the owner\'s rules, sends the rule back with the change; a legacy rule\'s Slack webhook URL is masked in the output', async () => {
-			const [, legacy] = env.fake.playbook.rulesOf(TENANT, 'assets', identifier());
+		it("Update: reads the owner's rules, sends the rule back with the change, its other fields as read", async () => {
+			const [rule] = env.fake.playbook.rulesOf(TENANT, 'assets', identifier());
 
 			const result = await env.harness.runNode({
-				parameters: { resource: 'alertRule', operation: 'update', identifierId: rl(identifier()), alertRuleId: rl(legacy.id), updateFields: { frequency: 30 } },
+				parameters: { resource: 'alertRule', operation: 'update', identifierId: rl(identifier()), alertRuleId: rl(rule.id), updateFields: { frequency: 30, severities: ['critical'] } },
 			});
 
-			const { name, type, params, start_at, search_types, experimental_search_types, risks } = legacy;
+			const { name, type, params, start_at, search_types, experimental_search_types, tenant_alert_channel_id } = rule;
 			expect(sent()).toEqual([
 				['GET', `/firework/v2/assets/${identifier()}/alerts`, {}, undefined],
-				['PUT', `/firework/v2/assets/${identifier()}/alerts/${legacy.id}`, {}, { name, type, params, frequency: 30, start_at, search_types, experimental_search_types, risks }],
+				['PUT', `/firework/v2/assets/${identifier()}/alerts/${rule.id}`, {}, { name, type, params, frequency: 30, start_at, search_types, experimental_search_types, risks: [5], tenant_alert_channel_id }],
 			]);
-			const updated = env.fake.playbook.rulesOf(TENANT, 'assets', identifier()).find((rule) => rule.id === legacy.id)!;
-			expect(updated.frequency).toBe(30);
-			expect(jsonOf(result.output)).toEqual([{ ...updated, params: { type: 'slack', webhook_url: masked(String(legacy.params.webhook_url)) } }]);
+			const updated = env.fake.playbook.rulesOf(TENANT, 'assets', identifier()).find((candidate) => candidate.id === rule.id)!;
+			expect([updated.frequency, updated.risks]).toEqual([30, [5]]);
+			expect(jsonOf(result.output)).toEqual([updated]);
+		});
+
+		it("Update of a rule with its own destination (a legacy Slack one): its settings are never written back as read; it can be sent to a channel", async () => {
+			const [, legacy] = env.fake.playbook.rulesOf(TENANT, 'assets', identifier());
+			const update = (updateFields: IDataObject) =>
+				env.harness.runNode({ parameters: { resource: 'alertRule', operation: 'update', identifierId: rl(identifier()), alertRuleId: rl(legacy.id), updateFields } });
+
+			const refused = await update({ frequency: 30 });
+			const moved = await update({ frequency: 30, alertChannelId: rl(302) });
+
+			expect(sent().map(([method]) => method)).toEqual(['GET', 'GET', 'PUT']);
+			expect([refused.error?.name, refused.error?.message]).toEqual([
+				'NodeOperationError',
+				`'Alert Channel' must be set to update alert rule ${legacy.id}, which sends to its own slack destination [item 0]`,
+			]);
+			expect(sent()[2][3]).toEqual({
+				name: legacy.name,
+				type: 'channel',
+				params: { type: 'channel', alert_channel_id: 302 },
+				frequency: 30,
+				start_at: legacy.start_at,
+				search_types: [],
+				experimental_search_types: [],
+				risks: [],
+				tenant_alert_channel_id: 302,
+			});
+			expect(JSON.stringify(jsonOf(moved.output))).not.toContain('hooks.slack.com');
 		});
 
 		it('Update of a rule the owner does not have: a 404 naming both, nothing written', async () => {

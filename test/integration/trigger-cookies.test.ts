@@ -123,6 +123,19 @@ describe('Flare Trigger → New Leaked Cookie', () => {
 		expect(workflow.state).toEqual({});
 	});
 
+	it('a domain with a leading dot (the cookies a domain shares with its subdomains) is watched as such', async () => {
+		const workflow = trigger({ domain: ' .ACME.com ' });
+		await workflow.activate();
+		moveClock(MINUTE);
+		const [shared] = fake.addCookies(1, { domain: '.acme.com', importedAt: iso(Date.now()) });
+		fake.addCookies(1, { domain: 'acme.com', importedAt: iso(Date.now()) });
+
+		const result = await workflow.poll();
+
+		expect(searches().map((request) => bodyOf(request).domain)).toEqual(['.acme.com', '.acme.com']);
+		expect(uuids(result.items)).toEqual([shared.uuid]);
+	});
+
 	it('a domain that is no domain is refused before any request, naming Domain', async () => {
 		const result = await trigger({ domain: 'https://app.acme.com/login' }).poll();
 

@@ -211,6 +211,17 @@ export const updateOperation: FlareOperation = {
 		request.pathParameters.alert_id = id;
 		const changes = changesOf(item);
 		const current = await currentRule(item, id);
+		// A rule with its destination inline (Slack, Jira…) holds its settings in `params`, secrets
+		// included; Flare does not say whether it reads them back in clear, so they are never written
+		// back as read: such a rule is updated only to send to a channel.
+		if (current.type !== 'channel' && changes.params === undefined) {
+			throw parameterError(
+				item,
+				'updateFields.alertChannelId',
+				`must be set to update alert rule ${id}, which sends to its own ${String(current.type)} destination`,
+				"Flare's docs do not say whether that destination's settings (a webhook URL, a token) are read back in clear, so the node never writes them back. Pick the alert channel the rule should send to, under Update Fields.",
+			);
+		}
 		const body: IDataObject = {};
 		for (const key of WRITABLE) if (current[key] !== undefined) body[key] = current[key];
 		request.body = { ...body, ...changes };

@@ -13,6 +13,12 @@ const FORMATS = {
 } as const;
 type Format = keyof typeof FORMATS;
 
+/** The first bytes of each format: a PDF's header, and the ZIP archive a DOCX is. */
+const MAGIC: Record<Format, Buffer> = {
+	docx: Buffer.from([0x50, 0x4b, 0x03, 0x04]),
+	pdf: Buffer.from('%PDF', 'latin1'),
+};
+
 const fields: INodeProperties[] = [
 	notice(
 		'threatReportDownloadNotice',
@@ -91,15 +97,19 @@ export const downloadOperation: FlareOperation = {
 		mimeType: (item) => FORMATS[formatOf(item)],
 	},
 	output(item, _records, { body, headers, statusCode }) {
-		// Flare answers its errors in JSON: a JSON answer is not the file.
+		// The file is known by its first bytes (Flare's OpenAPI gives its media type as JSON); an answer
+		// that is JSON instead, as Flare's errors are, is not the file.
+		const format = formatOf(item);
+		const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
 		const type = String(headers['content-type'] ?? '').toLowerCase();
-		if (/\bjson\b/.test(type)) {
+		const looksLikeJson = /^\s*[[{]/.test(bytes.subarray(0, 64).toString('latin1'));
+		if (!bytes.subarray(0, 4).equals(MAGIC[format]) && (looksLikeJson || /\bjson\b/.test(type))) {
 			throw unexpectedAnswer(
 				statusCode,
-				`Flare answered with JSON (${type}), not a ${formatOf(item)} file`,
+				`Flare answered with JSON (${type || 'no media type'}), not a ${format} file`,
 			);
 		}
-		if (!Buffer.isBuffer(body) || body.length === 0) {
+		if (bytes.length === 0) {
 			throw unexpectedAnswer(
 				statusCode,
 				`Flare answered with an empty file, not a ${formatOf(item)} file`,
@@ -110,7 +120,7 @@ export const downloadOperation: FlareOperation = {
 				reportId: locatorInteger(item, 'reportId'),
 				format: formatOf(item),
 				fileName: fileName(item),
-				fileSize: body.length,
+				fileSize: bytes.length,
 			},
 		];
 	},
