@@ -43,10 +43,12 @@ function operationsTable() {
 			(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource.value),
 		);
 		for (const option of operationProperty.options) {
-			const { method, path: endpoint, entitlement } = operations[resource.value][option.value];
+			const { method, path: endpoint, otherPaths = [], entitlement } = operations[resource.value][option.value];
 			const notes = notesFor(properties, resource.value, option.value).join(' ');
 			const needs = ENTITLEMENTS[entitlement] ?? '–';
-			rows.push(`| ${resource.name} | **${option.name}**: ${option.description} | \`${method} ${endpoint}\` | ${needs} | ${notes} |`);
+			// An operation with several endpoints (an identifier's or a group's) shows each.
+			const endpoints = [endpoint, ...otherPaths].map((path) => `\`${method} ${path}\``).join(' or ');
+			rows.push(`| ${resource.name} | **${option.name}**: ${option.description} | ${endpoints} | ${needs} | ${notes} |`);
 		}
 	}
 	return rows.join('\n');

@@ -9,10 +9,16 @@ import {
 
 import { listSearch } from './methods/listSearch';
 import { loadOptions } from './methods/loadOptions';
+import { alertChannelDescription, alertChannelOperations } from './resources/alertChannel';
+import { alertRuleDescription, alertRuleOperations } from './resources/alertRule';
 import { astpUrlDescription, astpUrlOperations } from './resources/astpUrl';
 import { eventDescription, eventOperations } from './resources/event';
 import { identifierDescription, identifierOperations } from './resources/identifier';
 import { identifierGroupDescription, identifierGroupOperations } from './resources/identifierGroup';
+import {
+	identifierRecommendationDescription,
+	identifierRecommendationOperations,
+} from './resources/identifierRecommendation';
 import { identityDescription, identityOperations } from './resources/identity';
 import { leakedCookieDescription, leakedCookieOperations } from './resources/leakedCookie';
 import {
@@ -28,10 +34,13 @@ import { runFlareOperation, SHARED_FIELDS } from './shared/runner';
 
 /** Every operation of the node, by resource and operation value. */
 export const flareOperations: Record<string, Record<string, FlareOperation>> = {
+	alertChannel: alertChannelOperations,
+	alertRule: alertRuleOperations,
 	astpUrl: astpUrlOperations,
 	event: eventOperations,
 	identifier: identifierOperations,
 	identifierGroup: identifierGroupOperations,
+	identifierRecommendation: identifierRecommendationOperations,
 	identity: identityOperations,
 	leakedCookie: leakedCookieOperations,
 	leakedCredential: leakedCredentialOperations,
@@ -64,6 +73,16 @@ export class Flare implements INodeType {
 				description: 'Kind of Flare data to work with',
 				options: [
 					{
+						name: 'Alert Channel',
+						value: 'alertChannel',
+						description: "Where Flare sends alerts (Alert Central's channels), and their status",
+					},
+					{
+						name: 'Alert Rule',
+						value: 'alertRule',
+						description: 'Which events of an identifier or a group Flare sends to an alert channel',
+					},
+					{
 						name: 'ASTP URL',
 						value: 'astpUrl',
 						description: 'URLs where a leaked credential was seen used',
@@ -82,6 +101,11 @@ export class Flare implements INodeType {
 						name: 'Identifier Group',
 						value: 'identifierGroup',
 						description: 'Groups of identifiers, e.g. one per brand or subsidiary',
+					},
+					{
+						name: 'Identifier Recommendation',
+						value: 'identifierRecommendation',
+						description: 'Domains, e-mail addresses and more that Flare recommends monitoring',
 					},
 					{
 						name: 'Identity',
@@ -117,10 +141,13 @@ export class Flare implements INodeType {
 				],
 				default: 'leakedCredential',
 			},
+			...alertChannelDescription,
+			...alertRuleDescription,
 			...astpUrlDescription,
 			...eventDescription,
 			...identifierDescription,
 			...identifierGroupDescription,
+			...identifierRecommendationDescription,
 			...identityDescription,
 			...leakedCookieDescription,
 			...leakedCredentialDescription,

@@ -16,6 +16,13 @@ import {
 import { leakedValueOutput } from '../Flare/shared/descriptions';
 import { protectLeakedValues, type LeakedValueOutput } from '../Flare/shared/output';
 import { alertItem, isChannelTest } from './alert';
+import {
+	CHANNEL_SETUP,
+	channelProperties,
+	channelWebhookMethods,
+	createdChannelSecret,
+	createsChannel,
+} from './channel';
 import { admit, deliveryKey, type DeliveryState, persist } from './deliveries';
 import { acceptedBody, parseAlerts, type Refusal, refusalLogLine } from './receive';
 import {
@@ -101,6 +108,16 @@ async function signingSecret(context: IWebhookFunctions): Promise<string | Refus
 	return secret;
 }
 
+/** The signing secret of the channel the trigger created, or a refusal (500: not created yet). */
+function channelSecret(context: IWebhookFunctions): string | Refusal {
+	return (
+		createdChannelSecret(context) ??
+		notSetUp(
+			'The trigger has not created its Flare alert channel yet: publish the workflow (Alert Channel: Create on Activation)',
+		)
+	);
+}
+
 export class FlareAlertTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Flare Alert Trigger',
@@ -131,7 +148,15 @@ export class FlareAlertTrigger implements INodeType {
 				name: 'flareAlertWebhookApi',
 				required: true,
 				testedBy: 'signingSecretIsSet',
-				displayOptions: { show: { authentication: ['requestSignature'] } },
+				displayOptions: {
+					show: { authentication: ['requestSignature'], [CHANNEL_SETUP]: ['manual'] },
+				},
+			},
+			{
+				// To create the alert channel in Flare (channel.ts).
+				name: 'flareApi',
+				required: true,
+				displayOptions: { show: { [CHANNEL_SETUP]: ['create'] } },
 			},
 		],
 		webhooks: [
@@ -145,18 +170,22 @@ export class FlareAlertTrigger implements INodeType {
 			},
 		],
 		properties: [
+			...channelProperties,
 			{
 				displayName:
 					'In Flare, as an admin: Alert Central → Channels → Add Channel → Webhook (where Alert Central is not there yet: Team → Edit → Create a New Alert Channel → Webhook). Paste the Production URL above as its Webhook URL and press Test: Flare sends a sample alert (use the Test URL while this node listens for a test event). Then send your alerts to this channel.',
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
+				displayOptions: { show: { [CHANNEL_SETUP]: ['manual'] } },
 			},
 			{
 				displayName: 'Authentication',
 				name: 'authentication',
 				type: 'options',
 				default: 'none',
+				// A channel the trigger creates is always signed, with its own secret.
+				displayOptions: { show: { [CHANNEL_SETUP]: ['manual'] } },
 				description: 'How the trigger knows that an alert comes from Flare',
 				options: [
 					{
@@ -178,7 +207,7 @@ export class FlareAlertTrigger implements INodeType {
 				name: 'unsignedNotice',
 				type: 'notice',
 				default: '',
-				displayOptions: { show: { authentication: ['none'] } },
+				displayOptions: { show: { authentication: ['none'], [CHANNEL_SETUP]: ['manual'] } },
 			},
 			{
 				displayName: 'Options',
@@ -224,22 +253,11 @@ export class FlareAlertTrigger implements INodeType {
 	};
 
 	/**
-	 * The alert channel is created by an admin in Flare, who pastes the URL: n8n has nothing to
-	 * register with Flare, nor to remove.
+	 * Set up in Flare: an admin creates the alert channel and pastes the URL, and n8n has nothing to
+	 * register with Flare, nor to remove. Create on Activation: the trigger creates its own channel
+	 * (channel.ts).
 	 */
-	webhookMethods = {
-		default: {
-			async checkExists(): Promise<boolean> {
-				return false;
-			},
-			async create(): Promise<boolean> {
-				return true;
-			},
-			async delete(): Promise<boolean> {
-				return true;
-			},
-		},
-	};
+	webhookMethods = { default: channelWebhookMethods };
 
 	/**
 	 * One request of the alert channel (docs/alerts.md, "What it checks and answers"): the body JSON,
@@ -260,7 +278,8 @@ export class FlareAlertTrigger implements INodeType {
 
 		/** The signature's time, when the request is signed: a replay of the request repeats it. */
 		let signedAt: string | undefined;
-		if (this.getNodeParameter('authentication', 'none') === 'requestSignature') {
+		const created = createsChannel(this);
+		if (created || this.getNodeParameter('authentication', 'none') === 'requestSignature') {
 			const tolerance = Number(options.timestampTolerance ?? DEFAULT_TOLERANCE_SECONDS);
 			if (!Number.isFinite(tolerance) || tolerance < 1 || tolerance > MAX_TOLERANCE_SECONDS) {
 				return refuse(
@@ -276,7 +295,7 @@ export class FlareAlertTrigger implements INodeType {
 			if (!stamp.valid) {
 				return refuse(this, { status: 401, message: stamp.reason, logged: stamp.check });
 			}
-			const secret = await signingSecret(this);
+			const secret = created ? channelSecret(this) : await signingSecret(this);
 			if (typeof secret !== 'string') return refuse(this, secret);
 			const verdict = checkSignature(stamp, rawBody, secret);
 			if (!verdict.valid) {

@@ -22,6 +22,7 @@ import {
 import { listSearch } from '../Flare/methods/listSearch';
 import { loadOptions } from '../Flare/methods/loadOptions';
 import { newEventFields, newEventWatch } from './newEvent';
+import { newLeakedCookieFields, newLeakedCookieWatch } from './newLeakedCookie';
 import { leakedCredentialFields, leakedCredentialWatch } from './newLeakedCredential';
 import { OutputLater, POLL_TIME_LIMIT_MS, pollWatch, searchFor, type Watch } from './poll';
 
@@ -36,6 +37,8 @@ interface TriggerKind {
 	nothingYet: { message: string; description: string };
 	/** What a test looks through, e.g. "events of this feed". */
 	records: string;
+	/** Every record is a leaked cookie: its `value` is masked whatever its other fields. */
+	outputsCookies?: boolean;
 }
 
 const kinds: Record<string, TriggerKind> = {
@@ -59,6 +62,17 @@ const kinds: Record<string, TriggerKind> = {
 		},
 		records: 'events of this feed',
 	},
+	newLeakedCookie: {
+		fields: newLeakedCookieFields,
+		watch: newLeakedCookieWatch,
+		nothingYet: {
+			message: 'No leaked cookie of this domain matches yet',
+			description:
+				'Once active, the trigger starts the workflow when Flare imports a matching cookie. To see sample data now, leave Cookie Names empty or turn on Include Expired Cookies under Options.',
+		},
+		records: 'leaked cookies of this domain',
+		outputsCookies: true,
+	},
 };
 
 const eventField: INodeProperties = {
@@ -74,6 +88,11 @@ const eventField: INodeProperties = {
 			name: 'New Event',
 			value: 'newEvent',
 			description: "An event that matches the search entered the tenant's or an identifier's feed",
+		},
+		{
+			name: 'New Leaked Cookie',
+			value: 'newLeakedCookie',
+			description: 'Flare imported a session cookie of your domain that malware stole (ASTP)',
 		},
 		{
 			name: 'New Leaked Credential',
@@ -116,7 +135,11 @@ async function newestMatches(
 				pageSize: watch.pageSize,
 				onPage(records, response) {
 					read++;
-					const wanted = records.slice(0, SAMPLE_SIZE - found);
+					const now = Date.now();
+					const kept = watch.wanted
+						? records.filter((record) => watch.wanted!(record, now))
+						: records;
+					const wanted = kept.slice(0, SAMPLE_SIZE - found);
 					found += wanted.length;
 					pages.push([wanted, response]);
 					return found < SAMPLE_SIZE;
@@ -161,9 +184,9 @@ export class FlareTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle:
-			'={{$parameter["event"] === "newEvent" ? "New event in the " + $parameter["feed"] + " feed" : "New leaked credential by " + $parameter["queryType"]}}',
+			'={{$parameter["event"] === "newEvent" ? "New event in the " + $parameter["feed"] + " feed" : $parameter["event"] === "newLeakedCookie" ? "New leaked cookie of " + $parameter["domain"] : "New leaked credential by " + $parameter["queryType"]}}',
 		description:
-			"Starts the workflow when Flare imports a matching leaked credential, or when a matching event enters the tenant's feed",
+			"Starts the workflow when Flare imports a matching leaked credential or cookie, or when a matching event enters the tenant's feed",
 		defaults: { name: 'Flare Trigger' },
 		polling: true,
 		inputs: [],
@@ -194,7 +217,7 @@ export class FlareTrigger implements INodeType {
 		}
 		const form = formOf(kind);
 		const item = FlareItem.ofNode(this, form);
-		const protect = outputProtectionOf(item, form);
+		const protect = outputProtectionOf(item, form, kind.outputsCookies);
 		const stamp = tenantStamp(tenantOf(item), {});
 		const emitted =
 			this.getMode() === 'manual'

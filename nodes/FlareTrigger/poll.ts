@@ -60,6 +60,11 @@ export interface Watch {
 	/** Most new records one poll emits; the rest waits for the next poll. */
 	maxRecords: number;
 	/**
+	 * Whether a new record goes out when the poll finds it (at `now`, ms); one that does not is noted
+	 * as seen, never emitted (e.g. a leaked cookie that expired before). Default: every one.
+	 */
+	wanted?(record: IDataObject, now: number): boolean;
+	/**
 	 * Requests `output` sends per new record (e.g. one to fetch each full event): their time, counted
 	 * as a page's, is kept free within the poll's time limit, so that the whole poll ends within it.
 	 */
@@ -241,7 +246,8 @@ class Poll {
 			if (page.walk === 'longLived') this.arrivals.push({ page, key, arrived });
 			if (key in this.state.seen || this.state.lastPage.includes(key)) continue;
 			this.state.seen[key] = Math.floor((Number.isNaN(arrived) ? now : arrived) / 1000);
-			if (!this.noted(arrived)) this.found.push({ record, key, response, page });
+			if (this.noted(arrived) || this.watch.wanted?.(record, now) === false) continue;
+			this.found.push({ record, key, response, page });
 		}
 		this.read += records.length;
 	}

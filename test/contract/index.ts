@@ -6,3 +6,4 @@ export * from './resources';
 export * from './requests';
 export * from './feed';
 export * from './errors';
+export * from './playbook';

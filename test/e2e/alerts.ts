@@ -481,6 +481,44 @@ export const ALERT_CASES: AlertCase[] = [
 		},
 	},
 	{
+		file: 'behaviours/alert-trigger-own-channel.json',
+		about:
+			'publishing creates a Webhook channel in Flare for the Production URL; alerts signed with its secret start the workflow, unsigned ones get 401',
+		trigger: 'Flare alert',
+		async run({ fake, active, note }) {
+			const node = 'Flare alert';
+			// n8n serves the webhook before it has run the node's create(): wait for Flare's answer.
+			const channelRequests = () =>
+				fake.requests.filter(
+					(request) => request.method === 'POST' && request.path === '/firework/v4/alerts/channels' && request.status !== 0,
+				);
+			for (let wait = 0; wait < 300 && channelRequests().length === 0; wait++) await sleep(100);
+			const created = channelRequests();
+			checkEqual(created.length, 1, node, 'one channel created on activation');
+			const body = created[0].body as { name: string; params: { type: string; webhook_url: string; secret: string } };
+			checkEqual(
+				[body.name, body.params.type, new URL(body.params.webhook_url).pathname, /^[0-9a-f]{64}$/.test(body.params.secret)],
+				['n8n: own channel example', 'webhook', new URL(active.url).pathname, true],
+				node,
+				'the channel: named as set, sending to the Production URL, with a new secret',
+			);
+			const [alert] = fake.newAlerts(1, { type: 'leaked_credential' });
+			// Until n8n has saved the trigger's static data (after create()), it answers 500, starting
+			// nothing: Flare would send again, as here.
+			let signed = await pushAlert(active.url, alert, { secrets: [body.params.secret] });
+			for (let retry = 0; retry < 50 && signed.status === 500; retry++) {
+				await sleep(200);
+				signed = await pushAlert(active.url, alert, { secrets: [body.params.secret] });
+			}
+			checkEqual(answerOf(signed), `200 "${STARTED}"`, node, "answer to an alert signed with the channel's secret");
+			const [run] = await active.next(1);
+			checkEqual(new RunView(run.run).json(node).map(withoutReceivedAt), [expectedItem(alert, fake)], node, 'its execution');
+			const unsigned = await pushAlert(active.url, alert);
+			checkEqual(unsigned.status, 401, node, 'an unsigned alert is refused');
+			note(`channel created for ${new URL(body.params.webhook_url).pathname}; signed → 200, 1 execution; unsigned → 401`);
+		},
+	},
+	{
 		file: 'playbooks/alert-to-ticket.json',
 		about: 'a critical alert becomes a ticket with its full event; a low one goes to Review later',
 		trigger: 'Flare alert',

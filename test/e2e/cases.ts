@@ -8,6 +8,7 @@ import { masked, maskedView, simplifiedIdentities } from '../integration/support
 import { CANARY_API_KEY, CANARY_TOKEN_PREFIX } from '../reliability/secret-scan';
 import { EVENT_CASES } from './cases-events';
 import { INVENTORY_CASES } from './cases-inventory';
+import { PLAYBOOK_CASES } from './cases-playbook';
 import { RESPONSE_CASES } from './cases-response';
 import { SUITE_TENANTS, TENANT_CASES } from './cases-tenants';
 import { type FakeModelOptions, messageText, type ModelRequest } from './fake-model';
@@ -421,6 +422,7 @@ export const CASES: E2eCase[] = [
 	// Before the identifier clean-up playbook, which deletes identifiers the feed cases read.
 	...EVENT_CASES,
 	...RESPONSE_CASES,
+	...PLAYBOOK_CASES,
 	// ---- behaviours ----
 	{
 		file: 'leaked-credentials-for-a-domain.json',

@@ -15,6 +15,7 @@ import {
 	type ScanSummary,
 	scanFiles,
 	scanNodeRun,
+	withoutFileData,
 	type ScannedNode,
 	scanText,
 	type SecretHit,
@@ -77,7 +78,8 @@ export class E2eSecretScan {
 			const raised = resultData.error?.node?.name === node.name;
 			if (tasks.length === 0 && !raised) continue;
 			const items = tasks.reduce((sum, task) => sum + (task.data?.main ?? []).reduce((inner, output) => inner + (output?.length ?? 0), 0), 0);
-			scanNodeRun(this.leakedValues, node, producedTextOf({ tasks, error: raised ? resultData.error : undefined }), items, source);
+			const produced = { tasks: withoutFileData(node, tasks), error: raised ? resultData.error : undefined };
+			scanNodeRun(this.leakedValues, node, producedTextOf(produced), items, source);
 		}
 	}
 

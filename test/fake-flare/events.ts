@@ -259,6 +259,8 @@ export class EventStore {
 	private readonly byUid = new Map<string, StoredEvent>();
 	private readonly appended = new Map<number, number>();
 	private readonly lastMaterialized = new Map<number, number>();
+	/** Leaked cookies added by {@link addCookies}, beside those of the stealer logs. */
+	private readonly addedCookies: LeakedCookie[] = [];
 
 	constructor(
 		private readonly options: EventStoreOptions,
@@ -297,6 +299,11 @@ export class EventStore {
 		return this.states.get(tenantId)?.get(uid);
 	}
 
+	/** The uid of every event of every tenant. */
+	allUids(): string[] {
+		return [...this.byUid.keys()];
+	}
+
 	inFeed(tenantId: number, uid: string): boolean {
 		return this.state(tenantId, uid) !== undefined;
 	}
@@ -314,7 +321,47 @@ export class EventStore {
 			...(this.expand(event.uid, 'cookies') ?? []).map(
 				(entry) => (entry as StealerLogCookie).value,
 			),
-		]);
+		]).concat(this.addedCookies.map((cookie) => cookie.value));
+	}
+
+	/**
+	 * Adds `count` leaked cookies imported at `importedMs` (any date: one in the past makes them
+	 * searchable late, before cookies already served) of `domain`, named `name` (default `session`),
+	 * expiring at `expiresMs` (null: a session cookie without expiry), their values planted; returns
+	 * them as the cookie search serves them.
+	 */
+	addCookies(
+		count: number,
+		options: {
+			importedMs: number;
+			domain: string;
+			name?: string;
+			path?: string;
+			expiresMs?: number | null;
+			/** The stealer log they come from (default: one of no feed). */
+			eventUid?: string;
+		},
+	): LeakedCookie[] {
+		const added: LeakedCookie[] = [];
+		for (let k = 0; k < count; k++) {
+			const n = this.addedCookies.length;
+			const cookie: LeakedCookie = {
+				uuid: uuidOf(`added-cookie#${n}`),
+				domain: options.domain.toLowerCase(),
+				expires_at:
+					options.expiresMs === null || options.expiresMs === undefined
+						? null
+						: isoMicrosOffset(options.expiresMs),
+				imported_at: isoMicrosOffset(options.importedMs),
+				name: options.name ?? 'session',
+				path: options.path ?? '/',
+				event_uid: options.eventUid ?? `stealer_log/stealer_logs_live/added${n}`,
+				value: plantedSecret('', `added-cookie#${n}`),
+			};
+			this.addedCookies.push(cookie);
+			added.push(cookie);
+		}
+		return added;
 	}
 
 	// ---- the feed ----
@@ -547,6 +594,7 @@ export class EventStore {
 				});
 			});
 		}
+		cookies.push(...this.addedCookies);
 		return cookies.sort((a, b) =>
 			a.imported_at < b.imported_at
 				? -1

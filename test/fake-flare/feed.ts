@@ -40,7 +40,7 @@ import {
 	type FeedSortKey,
 } from './events';
 import { IdentifierApi } from './identifiers';
-import { encodeCursor, fingerprint, positionsPage, type Quirks, shapePage } from './paging';
+import { encodeCursor, fingerprint, positionsPage, type Quirks, shapeAfterPage, shapePage } from './paging';
 import { isoWithOffset } from './random';
 import {
 	answer,
@@ -119,6 +119,12 @@ export function feedRoutes(seg: string): FeedRoute[] {
 		route('updateIdentifier', 'PUT', `/${seg}/v4/identifiers/${param}`),
 	];
 }
+
+/** Where a cookie search page starts after: a cookie's (imported_at, uuid). */
+type CookieKey = [string, string];
+
+const isCookieKey = (p: unknown): p is CookieKey | null =>
+	p === null || (Array.isArray(p) && p.length === 2 && p.every((part) => typeof part === 'string'));
 
 export interface FeedSettings {
 	seed: number;
@@ -345,14 +351,34 @@ export class FeedApi {
 
 	/**
 	 * Leaked cookies (ASTP): the exact domain, then names, paths and the one value, imported and
-	 * expiring after the dates given, by import time in the order asked.
+	 * expiring after the dates given, by import time (then uuid) in the order asked. A search_after
+	 * walk, as Flare's example cursor (`WzFd`, `[1]`) suggests: a cursor holds the sort key of the last
+	 * cookie returned, and the next page returns what sorts after it now (a cookie imported later is
+	 * found; one dated before the cursor, searchable late, is not).
 	 */
 	private cookieSearch(request: HandlerRequest): Reply {
 		const body = parseWith(CookieSearchBody, jsonBody(request) ?? {}, 'body');
 		const cookies = this.cookiesFor(body);
 		const { from, ...params } = body;
-		const page = request.pages({ scope: 'cookies', params, from, location: 'body' }, (cursor) =>
-			positionsPage(cursor, cookies.length, body.size, this.settings.quirks),
+		const keyOf = (cookie: LeakedCookie): CookieKey => [cookie.imported_at, cookie.uuid];
+		const sign = body.order === 'desc' ? -1 : 1;
+		const compare = (a: CookieKey, b: CookieKey) =>
+			sign * (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+		const page = request.pages<number, CookieKey | null>(
+			{ scope: 'cookies', params, from, location: 'body', isPosition: isCookieKey },
+			(cursor) => {
+				const after = cursor?.p ?? null;
+				const start = after === null ? 0 : cookies.findIndex((cookie) => compare(keyOf(cookie), after) > 0);
+				const first = start < 0 ? cookies.length : start;
+				const found: number[] = [];
+				for (let j = first; j < cookies.length && found.length <= body.size; j++) found.push(j);
+				const shaped = shapeAfterPage(
+					{ after, pageNumber: cursor?.n ?? 1, found, cut: null, size: body.size, keyOf: (j) => keyOf(cookies[j]) },
+					this.settings.quirks,
+					this.settings.endCursor,
+				);
+				return { items: shaped.positions, next: shaped.next };
+			},
 		);
 		return jsonReply(200, { items: page.items.map((j) => cookies[j]), next: page.next });
 	}

@@ -41,6 +41,8 @@ export interface HandlerRequest {
 	rawBody: string;
 	/** Raw (still percent-encoded) path parameters. */
 	params: string[];
+	/** The query string as sent (for parameters that repeat). */
+	rawQuery: string;
 	tenantId: number;
 	/** Pages a `from`/`next` walk through the server's one paging method. */
 	pages: Pager;
@@ -49,6 +51,8 @@ export interface HandlerRequest {
 export interface Reply {
 	status: number;
 	body?: unknown;
+	/** Sent as is instead of JSON of `body` (a file). */
+	raw?: string | Buffer;
 	headers?: Record<string, string>;
 }
 

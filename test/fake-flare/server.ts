@@ -20,6 +20,7 @@ import {
 	IdentifierIdParam,
 	IdentifierListQuery,
 	type IdentityRecord,
+	type LeakedCookie,
 	IdentityLookupQuery,
 	KeywordParam,
 	MatchingPolicyListQuery,
@@ -57,6 +58,7 @@ import { plantedSecret } from './planted';
 import type { AddEventsOptions, EventStore, FeedSortKey } from './events';
 import { FeedApi, type FeedRouteName, feedRoutes } from './feed';
 import { ManagementApi, type ManagementRouteName, managementRoutes } from './management';
+import { PlaybookApi, type PlaybookRouteName, playbookRoutes } from './playbook';
 import { identifierFilter } from './identifiers';
 import {
 	type Cursor,
@@ -324,7 +326,8 @@ type RouteName =
 	| 'byAccounts'
 	| 'organizationTenants'
 	| FeedRouteName
-	| ManagementRouteName;
+	| ManagementRouteName
+	| PlaybookRouteName;
 
 interface Route {
 	name: RouteName;
@@ -338,7 +341,7 @@ interface Reply {
 	status: number;
 	body?: unknown;
 	/** Sent as is instead of JSON of `body`. */
-	raw?: string;
+	raw?: string | Buffer;
 	headers?: Record<string, string>;
 }
 
@@ -475,6 +478,8 @@ function buildRoutes(segment: string): Route[] {
 			'basic',
 			'threatIntel',
 		),
+		// Before the feeds': the AI explanation's path is also the full event's path form.
+		...playbookRoutes(seg).map((r) => route(r.name, r.method, r.path, 'basic', r.needs)),
 		...feedRoutes(seg).map((r) => route(r.name, r.method, r.path, r.tier, r.needs)),
 		...managementRoutes(seg).map((r) => route(r.name, r.method, r.path, 'basic')),
 	];
@@ -532,6 +537,7 @@ export class FakeFlare {
 	private currentDataset!: Dataset;
 	private feedApi!: FeedApi;
 	private managementApi!: ManagementApi;
+	private playbookApi!: PlaybookApi;
 	private routes!: Route[];
 	private tokens = new Map<string, TokenRecord>();
 	private log: LoggedRequest[] = [];
@@ -596,6 +602,11 @@ export class FakeFlare {
 		return this.feedApi;
 	}
 
+	/** Alert channels and rules, recommendations, AI explanations, Threat Flow reports (playbook.ts). */
+	get playbook(): PlaybookApi {
+		return this.playbookApi;
+	}
+
 	/** The events of the feeds (the oracle of events.ts). */
 	get events(): EventStore {
 		return this.feedApi.events;
@@ -611,6 +622,7 @@ export class FakeFlare {
 				...this.currentDataset.plantedValues(),
 				...this.events.plantedValues(),
 				...this.reportRequests.flatMap((_, index) => plantedInReport(index + 1)),
+				...this.playbookApi.plantedValues(),
 			]),
 		];
 	}
@@ -736,6 +748,22 @@ export class FakeFlare {
 			{ quirks: this.currentOptions.quirks, now: () => this.now() },
 			(write) => this.writes.push(write),
 		);
+		this.playbookApi = new PlaybookApi(
+			this.currentDataset,
+			this.feedApi.events,
+			(tenantId) =>
+				this.reportRequests
+					.filter((request) => request.tenant_id === tenantId && request.outcome === 'completed')
+					.map((request) => request.report),
+			{
+				tenants: this.currentOptions.tenants,
+				startTime: this.currentOptions.startTime,
+				quirks: this.currentOptions.quirks,
+				now: () => this.now(),
+				organizationId: KEY_OWNERS.full.organization_id,
+			},
+			(write) => this.writes.push(write),
+		);
 	}
 
 	/** Empties the request log, and the other origin's. */
@@ -789,6 +817,37 @@ export class FakeFlare {
 			tally.results += entry.results;
 		}
 		return tally;
+	}
+
+	/**
+	 * Adds `count` leaked cookies of `domain` imported at `importedAt` (default: now on the fake's
+	 * clock, in whole seconds; a date in the past makes them searchable late), named `name` (default
+	 * `session`), expiring at `expiresAt` (default none: a session cookie); returns them as served.
+	 */
+	addCookies(
+		count: number,
+		options: {
+			domain: string;
+			importedAt?: string;
+			name?: string;
+			path?: string;
+			expiresAt?: string | null;
+			eventUid?: string;
+		},
+	): LeakedCookie[] {
+		const importedMs = options.importedAt
+			? dateTimeToMs(options.importedAt)
+			: Math.floor(this.now() / 1000) * 1000;
+		if (Number.isNaN(importedMs))
+			throw new Error(`FakeFlare.addCookies: invalid date-time ${options.importedAt}`);
+		return this.events.addCookies(count, {
+			importedMs,
+			domain: options.domain,
+			name: options.name,
+			path: options.path,
+			expiresMs: options.expiresAt ? dateTimeToMs(options.expiresAt) : null,
+			eventUid: options.eventUid,
+		});
 	}
 
 	/** Appends events to a tenant's feed (default: the first tenant, now); returns their feed items. */
@@ -950,7 +1009,7 @@ export class FakeFlare {
 		}
 		// Flare's clock, as any HTTP server sends it (Node's own would be the real time).
 		headers.date ??= new Date(this.now()).toUTCString();
-		let payload = '';
+		let payload: string | Buffer = '';
 		if (reply.raw !== undefined) {
 			payload = reply.raw;
 			headers['content-type'] ??= 'application/json';
@@ -1006,6 +1065,24 @@ export class FakeFlare {
 			case 'listAssignments':
 			case 'unassignPolicy':
 				return this.managementApi.handle(name, this.handlerRequest(ctx));
+			case 'listAlertRules':
+			case 'listAlertChannels':
+			case 'createAlertChannel':
+			case 'listAssetAlerts':
+			case 'createAssetAlert':
+			case 'updateAssetAlert':
+			case 'deleteAssetAlert':
+			case 'listGroupAlerts':
+			case 'createGroupAlert':
+			case 'updateGroupAlert':
+			case 'deleteGroupAlert':
+			case 'listRecommendations':
+			case 'recommendationActions':
+			case 'aiAssistance':
+			case 'listThreatReports':
+			case 'getThreatReport':
+			case 'downloadThreatReport':
+				return this.playbookApi.handle(name, this.handlerRequest(ctx));
 			case 'urlsByHash':
 				return this.urlsByHash(ctx);
 			case 'assignPolicy':

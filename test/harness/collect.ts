@@ -25,6 +25,7 @@ import {
 	scanText,
 	secretPatterns,
 	textOf,
+	withoutFileData,
 	type CollectedText,
 	type LeakedValueScan,
 	type SecretHit,
@@ -134,7 +135,8 @@ function leakedValuesOf(
 			const raised = (error as { node?: { name?: string } } | undefined)?.node?.name === node.name;
 			const count = tasks.reduce((sum, task) => sum + (task.data?.main ?? []).reduce((inner, output) => inner + (output?.length ?? 0), 0), 0);
 			if (tasks.length === 0 && !raised) continue;
-			scanNodeRun(scan, node, producedTextOf({ tasks, error: raised ? error : undefined }), count, source, exposed(node));
+			const produced = { tasks: withoutFileData(node, tasks), error: raised ? error : undefined };
+			scanNodeRun(scan, node, producedTextOf(produced), count, source, exposed(node));
 		}
 	}
 	return scan;

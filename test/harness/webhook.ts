@@ -1,6 +1,7 @@
 import type {
 	IDataObject,
 	INode,
+	INodeType,
 	INodeExecutionData,
 	IRun,
 	IWebhookData,
@@ -12,7 +13,7 @@ import { ExecutionLifecycleHooks, HookContext, WebhookContext, WorkflowExecute }
 
 import { http, type net } from '../support/node';
 import { collectRun, registerSecret } from './collect';
-import { type Harness, PACKAGE_NAME } from './engine';
+import { CREDENTIAL_TYPE, type Harness, PACKAGE_NAME } from './engine';
 
 /** The credential type of the Flare Alert Trigger's signing secret. */
 export const ALERT_CREDENTIAL_TYPE = 'flareAlertWebhookApi';
@@ -48,6 +49,8 @@ export interface AlertTriggerSpec {
 	parameters: IDataObject;
 	/** The Flare Alert Webhook API credential of the node, if any. */
 	credentialId?: string;
+	/** The Flare API credential of the node (Alert Channel: Create on Activation), if any. */
+	flareCredentialId?: string;
 	workflowId?: string;
 	name?: string;
 	/** The n8n whose saving is reproduced; default 2.41. */
@@ -183,14 +186,18 @@ export class AlertWebhookWorkflow {
 		this.restart();
 	}
 
-	/** Activates the workflow (the node's webhook lifecycle, as n8n runs it) and serves its URLs. */
+	/** Serves its URLs, then activates the workflow (the node's webhook lifecycle, as n8n runs it). */
 	static async start(harness: Harness, spec: AlertTriggerSpec): Promise<AlertWebhookWorkflow> {
 		const workflow = new AlertWebhookWorkflow(harness, spec);
-		await workflow.activate();
 		const server = http.createServer((req, res) => void workflow.handle(req, res));
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
 		workflow.server = server;
 		workflow.base = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+		// n8n does not activate a workflow whose activation fails: nothing is served then.
+		await workflow.activate().catch(async (error: unknown) => {
+			await workflow.stop();
+			return await Promise.reject(error);
+		});
 		return workflow;
 	}
 
@@ -259,9 +266,14 @@ export class AlertWebhookWorkflow {
 	}
 
 	private node(): INode {
-		const credentials = this.spec.credentialId
-			? { [ALERT_CREDENTIAL_TYPE]: { id: this.spec.credentialId, name: 'Flare alerts' } }
-			: undefined;
+		const credentials = {
+			...(this.spec.credentialId
+				? { [ALERT_CREDENTIAL_TYPE]: { id: this.spec.credentialId, name: 'Flare alerts' } }
+				: {}),
+			...(this.spec.flareCredentialId
+				? { [CREDENTIAL_TYPE]: { id: this.spec.flareCredentialId, name: 'Flare' } }
+				: {}),
+		};
 		return {
 			id: this.nodeId,
 			name: this.name,
@@ -270,7 +282,7 @@ export class AlertWebhookWorkflow {
 			position: [0, 0],
 			webhookId: this.webhookId,
 			parameters: plain(this.spec.parameters),
-			...(credentials ? { credentials } : {}),
+			...(Object.keys(credentials).length ? { credentials } : {}),
 		} as INode;
 	}
 
@@ -311,13 +323,40 @@ export class AlertWebhookWorkflow {
 			webhookDescription: nodeType.description.webhooks![0],
 			workflowId: this.workflowId,
 			webhookId: this.webhookId,
-			workflowExecuteAdditionalData: this.harness.additionalData(this.hooks(mode, node)),
+			workflowExecuteAdditionalData: {
+				...this.harness.additionalData(this.hooks(mode, node)),
+				// n8n's webhook URLs: where this harness serves them.
+				webhookBaseUrl: `${this.base}/webhook`,
+				webhookTestBaseUrl: `${this.base}/webhook-test`,
+			},
 			isTest: mode === 'manual',
 		};
 	}
 
-	/** ActiveWorkflowManager: checkExists, then create when it answers false. */
-	private async activate(): Promise<void> {
+	/**
+	 * ActiveWorkflowManager: checkExists, then create when it answers false; then n8n saves the
+	 * static data (`saveStaticData`). A method that throws fails the activation, as in n8n.
+	 */
+	async activate(): Promise<void> {
+		await this.lifecycle('activate', async (methods, context) => {
+			if (!(await methods.checkExists!.call(context()))) await methods.create!.call(context());
+		});
+	}
+
+	/** ActiveWorkflowManager's `deregisterWebhooks`: delete, then n8n saves the static data. */
+	async deactivate(): Promise<void> {
+		await this.lifecycle('update', async (methods, context) => {
+			await methods.delete!.call(context());
+		});
+	}
+
+	private async lifecycle(
+		activation: 'activate' | 'update',
+		run: (
+			methods: NonNullable<NonNullable<INodeType['webhookMethods']>['default']>,
+			context: () => HookContext,
+		) => Promise<void>,
+	): Promise<void> {
 		const node = this.node();
 		const workflow = this.workflow(node, this.stored());
 		const webhookData = this.webhookData(node, workflow, 'trigger');
@@ -329,10 +368,14 @@ export class AlertWebhookWorkflow {
 				node,
 				webhookData.workflowExecuteAdditionalData,
 				'trigger',
-				'activate',
+				activation,
 				webhookData,
 			);
-		if (!(await methods.checkExists!.call(context()))) await methods.create!.call(context());
+		await run(methods, context);
+		if (workflow.staticData.__dataChanged === true) {
+			this.saved = plain(workflow.staticData);
+			delete this.saved.__dataChanged;
+		}
 	}
 
 	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

@@ -1,7 +1,7 @@
 /**
  * The Flare Trigger's model test as a long run (test/model/trigger-model.ts):
  *
- *   npm run test:trigger-model -- --runs 500                 both kinds, 500 runs each, a random seed
+ *   npm run test:trigger-model -- --runs 500                 every kind, 500 runs each, a random seed
  *   npm run test:trigger-model -- --runs 200 --seed 42 --kind event
  *   npm run test:trigger-model -- --runs 200 --variant lease
  *   npm run test:trigger-model -- --runs 20 --trace          each run's start, commands and duration
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
 	processRef.env.N8N_LOG_FILE_LOCATION ??= path.join(processRef.env.N8N_USER_FOLDER, 'n8n.log');
 	const runs = Number(argument('runs') ?? 100);
 	const seed = argument('seed') === undefined ? Date.now() % 2 ** 31 : Number(argument('seed'));
-	const kinds = argument('kind') ? [argument('kind')!] : ['credential', 'event'];
+	const kinds = argument('kind') ? [argument('kind')!] : ['credential', 'event', 'cookie'];
 	const variant = argument('variant');
 	if (processRef.argv.includes('--trace')) processRef.env.FLARE_MODEL_TRACE = '1';
 	if (variant) processRef.env.FLARE_PACKAGE_DIR = buildVariant(variant);
@@ -99,7 +99,7 @@ async function main(): Promise<void> {
 			const started = performance.now();
 			const details = await checkTriggerModel(
 				{ fake, harness, time },
-				{ kind: kind as 'credential' | 'event', runs, seed, path: argument('path') },
+				{ kind: kind as 'credential' | 'event' | 'cookie', runs, seed, path: argument('path') },
 			);
 			const seconds = ((performance.now() - started) / 1000).toFixed(0);
 			processRef.stdout.write(

@@ -45,7 +45,7 @@ import { TriggerWorkflow, type PollResult } from '../harness/poll';
 import type { VirtualTime } from '../support/clock';
 import { performance, processRef } from '../support/node';
 
-export type Kind = 'credential' | 'event';
+export type Kind = 'credential' | 'event' | 'cookie';
 type SearchName = 'A' | 'B';
 /** Which searches a record matches: A, B, both or none. */
 type Match = 'both' | 'aOnly' | 'bOnly' | 'none';
@@ -80,6 +80,10 @@ const REREAD = 40 * MINUTE;
 const SEARCH_PATH = '/firework/v4/credentials/global/_search';
 const FEED_PATH = '/firework/v4/events/tenant/_search';
 const ACTIVITY_PATH = '/firework/v2/activities/';
+const COOKIE_PATH = '/astp/v2/cookies/_search';
+/** The domain the cookie runs watch, and the cookie names of each search's match. */
+const COOKIE_DOMAIN = 'acme.com';
+const COOKIE_NAMES: Record<Match, string> = { both: 'session', aOnly: 'sid', bOnly: 'token', none: 'session' };
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const wholeSecond = (ms: number) => Math.floor(ms / SECOND) * SECOND;
@@ -126,6 +130,21 @@ const KINDS: Record<Kind, KindSpec> = {
 		keyOf: (item) => String(((item.json as IDataObject).metadata as IDataObject).uid),
 		pagePath: FEED_PATH,
 	},
+	cookie: {
+		// Few stealer logs, all 60 days back: every cookie the run sees is the model's own.
+		fake: { credentials: 50, eventsPerTenant: 4 },
+		// A: session and sid cookies of acme.com; B: session and token. A record of neither search is
+		// a session cookie that had expired when it leaked, which the trigger leaves out.
+		parameters: (search, backfill) => ({
+			event: 'newLeakedCookie',
+			domain: COOKIE_DOMAIN,
+			names: search === 'A' ? 'session, sid' : 'session, token',
+			options: { backfill },
+		}),
+		matches: (match, search) => match === 'both' || match === (search === 'A' ? 'aOnly' : 'bOnly'),
+		keyOf: (item) => String(item.json.uuid),
+		pagePath: COOKIE_PATH,
+	},
 };
 
 /** What one clean poll reads at least: records (and their output), and pages. */
@@ -142,6 +161,11 @@ interface Capacity {
  */
 export function capacityOf(kind: Kind, budgetMs: number, fetchFullEvent: boolean): Capacity {
 	const usable = Math.min(budgetMs, POLL_LIMIT) * 0.6;
+	if (kind === 'cookie') {
+		// The cookie search: 4 requests a second, pages of 25, at most 1,000 records a poll.
+		const pages = Math.max(1, Math.floor(usable / 250));
+		return { records: Math.min(1_000, pages * 25), pages };
+	}
 	if (kind === 'credential') {
 		const pages = Math.max(1, Math.floor(usable / 1_000));
 		return { records: pages * 5, pages };
@@ -578,6 +602,10 @@ export class World {
 				...(username ? { username } : {}),
 			});
 			for (let k = 0; k < count; k++) keys.push(String(this.fake.dataset.credential(first + k).id));
+		} else if (model.kind === 'cookie') {
+			const expiresAt = match === 'none' ? iso(arrival - DAY) : match === 'bOnly' ? null : iso(arrival + 30 * DAY);
+			const cookies = this.fake.addCookies(count, { domain: COOKIE_DOMAIN, importedAt: iso(arrival), name: COOKIE_NAMES[match], expiresAt });
+			for (const cookie of cookies) keys.push(cookie.uuid);
 		} else {
 			const severity = match === 'both' ? 'critical' : match === 'aOnly' ? 'high' : 'low';
 			const items = this.fake.addEvents(count, {

@@ -118,7 +118,12 @@ describe('Unexpected answers: every operation works or says what came', () => {
 				failed++;
 				expect([context, result.error?.name]).toEqual([context, 'NodeApiError']);
 				expect(`${result.error?.message} ${result.error?.description}`).not.toMatch(CRASH);
-				expect(result.error?.message).toMatch(/^(Flare's answer could not be used while trying to |Flare accepted the request to .+, but its answer could not be used$|Flare returned the same page cursor twice while trying to )/);
+				// Or, where the operation finds its record in a list it reads (Alert Rule → Update), a
+				// readable list without it: that record is not found (a 404, as Flare says of a missing one).
+				const notInList = (result.error as { httpCode?: string | null } | undefined)?.httpCode === '404' && / was not found in Flare$/.test(String(result.error?.message));
+				if (!notInList) {
+					expect(result.error?.message).toMatch(/^(Flare's answer could not be used while trying to |Flare accepted the request to .+, but its answer could not be used$|Flare returned the same page cursor twice while trying to )/);
+				}
 			}
 			// No walk went on: a page, the next one with the same cursor, at most (Update reads twice).
 			expect([context, apiRequests(fake).length <= 3]).toEqual([context, true]);

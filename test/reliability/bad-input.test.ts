@@ -13,10 +13,12 @@ import { LONG, volume } from '../support/volume';
 import {
 	arbitraryFor,
 	classify,
+	EndpointCheck,
 	examplesFor,
+	FILLED_FROM_FLARE,
 	formOf,
-	pathPattern,
 	PathCheck,
+	type PathVerifier,
 	preview,
 	SEED,
 	withValue,
@@ -55,6 +57,13 @@ const TENANT_FIELD_ON = volume<string[] | 'all'>(
 );
 const triesTenant = (operation: string) => TENANT_FIELD_ON === 'all' || TENANT_FIELD_ON.includes(operation);
 
+/**
+ * The operations and trigger kind issue 34 added: their examples and a sample of random values in the
+ * default run, as many random values as the others' in the long run (test/support/volume.ts).
+ */
+const ADDED = ['alertChannel', 'alertRule', 'identifierRecommendation', 'event.getAiExplanation', 'threatReport.getAll', 'threatReport.get', 'threatReport.download', 'newLeakedCookie'];
+const runsOf = (...names: string[]) => (names.some((name) => ADDED.includes(name)) ? volume(10, 40) : RUNS);
+
 const triggerProperties = new FlareTrigger().description.properties;
 
 /** Path placeholders of the operations, and the parameter that fills each. */
@@ -67,6 +76,10 @@ const PATH_PARAMETERS: Record<string, string> = {
 	request_id: 'requestId',
 	identifier_group_id: 'groupId',
 	assets_group_id: 'groupId',
+	asset_id: 'identifierId',
+	alert_id: 'alertRuleId',
+	report_id: 'reportId',
+	uid: 'uid',
 };
 
 /** Path placeholders the node fills from Flare's answers, not from a parameter (e.g. the key's organization). */
@@ -113,15 +126,16 @@ describe('Bad input: every parameter either works or is rejected before any requ
 		await fake.stop();
 	});
 
-	/** Tries RUNS values on one parameter; throws on the first unacceptable run. */
+	/** Tries `runs` values on one parameter (its examples first); throws on the first unacceptable run. */
 	async function property(
 		operation: string,
 		parameter: FormParameter,
 		/** The parameter's place in its form: which examples a short run tries. */
 		place: number,
-		run: (mutation: Mutation) => Promise<{ summary: RunSummary; paths: PathCheck[] }>,
+		run: (mutation: Mutation) => Promise<{ summary: RunSummary; paths: PathVerifier[] }>,
 		aliases: string[] = [],
 		ownRecord?: RegExp,
+		runs = RUNS,
 	): Promise<void> {
 		const row: BadInputRow = { kind: 'badInput', operation, parameter: parameter.path, runs: 0, rejected: 0, worked: 0, notFound: 0, pathsChecked: 0 };
 		// Each parameter from the records as they were, whatever the values tried before wrote (an
@@ -148,7 +162,7 @@ describe('Bad input: every parameter either works or is rejected before any requ
 			}),
 			{
 				seed: SEED,
-				numRuns: RUNS,
+				numRuns: runs,
 				endOnFailure: true,
 				examples: sampled(examplesFor(parameter, Object.values(PATH_PARAMETERS).includes(parameter.path)), place).map((mutation) => [mutation] as [Mutation]),
 			},
@@ -184,15 +198,22 @@ describe('Bad input: every parameter either works or is rejected before any requ
 					return { summary: { status: 'error', error: { name, message: named }, requests: [...fake.requests] }, paths: [] };
 				}
 				const error = result.error as { name?: string; message?: string; httpCode?: string | null } | undefined;
-				const paths = [...operation.path.matchAll(/\{(\w+)\}/g)]
-					.map((match) => match[1])
-					.filter((name) => name !== 'segment' && !FROM_FLARE.has(name))
-					.map((name) => {
-						const source = PATH_PARAMETERS[name];
-						if (!source) throw new Error(`Unknown path parameter {${name}} of ${resource} → ${operationName}`);
-						const expected = source === parameter.path ? mutation.resolved : plainValue(parameters[source]);
-						return PathCheck.of(operation.path, 'firework', plainValue(expected));
-					});
+				// Every endpoint of the resource (an operation may write to an identifier's path or a
+				// group's, and read a list first): each request keeps one, its values in their segments.
+				const placeholders = (template: string) => template.split('{').length;
+				const templates = Object.values(flareOperations[resource])
+					.flatMap((candidate) => [candidate.path, ...(candidate.otherPaths ?? [])])
+					.sort((a, b) => placeholders(a) - placeholders(b));
+				const paths = /\{\+?(?!segment\})\w+\}/.test([operation.path, ...(operation.otherPaths ?? [])].join(''))
+					? [
+							new EndpointCheck(templates, 'firework', (name) => {
+								if (FROM_FLARE.has(name)) return FILLED_FROM_FLARE;
+								const source = PATH_PARAMETERS[name];
+								if (!source) throw new Error(`Unknown path parameter {${name}} of ${resource} → ${operationName}`);
+								return plainValue(source === parameter.path ? mutation.resolved : plainValue(parameters[source]));
+							}),
+						]
+					: [];
 				return {
 					summary: {
 						status: result.status,
@@ -201,7 +222,7 @@ describe('Bad input: every parameter either works or is rejected before any requ
 					},
 					paths,
 				};
-			}, aliasesOf(operation, parameter.path), operation.write && operation.method !== 'GET' ? pathPattern(operation.path, 'firework') : undefined);
+			}, aliasesOf(operation, parameter.path), operation.write && operation.method !== 'GET' ? PathCheck.pattern(operation.path, 'firework') : undefined, runsOf(resource, `${resource}.${operationName}`));
 		}, 120_000);
 	});
 
@@ -230,7 +251,7 @@ describe('Bad input: every parameter either works or is rejected before any requ
 					},
 					paths: [],
 				};
-			});
+			}, [], undefined, runsOf(String(parameter.shownWith.event ?? '')));
 		}, 120_000);
 	});
 });

@@ -109,6 +109,53 @@ describe('Batched writes: input order, repeated targets, a failed request among 
 		record({ operation: 'Leaked Credential → Take Action', scenario: 'ignore A, B, A, then unignore A, B', items: 5, requests: 2, inOrder: true, paired: 5, toldApplied: 0, failed: 0, outcome: 'A and B end unignored' });
 	});
 
+	describe('Identifier Recommendation → Accept and Reject (100 to a request)', () => {
+		const ACTIONS = '/firework/v4/identifier-recommendations/actions';
+		const ids = () => fake.playbook.recommendationsOf(TENANT).map((recommendation) => recommendation.id);
+		const statusOf = (id: number) => fake.playbook.recommendationsOf(TENANT).find((recommendation) => recommendation.id === id)?.status;
+		const run = (operation: 'accept' | 'reject', items: IDataObject[], onError?: 'continueRegularOutput') =>
+			harness.runNode({ parameters: { resource: 'identifierRecommendation', operation, recommendationId: '={{ $json.id }}' }, onError }, { items });
+
+		it('130 accepts: two requests in input order (100, then 30), every item confirmed and paired', async () => {
+			const all = ids();
+
+			const result = await run('accept', all.map((id) => ({ id })));
+
+			expect(sentBodies(ACTIONS)).toEqual([
+				[{ action: { type: 'accept' }, targets: all.slice(0, 100).map((id) => ({ id })) }, 200],
+				[{ action: { type: 'accept' }, targets: all.slice(100).map((id) => ({ id })) }, 200],
+			]);
+			expect(itemsOf(result.output)).toEqual(all.map((id, index) => [{ id, action: 'accept', done: true }, { item: index }, undefined]));
+			expect(all.map(statusOf)).toEqual(all.map(() => 'accepted'));
+			record({ operation: 'Identifier Recommendation → Accept', scenario: '130 recommendations', items: 130, requests: 2, inOrder: true, paired: 130, toldApplied: 0, failed: 0, outcome: 'all accepted, 100 to a request' });
+		});
+
+		it('an unknown recommendation in the second request, with Continue On Fail: that request\'s items each told, the first applied', async () => {
+			const all = ids().slice(0, 110);
+			all[105] = 4242;
+			const before = all.slice(100).map(statusOf);
+
+			const result = await run('reject', all.map((id) => ({ id })), 'continueRegularOutput');
+
+			expect(sentBodies(ACTIONS)).toEqual([
+				[{ action: { type: 'reject' }, targets: all.slice(0, 100).map((id) => ({ id })) }, 200],
+				[{ action: { type: 'reject' }, targets: all.slice(100).map((id) => ({ id })) }, 404],
+			]);
+			expect(result.output.slice(0, 100).map((item) => item.json)).toEqual(all.slice(0, 100).map((id) => ({ id, action: 'reject', done: true })));
+			expect(itemsOf(result.output.slice(100))).toEqual(
+				all.slice(100).map((id, k) => [
+					{ error: id === 4242 ? 'Identifier recommendation 4242 was not found in Flare' : `Identifier recommendation ${id} was not changed: Flare refused its request because of item 105` },
+					{ item: 100 + k },
+					100 + k,
+				]),
+			);
+			expect(all.slice(0, 100).map(statusOf)).toEqual(all.slice(0, 100).map(() => 'rejected'));
+			// Flare refused the second request whole: those recommendations stand as they were.
+			expect(all.slice(100).map(statusOf)).toEqual(before);
+			record({ operation: 'Identifier Recommendation → Reject', scenario: 'HTTP 404 in request 2 of 2, with Continue On Fail', items: 110, requests: 2, inOrder: true, paired: result.output.length, toldApplied: 10, failed: 10, outcome: 'each failed item told, the others confirmed' });
+		});
+	});
+
 	describe('a failure in the second of three requests (25 items: 10, 10, 5)', () => {
 		const UNKNOWN = 'leak/nowhere/14';
 		/** The 25 items, item 14 an event Flare does not know. */

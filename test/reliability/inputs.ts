@@ -299,10 +299,16 @@ export interface RunSummary {
  * NodeOperationError naming the parameter, a NodeOperationError after a request, a request that
  * Flare rejected as invalid, or a path changed by the value.
  */
+/** A check of the paths a run's requests went to (PathCheck, EndpointCheck). */
+export interface PathVerifier {
+	checked: number;
+	verify(requests: LoggedRequest[]): void;
+}
+
 export function classify(
 	parameter: FormParameter,
 	run: RunSummary,
-	paths: PathCheck[],
+	paths: PathVerifier[],
 	aliases: string[] = [],
 	/**
 	 * For a write that reads the record it changes first (an update that sends the record back with
@@ -345,21 +351,14 @@ export function classify(
 	}
 	for (const check of paths) check.verify(requests);
 	if (!error && run.status === 'success') return 'worked';
-	if (error?.name === 'NodeApiError' && error.httpCode === '404' && requests.some((request) => request.status === 404)) {
+	// Flare said 404; or the operation read a list (its last request, a GET that Flare answered) and
+	// the record is not in it (Alert Rule → Update finds its rule among its identifier's).
+	const api = requests.filter((request) => !request.path.startsWith('/tokens/'));
+	const notListed = api.length > 0 && api[api.length - 1].method === 'GET' && api[api.length - 1].status === 200;
+	if (error?.name === 'NodeApiError' && error.httpCode === '404' && (requests.some((request) => request.status === 404) || notListed)) {
 		return 'notFound';
 	}
 	throw new Error(`Run failed with ${error?.name}: ${error?.message}`);
-}
-
-/** The paths of `template` (e.g. `/{segment}/v4/matching-policies/{policy_uuid}`), each placeholder one segment. */
-export function pathPattern(template: string, segment: string): RegExp {
-	const pattern = template
-		.split(/(\{\w+\})/)
-		.map((part) =>
-			part === '{segment}' ? segment : /^\{\w+\}$/.test(part) ? '([^/]*)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-		)
-		.join('');
-	return new RegExp(`^${pattern}$`);
 }
 
 /** A path parameter: each request to its endpoint must keep the template, one segment that decodes to the value. */
@@ -371,9 +370,30 @@ export class PathCheck {
 		private readonly expected: unknown,
 	) {}
 
-	/** Builds the check for `template` (e.g. `/leaksdb/identities/by_password/{password}`). */
-	static of(template: string, segment: string, expected: unknown): PathCheck {
-		return new PathCheck(pathPattern(template, segment), expected);
+	/**
+	 * Builds the check of placeholder `name` (the first one by default) of `template` (e.g.
+	 * `/leaksdb/identities/by_password/{password}`); a `{+name}` placeholder spans segments.
+	 */
+	static of(template: string, segment: string, expected: unknown, name?: string): PathCheck {
+		return new PathCheck(PathCheck.pattern(template, segment, name), expected);
+	}
+
+	/** `template` as a RegExp: the placeholder `name` (the first by default) captured, the others matched. */
+	static pattern(template: string, segment: string, name?: string): RegExp {
+		let captured = false;
+		const source = template
+			.split(/(\{\+?\w+\})/)
+			.map((part) => {
+				if (part === '{segment}') return segment;
+				const placeholder = /^\{(\+?)(\w+)\}$/.exec(part);
+				if (!placeholder) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+				const value = placeholder[1] ? '.*' : '[^/]*';
+				const capture = !captured && (name === undefined || placeholder[2] === name);
+				if (capture) captured = true;
+				return capture ? `(${value})` : `(?:${value})`;
+			})
+			.join('');
+		return new RegExp(`^${source}$`);
 	}
 
 	verify(requests: LoggedRequest[]): void {
@@ -382,14 +402,47 @@ export class PathCheck {
 			const match = this.template.exec(request.path);
 			if (!match) throw new Error(`The request went to ${request.path.slice(0, 200)}, outside ${this.template}`);
 			const segment = match[1];
-			if (segment === '' || segment === '.' || segment === '..') throw new Error(`Empty or dot path segment: ${request.path}`);
-			const decoded = decodeURIComponent(segment);
+			if (segment.split('/').some((part) => part === '' || part === '.' || part === '..')) throw new Error(`Empty or dot path segment: ${request.path}`);
+			const decoded = segment.split('/').map(decodeURIComponent).join('/');
 			const text = String(this.expected);
 			const candidates = [text, text.trim(), text.trim().toLowerCase(), String(Number(text.trim()))];
 			if (!candidates.includes(decoded)) {
 				throw new Error(
 					`The path segment decodes to ${JSON.stringify(decoded.slice(0, 80))}, not the value ${JSON.stringify(text.slice(0, 80))}`,
 				);
+			}
+			this.checked++;
+		}
+	}
+}
+
+/**
+ * The path parameters of an operation whose requests go to several endpoints (an identifier's rules or
+ * a group's; a list read before a write): each API request must go to one of `templates`, and each
+ * placeholder of that template must decode to the value of its parameter (`expectedOf`).
+ */
+/** A path placeholder the node fills from Flare's answers, not from a parameter (e.g. the key's organization). */
+export const FILLED_FROM_FLARE = Symbol('filled from Flare');
+
+export class EndpointCheck {
+	checked = 0;
+
+	constructor(
+		private readonly templates: string[],
+		private readonly segment: string,
+		/** The value a placeholder must hold; `FILLED_FROM_FLARE` for one the node fills from an answer. */
+		private readonly expectedOf: (placeholder: string) => unknown,
+	) {}
+
+	verify(requests: LoggedRequest[]): void {
+		const api = requests.filter((request) => !request.path.startsWith('/tokens/'));
+		for (const request of api) {
+			const template = this.templates.find((candidate) => PathCheck.pattern(candidate, this.segment).test(request.path));
+			if (!template) throw new Error(`The request went to ${request.path.slice(0, 200)}, outside ${this.templates.join(' and ')}`);
+			for (const [, name] of template.matchAll(/\{\+?(\w+)\}/g)) {
+				const expected = name === 'segment' ? FILLED_FROM_FLARE : this.expectedOf(name);
+				if (expected === FILLED_FROM_FLARE) continue;
+				PathCheck.of(template, this.segment, expected, name).verify([request]);
 			}
 			this.checked++;
 		}

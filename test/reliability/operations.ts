@@ -121,6 +121,19 @@ export async function validValues(fake: FakeFlare, harness: Harness): Promise<Re
 		keywords: 'acme, vpn',
 		query: 'acme AND vpn',
 		cookieNames: 'session',
+		// Issue 34: threat reports, alert rules and channels, recommendations.
+		reportId: '870001',
+		alertChannelId: '301',
+		alertRuleId: '5101',
+		// Delete deletes it, once: the rules Update reads stay (the suites share one fake).
+		'alertRule.delete.alertRuleId': '5102',
+		recommendationId: '9001',
+		'identifierRecommendation.getAll.filters.types': ['domain', 'email'],
+		'identifierRecommendation.getAll.filters.query': 'acme',
+		'event.getAiExplanation.uid': fake.events.allUids()[0],
+		// Update reads the group's rules first: a group without the rule would fail that read after a
+		// 200, so the group-mode runs use one Flare does not know (a 404).
+		'alertRule.update.groupId': '4040',
 		// Update changes the name and the keywords of a keyword policy: the other types' fields stay out.
 		'matchingPolicy.update.updateFields.query': LEAVE_OUT,
 		'matchingPolicy.update.updateFields.cookieNames': LEAVE_OUT,

@@ -277,6 +277,21 @@ export function operationOf(node: ScannedNode): string {
 }
 
 /**
+ * Operations whose items carry a file of Flare's as binary data, byte for byte: n8n cannot mask inside
+ * a PDF or DOCX, and says so (docs/api-contract.md, "Masking"), so the file's bytes are the one part of
+ * an output the leaked-value scan leaves out; the item's JSON and errors are scanned as any.
+ */
+export const FILE_OPERATIONS: readonly string[] = ['flare.threatReport.download'];
+
+/** A node's task runs without the data of the files its items carry (their name and type stay). */
+export function withoutFileData(node: ScannedNode, tasks: unknown): unknown {
+	if (!FILE_OPERATIONS.includes(operationOf(node))) return tasks;
+	return JSON.parse(JSON.stringify(tasks ?? null), (key: string, value: unknown) =>
+		key === 'data' && typeof value === 'string' && value.length > 64 ? '<file data left out>' : value,
+	) as unknown;
+}
+
+/**
  * Adds one node run (its output and errors as `text`) to `scan`; `exposed` says whether the records
  * its masking was given held a planted value (undefined where the harness did not see it: e2e).
  * `operation` names it, by default from its parameters.

@@ -6,6 +6,7 @@ import { lastCollectedHits } from '../harness/collect';
 import { Harness } from '../harness/engine';
 import { apiRequests } from '../integration/support';
 import { CANARY_API_KEY } from './secret-scan';
+import { volume } from '../support/volume';
 import { CANARY_OPTIONS, Recorder, type WriteRow } from './support';
 
 interface WriteOperation {
@@ -52,6 +53,44 @@ const WRITES: WriteOperation[] = [
 	},
 ];
 
+/**
+ * The writes added for the playbooks (issue 34): the same checks; the default run tries two of the
+ * faults before and after Flare processed them, the long run every one (test/support/volume.ts).
+ */
+const PLAYBOOK_WRITES: WriteOperation[] = [
+	{
+		operation: 'Alert Rule → Create',
+		action: 'create the alert rule',
+		path: /\/v2\/assets\/\d+\/alerts$/,
+		parameters: (fake) => ({
+			resource: 'alertRule',
+			operation: 'create',
+			identifierId: String(fake.dataset.identifierIds()[0]),
+			name: 'Reliability',
+			alertChannelId: '301',
+		}),
+	},
+	{
+		operation: 'Alert Rule → Update',
+		action: 'update the alert rule',
+		// The PUT only: the read of the identifier's rules before it is not a write.
+		path: /\/v2\/assets\/\d+\/alerts\/\d+$/,
+		parameters: (fake) => ({
+			resource: 'alertRule',
+			operation: 'update',
+			identifierId: String(fake.dataset.identifierIds()[0]),
+			alertRuleId: '5101',
+			updateFields: { frequency: 30 },
+		}),
+	},
+	{
+		operation: 'Identifier Recommendation → Accept',
+		action: 'accept identifier recommendations',
+		path: /\/identifier-recommendations\/actions$/,
+		parameters: () => ({ resource: 'identifierRecommendation', operation: 'accept', recommendationId: '9001' }),
+	},
+];
+
 const SLOW_MS = 1_500;
 const TIMEOUT_MS = 500;
 
@@ -88,8 +127,12 @@ describe('Writes under faults: Flare never sees the same write twice', () => {
 		return result;
 	};
 
-	const scenarios = WRITES.flatMap((write) =>
-		FAULTS.flatMap(([name, fault]) => (['before', 'after'] as const).map((phase) => [write.operation, name, phase, write, fault] as const)),
+	const sampleFaults = FAULTS.filter(([name]) => name === 'HTTP 502' || name === 'connection reset');
+	const scenarios = [
+		...WRITES.map((write) => [write, FAULTS] as const),
+		...PLAYBOOK_WRITES.map((write) => [write, volume(sampleFaults, FAULTS)] as const),
+	].flatMap(([write, faults]) =>
+		faults.flatMap(([name, fault]) => (['before', 'after'] as const).map((phase) => [write.operation, name, phase, write, fault] as const)),
 	);
 
 	it.each(scenarios)('%s, %s %s Flare processed it: not sent again', async (_operation, name, phase, write, fault) => {
@@ -120,7 +163,7 @@ describe('Writes under faults: Flare never sees the same write twice', () => {
 		expect(result.error?.description).toMatch(/The request was not sent again because Flare may already have applied it/);
 	});
 
-	it.each(WRITES.map((write) => [write.operation, write] as const))('%s, 429 rate limit: retried, applied once', async (_operation, write) => {
+	it.each([...WRITES, ...PLAYBOOK_WRITES].map((write) => [write.operation, write] as const))('%s, 429 rate limit: retried, applied once', async (_operation, write) => {
 		const result = await run(write, {
 			path: write.path,
 			fault: { status: 429, body: { error: { code: 'RATELIMIT_REACHED', message: 'ratelimit reached' } }, headers: { 'Retry-After': '0' } },

@@ -71,6 +71,7 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 	event: {
 		get: ['uid', 'options'],
 		getFullEvent: ['uid', 'options'],
+		getAiExplanation: ['uid', 'options'],
 		searchIdentifierFeed: ['identifierId', ...FEED_SEARCH],
 		searchTenantFeed: FEED_SEARCH,
 		takeAction: ['uid', 'actionType'],
@@ -82,6 +83,21 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 	threatReport: {
 		createRequest: ['reportTitle', 'timeRangeType', 'timeRangeFrom', 'timeRangeTo', 'additionalFields'],
 		getRequestStatus: ['requestId', 'options'],
+		getAll: ['returnAll', 'limit', 'filters', 'options'],
+		get: ['reportId', 'options'],
+		download: ['reportId', 'format', 'binaryPropertyName'],
+	},
+	alertChannel: { getAll: ['returnAll', 'limit', 'filters', 'options'] },
+	alertRule: {
+		create: ['ruleOf', 'identifierId', 'groupId', 'name', 'alertChannelId', 'frequency', 'additionalFields', 'options'],
+		delete: ['ruleOf', 'identifierId', 'groupId', 'alertRuleId'],
+		getAll: ['returnAll', 'limit', 'filters', 'options'],
+		update: ['ruleOf', 'identifierId', 'groupId', 'alertRuleId', 'updateFields', 'options'],
+	},
+	identifierRecommendation: {
+		getAll: ['returnAll', 'limit', 'filters', 'options'],
+		accept: ['recommendationId'],
+		reject: ['recommendationId'],
 	},
 };
 
@@ -224,8 +240,9 @@ describe('Flare node description', () => {
 		// Search, Search ASTP, Get Tenant Feed, the two identity lookups, the three feed searches, Get Full
 		// Event, Event → Get, Identifier → Create, Get, Get Many and Update, Threat Report → Get Request
 		// Status; Search All of Flare, Expand Stealer Log, Get Identifier Feed, Leaked Cookie → Search and
-		// Check Accounts.
-		expect(outputs.length).toBe(20);
+		// Check Accounts; Event → Get AI Explanation, Threat Report → Get Many and Get, Identifier
+		// Recommendation → Get Many, Alert Rule → Create, Get Many and Update, Alert Channel → Get Many.
+		expect(outputs.length).toBe(28);
 		for (const property of outputs) {
 			expect(property.default).toBe('masked');
 			expect(options(property).map((option) => option.value)).toEqual(['full', 'masked', 'omit', 'sha256']);
@@ -269,18 +286,21 @@ describe('Flare node description', () => {
 		const writes: string[] = [];
 		for (const [resource, operations] of Object.entries(flareOperations)) {
 			for (const [name, operation] of Object.entries(operations)) {
-				const placeholders = [...operation.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+				const placeholders = [operation.path, ...(operation.otherPaths ?? [])].flatMap((path) => [...path.matchAll(/\{\+?(\w+)\}/g)].map((match) => match[1]));
 				for (const placeholder of placeholders.filter((value) => value !== 'segment')) {
-					expect([resource, name, operation.prepare?.toString()]).toEqual([
-						resource,
-						name,
-						expect.stringContaining(`pathParameters.${placeholder} =`),
-					]);
+					// An alert rule's identifier or group is filled by `ownerPath` (alertRule/rule.ts).
+					const filled = resource === 'alertRule' && ['asset_id', 'assets_group_id'].includes(placeholder)
+						? expect.stringMatching(/ownerPath\)?\(item, request,/)
+						: expect.stringContaining(`pathParameters.${placeholder} =`);
+					expect([resource, name, operation.prepare?.toString()]).toEqual([resource, name, filled]);
 				}
 				if (operation.write) writes.push(`${resource}.${name}`);
 			}
 		}
 		expect(writes.sort()).toEqual([
+			'alertRule.create',
+			'alertRule.delete',
+			'alertRule.update',
 			'event.takeAction',
 			'event.updateTenantMetadata',
 			'identifier.create',
@@ -288,6 +308,8 @@ describe('Flare node description', () => {
 			'identifier.update',
 			'identifierGroup.create',
 			'identifierGroup.delete',
+			'identifierRecommendation.accept',
+			'identifierRecommendation.reject',
 			'leakedCredential.takeAction',
 			'matchingPolicy.assign',
 			'matchingPolicy.create',
@@ -350,6 +372,18 @@ describe('Flare node description', () => {
 			expect(
 				locators.map((property) => [property.name, property.displayName, property.displayOptions?.show?.operation]),
 			).toEqual([
+				// Alert Rule → Create, Delete, Update: the identifier or the group (Rule Of), the channel, the rule.
+				['identifierId', 'Identifier', ['create']],
+				['groupId', 'Identifier Group', ['create']],
+				['alertChannelId', 'Alert Channel', ['create']],
+				['identifierId', 'Identifier', ['delete']],
+				['groupId', 'Identifier Group', ['delete']],
+				['alertRuleId', 'Alert Rule', ['delete']],
+				['identifierId', 'Identifier', ['update']],
+				['groupId', 'Identifier Group', ['update']],
+				['alertRuleId', 'Alert Rule', ['update']],
+				// Alert Rule → Update (Update Fields).
+				['alertChannelId', 'Alert Channel', undefined],
 				['identifierId', 'Identifier', ['searchIdentifierFeed']],
 				['groupId', 'Identifier Group', ['searchIdentifierGroupFeed']],
 				// Identifier → Create (Additional Fields), Update (Update Fields) and Get Many (Filters).
@@ -361,6 +395,8 @@ describe('Flare node description', () => {
 				['groupId', 'Identifier Group', undefined],
 				['groupId', 'Identifier Group', ['delete']],
 				['groupId', 'Identifier Group', ['get']],
+				['recommendationId', 'Recommendation', ['accept']],
+				['recommendationId', 'Recommendation', ['reject']],
 				['identifierId', 'Identifier', ['getIdentifierFeed']],
 				['policyUuid', 'Matching Policy', ['assign']],
 				['policyUuid', 'Matching Policy', ['delete']],
@@ -370,11 +406,23 @@ describe('Flare node description', () => {
 				['policyUuid', 'Matching Policy', ['unassign']],
 				['policyUuid', 'Matching Policy', ['update']],
 				['sourceId', 'Source', ['get']],
+				['reportId', 'Threat Report', ['download']],
+				['reportId', 'Threat Report', ['get']],
 				['requestId', 'Report Request', ['getRequestStatus']],
 				// Every operation: the tenant to work in.
 				['tenant', 'Tenant', undefined],
 			]);
-			expect(Object.keys(listSearch).sort()).toEqual(['searchIdentifierGroups', 'searchIdentifiers', 'searchMatchingPolicies', 'searchSources', 'searchTenants']);
+			expect(Object.keys(listSearch).sort()).toEqual([
+				'searchAlertChannels',
+				'searchAlertRules',
+				'searchIdentifierGroups',
+				'searchIdentifierRecommendations',
+				'searchIdentifiers',
+				'searchMatchingPolicies',
+				'searchSources',
+				'searchTenants',
+				'searchThreatReports',
+			]);
 		});
 
 		it('Tenant: one optional field of every operation, before Request Options, empty by default', () => {
@@ -395,6 +443,10 @@ describe('Flare node description', () => {
 			['policyUuid', 'searchMatchingPolicies', ['1f0e4f2a-8c1d-4b6e-9a53-3c2d7e8f9a10', '1F0E4F2A-8C1D-4B6E-9A53-3C2D7E8F9A10'], ['', 'not-a-uuid', '1f0e4f2a8c1d4b6e9a533c2d7e8f9a10']],
 			['sourceId', 'searchSources', ['collection-1', 'a b'], ['', '   ']],
 			['groupId', 'searchIdentifierGroups', ['101', ' 101 ', '123456789012345'], ['', 'abc', '12.5', '../1', '101a']],
+			['alertChannelId', 'searchAlertChannels', ['301', ' 301 '], ['', 'abc', '12.5', '../1', '301a']],
+			['alertRuleId', 'searchAlertRules', ['5101', ' 5101 '], ['', 'abc', '12.5', '../1', '5101a']],
+			['reportId', 'searchThreatReports', ['870001', ' 870001 '], ['', 'abc', '12.5', '../1', '870001a']],
+			['recommendationId', 'searchIdentifierRecommendations', ['9001', ' 9001 '], ['', 'abc', '12.5', '../1', '9001a']],
 		])('%s: "From List" (default, searchable, %s) or "By ID" (validated)', (name, method, valid, invalid) => {
 			for (const property of locators.filter((candidate) => candidate.name === name)) {
 				// Required, except as an option of a collection, which may be left empty.

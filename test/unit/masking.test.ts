@@ -105,6 +105,15 @@ describe('shapes of leaked values inside free text and URLs (finding 3)', () => 
 	});
 });
 
+describe('alert channels and rules (issue 34)', () => {
+	it("a channel's or a rule's Slack, Discord or Teams webhook URL is a secret: whoever has it can post", () => {
+		const hook = `https://hooks.slack.com/services/T0FLARE/B0FLARE/${['x9Kq', 'Zr2m', 'Lp7w'].join('')}`;
+		const record = { type: 'slack', params: { type: 'slack', webhook_url: hook }, teams: { teams_webhook_url: `${hook}/t` }, feed_url: '/firework/v2/assets/7001/feed' };
+
+		expect(masked(record)).toEqual({ type: 'slack', params: { type: 'slack', webhook_url: 'h********w' }, teams: { teams_webhook_url: 'h********t' }, feed_url: '/firework/v2/assets/7001/feed' });
+	});
+});
+
 describe('monitored secrets (finding 4)', () => {
 	it('the name of a secret identifier that is its secret is masked as the secret; a name of its own is kept', () => {
 		expect(masked({ id: 7031, name: STRIPE_KEY, data: { type: 'secret', secret: STRIPE_KEY } })).toEqual({ id: 7031, name: 's********c', data: { type: 'secret', secret: 's********c' } });

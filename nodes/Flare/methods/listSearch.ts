@@ -30,6 +30,11 @@ interface FlareList extends Pick<FlareOperation, 'action' | 'entitlement' | 'pat
 	qs?: IDataObject;
 	/** Lists in the credential's tenant whatever the node's Tenant says (the Tenant picker itself). */
 	credentialTenant?: boolean;
+	/**
+	 * The query parameter by which the endpoint searches by name (e.g. `q`): the typed filter is sent
+	 * there, so that Flare's pages hold the matches; n8n asks for the next page with the same filter.
+	 */
+	searchParameter?: string;
 	/** The entry a record becomes, or undefined for a record that cannot be picked. */
 	entry: (record: IDataObject) => INodeListSearchItems | undefined;
 }
@@ -48,17 +53,20 @@ const text = (value: unknown): string | undefined =>
  * credential's tenant when it is empty).
  */
 function picker(list: FlareList) {
-	const operation: FlareOperation = {
+	const operationFor = (filter: string): FlareOperation => ({
 		...list,
 		method: 'GET',
 		tier: 'basic',
 		paging: list.pageSize ? { maxPageSize: list.pageSize, next: nextCursor } : undefined,
 		properties: [],
 		prepare: (_item, request) => {
-			request.qs = { ...list.qs };
+			request.qs = {
+				...list.qs,
+				...(list.searchParameter && filter !== '' ? { [list.searchParameter]: filter } : {}),
+			};
 		},
 		output: (_item, records) => records,
-	};
+	});
 	const { listKey } = list;
 	// An answer without its list fails, saying what came, as the operation reading it does.
 	const recordsOf = (records: IDataObject[], response: FlareResponse): unknown[] =>
@@ -71,7 +79,8 @@ function picker(list: FlareList) {
 		paginationToken?: string,
 	): Promise<INodeListSearchResult> {
 		const entries: INodeListSearchItems[] = [];
-		const end = await callFlare(FlareItem.ofNode(this, [tenantField]), operation, {
+		const typed = (filter ?? '').trim().slice(0, 255);
+		const end = await callFlare(FlareItem.ofNode(this, [tenantField]), operationFor(typed), {
 			from: paginationToken || undefined,
 			onPage(records, response) {
 				for (const record of recordsOf(records, response)) {
@@ -85,11 +94,14 @@ function picker(list: FlareList) {
 			},
 		});
 		const needle = (filter ?? '').trim().toLowerCase();
-		const results = entries.filter(
-			(entry) =>
-				entry.name.toLowerCase().includes(needle) ||
-				String(entry.value).toLowerCase().includes(needle),
-		);
+		// Flare searched already where it can; elsewhere the page's entries are filtered here.
+		const results = list.searchParameter
+			? entries
+			: entries.filter(
+					(entry) =>
+						entry.name.toLowerCase().includes(needle) ||
+						String(entry.value).toLowerCase().includes(needle),
+				);
 		return { results, paginationToken: end.next === undefined ? undefined : String(end.next) };
 	};
 }
@@ -139,6 +151,66 @@ export const listSearch = {
 		entry: (record) => {
 			const uuid = text(record.uuid);
 			return uuid ? { name: text(record.name) ?? uuid, value: uuid } : undefined;
+		},
+	}),
+	/** Threat Flow reports of the tenant, newest first: "<title> (<id>)". */
+	searchThreatReports: picker({
+		action: 'list threat reports',
+		entitlement: 'threat intelligence',
+		path: '/{segment}/v4/threat_flow/reports/',
+		pageSize: 10,
+		qs: { order: 'desc' },
+		entry: (record) => {
+			if (typeof record.id !== 'number' && typeof record.id !== 'string') return undefined;
+			const id = String(record.id);
+			return { name: `${text(record.title) ?? 'Report'} (${id})`, value: id };
+		},
+	}),
+	/** Alert channels of the tenant, searched by name: "<name> (<type>, <id>)". */
+	searchAlertChannels: picker({
+		action: 'list alert channels',
+		path: '/{segment}/v4/alerts/channels',
+		pageSize: 10,
+		searchParameter: 'q',
+		entry: (record) => {
+			if (typeof record.id !== 'number' && typeof record.id !== 'string') return undefined;
+			const id = String(record.id);
+			const type = text(record.type);
+			return {
+				name: `${text(record.name) ?? 'Channel'} (${type ? `${type}, ` : ''}${id})`,
+				value: id,
+			};
+		},
+	}),
+	/** Alert rules of the tenant, searched by name: "<name> (<id>)". */
+	searchAlertRules: picker({
+		action: 'list alert rules',
+		path: '/{segment}/v4/alerts/',
+		pageSize: 10,
+		searchParameter: 'q',
+		entry: (record) => {
+			if (typeof record.id !== 'number' && typeof record.id !== 'string') return undefined;
+			const id = String(record.id);
+			return { name: `${text(record.name) ?? 'Alert rule'} (${id})`, value: id };
+		},
+	}),
+	/** Identifier recommendations still waiting, searched by value: "<value> (<type>, <id>)". */
+	searchIdentifierRecommendations: picker({
+		action: 'list identifier recommendations',
+		path: '/{segment}/v4/identifier-recommendations/',
+		pageSize: 100,
+		qs: { status: 'recommended' },
+		searchParameter: 'query',
+		entry: (record) => {
+			if (typeof record.id !== 'number' && typeof record.id !== 'string') return undefined;
+			const id = String(record.id);
+			const data = (record.data ?? {}) as IDataObject;
+			const value =
+				text(data.fqdn) ?? text(data.tenant_id) ?? text(data.email) ?? text(data.username);
+			return {
+				name: `${value ?? 'Recommendation'} (${text(data.type) ?? 'identifier'}, ${id})`,
+				value: id,
+			};
 		},
 	}),
 	/** Leak sources (ASTP), by name. */

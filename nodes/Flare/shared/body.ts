@@ -31,6 +31,26 @@ export function discard(body: unknown): void {
 	if (isBodyStream(body)) body.destroy?.();
 }
 
+/** The body's bytes, at most `maxBytes` of them: beyond that the stream is destroyed and {@link BodyTooLarge} thrown. */
+export async function readBytes(body: unknown, maxBytes: number): Promise<Buffer> {
+	if (!isBodyStream(body)) {
+		if (Buffer.isBuffer(body)) return body;
+		return Buffer.from(typeof body === 'string' ? body : '');
+	}
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of body) {
+		const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+		size += bytes.length;
+		if (size > maxBytes) {
+			body.destroy?.();
+			throw new BodyTooLarge(maxBytes);
+		}
+		chunks.push(bytes);
+	}
+	return Buffer.concat(chunks, size);
+}
+
 /**
  * The body as text, at most `maxBytes` of it: beyond that the stream is destroyed and
  * {@link BodyTooLarge} thrown (or, with `truncate`, what was read so far is returned).

@@ -256,6 +256,9 @@ export function reportRequestLocator(description: string): INodeProperties {
 	});
 }
 
+/** A numeric ID typed into a locator, spaces around it tolerated. */
+const NUMERIC_ID_REGEX = '\\s*[0-9]{1,15}\\s*';
+
 /**
  * Tenant: the one form field every operation and the trigger share (the runner reads it for each
  * item: runner.ts `tenantOf`). Empty works in the credential's tenant; otherwise in the tenant given,
@@ -270,8 +273,64 @@ export const tenantField: INodeProperties = {
 		searchListMethod: 'searchTenants',
 		listPlaceholder: 'Select a tenant...',
 		idPlaceholder: 'e.g. 12345',
-		idRegex: '\\s*[0-9]{1,15}\\s*',
+		idRegex: NUMERIC_ID_REGEX,
 		idErrorMessage: 'Enter the numeric ID of a tenant, e.g. 12345',
 	}),
 	required: false,
 };
+
+/** Threat report picker: its title and numeric ID in the list (newest first), or the ID typed. */
+export function threatReportLocator(description: string): INodeProperties {
+	return resourceLocator({
+		displayName: 'Threat Report',
+		name: 'reportId',
+		description,
+		searchListMethod: 'searchThreatReports',
+		listPlaceholder: 'Select a threat report...',
+		idPlaceholder: 'e.g. 880001',
+		idRegex: NUMERIC_ID_REGEX,
+		idErrorMessage: 'Enter the numeric ID of a threat report, e.g. 880001',
+	});
+}
+
+/** Alert channel picker: its name, type and numeric ID in the list, or the ID typed. */
+export function alertChannelLocator(description: string): INodeProperties {
+	return resourceLocator({
+		displayName: 'Alert Channel',
+		name: 'alertChannelId',
+		description,
+		searchListMethod: 'searchAlertChannels',
+		listPlaceholder: 'Select an alert channel...',
+		idPlaceholder: 'e.g. 301',
+		idRegex: NUMERIC_ID_REGEX,
+		idErrorMessage: 'Enter the numeric ID of an alert channel, e.g. 301',
+	});
+}
+
+/** Alert rule picker: its name and numeric ID in the list of the tenant's rules, or the ID typed. */
+export function alertRuleLocator(description: string): INodeProperties {
+	return resourceLocator({
+		displayName: 'Alert Rule',
+		name: 'alertRuleId',
+		description,
+		searchListMethod: 'searchAlertRules',
+		listPlaceholder: 'Select an alert rule...',
+		idPlaceholder: 'e.g. 5101',
+		idRegex: NUMERIC_ID_REGEX,
+		idErrorMessage: 'Enter the numeric ID of an alert rule, e.g. 5101',
+	});
+}
+
+/** Identifier recommendation picker: what it recommends in the list, or its numeric ID typed. */
+export function identifierRecommendationLocator(description: string): INodeProperties {
+	return resourceLocator({
+		displayName: 'Recommendation',
+		name: 'recommendationId',
+		description,
+		searchListMethod: 'searchIdentifierRecommendations',
+		listPlaceholder: 'Select a recommendation...',
+		idPlaceholder: 'e.g. 9001',
+		idRegex: NUMERIC_ID_REGEX,
+		idErrorMessage: 'Enter the numeric ID of an identifier recommendation, e.g. 9001',
+	});
+}

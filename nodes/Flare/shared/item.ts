@@ -1,5 +1,6 @@
 import type {
 	IExecuteFunctions,
+	IHookFunctions,
 	ILoadOptionsFunctions,
 	INode,
 	INodeProperties,
@@ -7,8 +8,15 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-/** The contexts that send Flare requests: a node execution, a trigger's poll or a picker's list. */
-export type FlareContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+/**
+ * The contexts that send Flare requests: a node execution, a trigger's poll, a picker's list, or a
+ * webhook trigger's activation (the Flare Alert Trigger creating its channel).
+ */
+export type FlareContext =
+	| IExecuteFunctions
+	| IPollFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions;
 
 /** The display name of a parameter (`name`, or `collection.option`), from the form's properties. */
 export function displayNameIn(properties: INodeProperties[], path: string): string | undefined {
@@ -54,7 +62,7 @@ export class FlareItem {
 	 * request and wait of it when it fires (a poll's deadline).
 	 */
 	static ofNode(
-		context: IPollFunctions | ILoadOptionsFunctions,
+		context: IPollFunctions | ILoadOptionsFunctions | IHookFunctions,
 		properties: INodeProperties[],
 		cancel?: AbortSignal,
 	) {

@@ -73,10 +73,28 @@ export interface Batch {
 
 /** The parts of a request an operation fills in from its parameters. */
 export interface FlareRequestParts {
-	/** Values for the `{name}` placeholders of the path, percent-encoded when the URL is built. */
+	/**
+	 * Values for the `{name}` placeholders of the path, percent-encoded when the URL is built; a
+	 * `{+name}` placeholder takes several segments, each encoded, its slashes kept.
+	 */
 	pathParameters: Record<string, string | number>;
+	/** One of the operation's `otherPaths`, when `prepare` picks it for this item instead of `path`. */
+	path?: string;
 	qs?: IDataObject;
 	body?: IDataObject;
+}
+
+/**
+ * An answer that is a file (a report as PDF or DOCX): the node outputs it as n8n binary data, with
+ * the item's JSON from `output` beside it. Flare's file is passed on as it is: n8n cannot mask what
+ * it holds (docs/api-contract.md, "Masking").
+ */
+export interface FileAnswer {
+	/** The binary property the file goes to, e.g. `data`. */
+	property(item: FlareItem): string;
+	/** The file's name, e.g. `threat-report-880001.pdf`, and its media type. */
+	name(item: FlareItem): string;
+	mimeType(item: FlareItem): string;
 }
 
 /**
@@ -86,8 +104,16 @@ export interface FlareRequestParts {
  */
 export interface FlareOperation extends Omit<FailureContext, 'target' | 'fields'> {
 	method: IHttpRequestMethods;
-	/** Path below the base URL; `{segment}` is the credential's product segment, `{name}` a path parameter. */
+	/**
+	 * Path below the base URL; `{segment}` is the credential's product segment, `{name}` a path
+	 * parameter (one segment), `{+name}` one that spans segments (an event UID: `index/source/id`).
+	 */
 	path: string;
+	/**
+	 * The operation's other endpoints, e.g. an identifier group's alert rules where `path` is an
+	 * identifier's: `prepare` picks one for each item (`FlareRequestParts.path`).
+	 */
+	otherPaths?: string[];
 	tier: RateTier;
 	paging?: Paging;
 	/**
@@ -112,6 +138,8 @@ export interface FlareOperation extends Omit<FailureContext, 'target' | 'fields'
 	credentialTenant?: boolean;
 	/** For a write that takes several input items in one request; `output` then gets each item's target. */
 	batch?: Batch;
+	/** The answer is a file, output as binary data (its bytes are not parsed). */
+	file?: FileAnswer;
 	/** The operation's form: the fields whose display names its messages use. */
 	properties: INodeProperties[];
 	/** Flare's field names (as in a 422 `loc`) mapped to the names of our parameters. */
@@ -128,16 +156,26 @@ export interface FlareOperation extends Omit<FailureContext, 'target' | 'fields'
 	output: (item: FlareItem, records: IDataObject[], response: FlareResponse) => IDataObject[];
 }
 
-/** Builds the URL path: the product segment, and each path parameter encoded so it cannot change the path. */
+/** The placeholders of a path template that span segments (`{+uid}`). */
+export function multiSegmentParameters(template: string): string[] {
+	return [...template.matchAll(/\{\+(\w+)\}/g)].map((match) => match[1]);
+}
+
+/**
+ * Builds the URL path: the product segment, and each path parameter encoded so it cannot change the
+ * path; a `{+name}` parameter keeps its slashes, each of its segments encoded (the runner refuses
+ * empty, `.` and `..` segments before).
+ */
 export function buildPath(
 	template: string,
 	segment: string,
 	values: Record<string, string | number>,
 ): string {
-	return template.replace(/\{(\w+)\}/g, (placeholder, name: string) => {
+	return template.replace(/\{(\+?)(\w+)\}/g, (placeholder, multi: string, name: string) => {
 		if (name === 'segment') return segment;
 		if (!(name in values)) throw new Error(`No value for the path parameter ${placeholder}`);
-		return encodeURIComponent(String(values[name]));
+		const text = String(values[name]);
+		return multi ? text.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(text);
 	});
 }
 
@@ -164,6 +202,27 @@ export function listUnder(
 		throw unexpectedAnswer(statusCode, `Flare answered with ${shape}, not ${what}`);
 	}
 	return list;
+}
+
+/**
+ * The record an answer holds under `key` (e.g. `report`). An answer without it is not read as
+ * nothing: it fails, saying what came.
+ */
+export function recordUnder(
+	{ body, statusCode }: FlareResponse,
+	key: string,
+	what: string,
+): IDataObject[] {
+	const record = isObject(body) ? body[key] : undefined;
+	if (!isObject(record)) {
+		const shape = !isObject(body)
+			? describeShape(body)
+			: record === undefined
+				? `an object without '${key}'`
+				: `an object whose '${key}' is ${describeShape(record)}`;
+		throw unexpectedAnswer(statusCode, `Flare answered with ${shape}, not ${what}`);
+	}
+	return [record];
 }
 
 /**

@@ -64,6 +64,9 @@ const KEY_KINDS = new Map<string, KeyKind>([
 		'session_token',
 		'private_key',
 		'client_secret',
+		// An alert channel's Slack, Discord or Teams webhook URL: whoever has it can post there.
+		'webhook_url',
+		'teams_webhook_url',
 	].map((key) => [key, SECRET] as const),
 	...[
 		'id',

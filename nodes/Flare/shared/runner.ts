@@ -30,8 +30,10 @@ import {
 import { FlareItem } from './item';
 import {
 	buildPath,
+	multiSegmentParameters,
 	recordsOf,
 	type Batch,
+	type FileAnswer,
 	type FlareOperation,
 	type FlareRequestParts,
 	type FlareResponse,
@@ -93,7 +95,9 @@ function checkUrlValues(
 	item: FlareItem,
 	operation: FlareOperation,
 	parts: FlareRequestParts,
+	template: string,
 ): void {
+	const multi = multiSegmentParameters(template);
 	const check = (key: string, value: unknown, inPath: boolean) => {
 		const name = operation.apiFields?.[key] ?? key;
 		const text = String(value);
@@ -102,6 +106,18 @@ function checkUrlValues(
 				item,
 				name,
 				`cannot be "${text}": it would change the address of the request`,
+			);
+		}
+		// A value that spans segments (an event UID) keeps its slashes: each part is one segment.
+		if (
+			inPath &&
+			multi.includes(key) &&
+			text.split('/').some((part) => ['', '.', '..'].includes(part))
+		) {
+			throw parameterError(
+				item,
+				name,
+				`has an empty, "." or ".." part between its slashes: it would change the address of the request`,
 			);
 		}
 		let encoded: string;
@@ -286,7 +302,11 @@ async function sendToFlare(
 ): Promise<WalkEnd> {
 	const parts: FlareRequestParts = { pathParameters: {} };
 	await operation.prepare?.(item, parts);
-	checkUrlValues(item, operation, parts);
+	const template = parts.path ?? operation.path;
+	if (parts.path !== undefined && !operation.otherPaths?.includes(parts.path)) {
+		throw new Error(`${parts.path} is not an endpoint of the operation`);
+	}
+	checkUrlValues(item, operation, parts, template);
 	const timeoutMs = timeoutOf(item);
 	const tenant = operation.credentialTenant ? undefined : tenantOf(item);
 	const settings = await settingsOf(item);
@@ -294,11 +314,13 @@ async function sendToFlare(
 		options: {
 			method: operation.method,
 			baseURL: settings.baseUrl,
-			url: buildPath(operation.path, settings.segment, parts.pathParameters),
+			url: buildPath(template, settings.segment, parts.pathParameters),
 			qs: parts.qs,
 			// Flare reads a list in the query from a repeated key (`types=ip&types=bin`).
 			arrayFormat: 'repeat',
 			body: parts.body,
+			// A file: whatever its type (Flare's OpenAPI gives none).
+			...(operation.file ? { headers: { accept: '*/*' } } : {}),
 		},
 		timeoutMs,
 		tier: operation.tier,
@@ -308,12 +330,15 @@ async function sendToFlare(
 		// The credential's own tenant goes with the token n8n stores for it.
 		tenant: tenant === settings.tenantId ? undefined : tenant,
 		cancel: item.cancelSignal(),
+		raw: operation.file !== undefined,
 	};
 	const { paging } = operation;
 	if (!paging) {
 		const response = await flareRequest(item.context, request);
-		// An answer whose schema Flare leaves empty is only a confirmation: any body will do.
-		options.onPage(operation.answerIgnored ? [] : recordsOf(response), response);
+		// An answer whose schema Flare leaves empty is only a confirmation: any body will do; a file
+		// is not read as records.
+		const records = operation.answerIgnored || operation.file ? [] : recordsOf(response);
+		options.onPage(records, response);
 		return {};
 	}
 	// Whether the next page would start a global search that no quota unit is left for: Flare said
@@ -464,10 +489,12 @@ export async function runFlareOperation(
 			const stamp = tenantStamp(tenantOf(item), operation);
 			const wanted = operation.paging ? wantedItems(item) : Infinity;
 			const end = start + wanted;
+			let file: FlareResponse | undefined;
 			await callFlare(item, operation, {
 				pageSize: pageSizeFor(wanted, operation.paging?.maxPageSize ?? 1),
 				returnAll: wanted === Infinity,
 				onPage(records, response) {
+					if (operation.file) file = response;
 					// One at a time: spreading a large array into push() overflows the call stack.
 					for (const json of operation.output(item, records, response)) {
 						if (results.length >= end) break;
@@ -476,6 +503,8 @@ export async function runFlareOperation(
 					return results.length < end;
 				},
 			});
+			if (operation.file && file)
+				await attachFile(context, item, operation.file, file, results.slice(start));
 		} catch (error) {
 			results.length = start;
 			const nodeError = asNodeError(item, operation, error);
@@ -485,6 +514,29 @@ export async function runFlareOperation(
 		}
 	}
 	return [results];
+}
+
+/**
+ * Puts the file Flare answered (its bytes as they came) on the item's output as n8n binary data,
+ * stored by n8n's binary data service (in memory, on disk or in the database, as n8n is set up).
+ */
+async function attachFile(
+	context: IExecuteFunctions,
+	item: FlareItem,
+	file: FileAnswer,
+	response: FlareResponse,
+	outputs: INodeExecutionData[],
+): Promise<void> {
+	const bytes = Buffer.isBuffer(response.body) ? response.body : Buffer.alloc(0);
+	const property = file.property(item);
+	for (const output of outputs) {
+		const binary = await context.helpers.prepareBinaryData(
+			bytes,
+			file.name(item),
+			file.mimeType(item),
+		);
+		output.binary = { ...output.binary, [property]: binary };
+	}
 }
 
 /** An input item of a batched write, checked: its target and the rest of its request. */
@@ -544,7 +596,10 @@ function namedIn(failure: FlareFailure, request: BatchEntry[]): number[] {
 	return request
 		.filter(({ target }) =>
 			Object.values(target).some(
-				(value) => typeof value === 'string' && value !== '' && mentions(text, value.toLowerCase()),
+				(value) =>
+					(typeof value === 'string' || typeof value === 'number') &&
+					value !== '' &&
+					mentions(text, String(value).toLowerCase()),
 			),
 		)
 		.map(({ item }) => item.index);

@@ -5,7 +5,7 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
-import { BodyTooLarge, discard, MAX_PAGE_BYTES, readJson } from './body';
+import { BodyTooLarge, discard, MAX_PAGE_BYTES, readBytes, readJson } from './body';
 import { CREDENTIAL_TYPE, NODE_TENANT_VIEW, readSettings, tokenFingerprint } from './connection';
 import {
 	failureFromError,
@@ -54,6 +54,8 @@ export interface FlareRequest {
 	tenant?: number;
 	/** The execution's cancel signal: every wait and every attempt ends when it fires. */
 	cancel?: AbortSignal;
+	/** The answer is a file: its body comes back as bytes (a Buffer), not parsed as JSON. */
+	raw?: boolean;
 }
 
 type Outcome = { response: FlareResponse } | { failure: FlareFailure };
@@ -185,7 +187,8 @@ async function sendOnce(
 		if (abandoned) discard(body);
 		try {
 			const { headers, statusCode } = response;
-			return { response: { headers, statusCode, body: await readJson(body, MAX_PAGE_BYTES) } };
+			const read = request.raw ? readBytes : readJson;
+			return { response: { headers, statusCode, body: await read(body, MAX_PAGE_BYTES) } };
 		} catch (error) {
 			const failure: FlareFailure = { status: response.statusCode };
 			return {

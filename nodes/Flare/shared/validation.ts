@@ -87,9 +87,14 @@ export function guid(item: FlareItem, name: string): string {
 	return value.toLowerCase();
 }
 
-export function domainName(item: FlareItem, name: string): string {
+/**
+ * A domain name, in lowercase. With `leadingDot`, one starting with a dot is taken too: a cookie's
+ * domain as browsers store the cookies of a domain and its subdomains (`.example.com`).
+ */
+export function domainName(item: FlareItem, name: string, { leadingDot = false } = {}): string {
 	const value = requiredText(item, name).toLowerCase().replace(/\.$/, '');
-	if (!DOMAIN.test(value)) {
+	const dotted = leadingDot && value.startsWith('.');
+	if (!DOMAIN.test(dotted ? value.slice(1) : value)) {
 		throw parameterError(
 			item,
 			name,

@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { FlareOperation } from '../../shared/operation';
 import { expandStealerLogDescription, expandStealerLogOperation } from './expandStealerLog';
 import { getDescription, getOperation } from './get';
+import { getAiExplanationDescription, getAiExplanationOperation } from './getAiExplanation';
 import { getFullEventDescription, getFullEventOperation } from './getFullEvent';
 import { searchGlobalDescription, searchGlobalOperation } from './searchGlobal';
 import {
@@ -41,6 +42,13 @@ export const eventDescription: INodeProperties[] = [
 				value: 'get',
 				action: 'Get a blog post or other event by UID',
 				description: 'Get one event, such as a blog post, by its UID (beta)',
+			},
+			{
+				name: 'Get AI Explanation',
+				value: 'getAiExplanation',
+				action: 'Get the AI explanation of an event',
+				description:
+					"Get Flare's AI explanation of an event, e.g. for the ticket of an analyst; the text is masked as any free text",
 			},
 			{
 				name: 'Get Full Event',
@@ -95,6 +103,7 @@ export const eventDescription: INodeProperties[] = [
 	},
 	...expandStealerLogDescription,
 	...getDescription,
+	...getAiExplanationDescription,
 	...getFullEventDescription,
 	...searchGlobalDescription,
 	...searchIdentifierFeedDescription,
@@ -107,6 +116,7 @@ export const eventDescription: INodeProperties[] = [
 export const eventOperations: Record<string, FlareOperation> = {
 	expandStealerLog: expandStealerLogOperation,
 	get: getOperation,
+	getAiExplanation: getAiExplanationOperation,
 	getFullEvent: getFullEventOperation,
 	searchGlobal: searchGlobalOperation,
 	searchIdentifierFeed: searchIdentifierFeedOperation,

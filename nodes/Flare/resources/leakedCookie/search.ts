@@ -28,7 +28,7 @@ const fields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. example.com',
 		description:
-			'Exact domain whose leaked cookies to find, without scheme or path; its subdomains are not included',
+			'Exact domain whose leaked cookies to find, without scheme or path; its subdomains are not included. Browsers store the cookies that a domain shares with its subdomains with a leading dot, e.g. .example.com: search that one too.',
 	},
 	...returnAllOrLimit,
 	{
@@ -114,7 +114,7 @@ export const searchDescription = updateDisplayOptions(
 );
 
 /** Names or paths: at most 10, each once. */
-function shortList(item: FlareItem, name: string): string[] {
+export function shortList(item: FlareItem, name: string): string[] {
 	const list = textList(item, name);
 	if (list.length > MAX_NAMES_OR_PATHS) {
 		throw parameterError(
@@ -135,7 +135,7 @@ function searchBody(item: FlareItem): IDataObject {
 	const importedAfter = dateTime(item, 'filters.importedAfter');
 	const expiresAfter = dateTime(item, 'filters.expiresAfter');
 	return {
-		domain: domainName(item, 'domain'),
+		domain: domainName(item, 'domain', { leadingDot: true }),
 		...(names.length ? { names } : {}),
 		...(paths.length ? { paths } : {}),
 		// Flare takes one value at most.

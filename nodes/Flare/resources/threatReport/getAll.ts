@@ -1,0 +1,103 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import {
+	leakedValueOutput,
+	notice,
+	returnAllOrLimit,
+	updateDisplayOptions,
+} from '../../shared/descriptions';
+import { nextCursor, type FlareOperation } from '../../shared/operation';
+import { optionValue, optionValues } from '../../shared/validation';
+
+/** Flare's kinds of Threat Flow report (v4 OpenAPI `ReportType`). */
+export const REPORT_TYPES = ['custom', 'standard'] as const;
+
+const fields: INodeProperties[] = [
+	notice(
+		'threatReportGetAllNotice',
+		'Needs the threat intelligence feature. Lists the Threat Flow reports of the tenant: those Flare publishes (standard) and those requested with Create Request (custom).',
+	),
+	...returnAllOrLimit,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		description: 'Only the reports that match all of these',
+		options: [
+			{
+				displayName: 'Report Types',
+				name: 'reportTypes',
+				type: 'multiOptions',
+				default: [],
+				description: 'Only reports of these kinds; none: every kind',
+				options: [
+					{
+						name: 'Custom',
+						value: 'custom',
+						description: 'Reports requested by the tenant (Create Request)',
+					},
+					{ name: 'Standard', value: 'standard', description: 'Reports Flare publishes' },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		description: 'Order and output settings of the list',
+		options: [
+			leakedValueOutput,
+			{
+				displayName: 'Order',
+				name: 'order',
+				type: 'options',
+				default: 'desc',
+				description: 'Order of the reports by creation',
+				options: [
+					{ name: 'Newest First', value: 'desc' },
+					{ name: 'Oldest First', value: 'asc' },
+				],
+			},
+		],
+	},
+];
+
+export const getAllDescription = updateDisplayOptions(
+	{ show: { resource: ['threatReport'], operation: ['getAll'] } },
+	fields,
+);
+
+/**
+ * The tenant's Threat Flow reports (`GET /{segment}/v4/threat_flow/reports/`), one item each. Flare
+ * documents pages of 10 by default and no maximum: the node asks for 100 and falls back to 10 if Flare
+ * refuses (docs/api-contract.md, "Response and onboarding endpoints").
+ */
+export const getAllOperation: FlareOperation = {
+	action: 'list threat reports',
+	entitlement: 'threat intelligence',
+	method: 'GET',
+	path: '/{segment}/v4/threat_flow/reports/',
+	tier: 'basic',
+	paging: {
+		maxPageSize: 100,
+		documentedPageSize: 10,
+		next: nextCursor,
+		key: (record) => record.id,
+	},
+	narrow: 'e.g. set Report Types under Filters',
+	properties: fields,
+	apiFields: { size: 'limit', order: 'options.order', report_types: 'filters.reportTypes' },
+	prepare(item, request) {
+		const types = optionValues(item, 'filters.reportTypes', REPORT_TYPES);
+		request.qs = {
+			order: optionValue(item, 'options.order', ['asc', 'desc'], 'desc'),
+			...(types.length ? { report_types: types } : {}),
+		};
+	},
+	output: (_item, records) => records,
+};

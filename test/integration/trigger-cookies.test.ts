@@ -1,0 +1,145 @@
+/**
+ * Flare Trigger → New Leaked Cookie (issue 34): the cookies of a domain that Flare imports, each once,
+ * as Flare's cookie-monitoring guide reads them (a search saved by its cursor, by import time); those
+ * expired when found left out unless asked for; values masked. In n8n-core's PollContext against the
+ * fake, on virtual time. Exactly once under faults, restarts and late imports is the model's
+ * (test/model/trigger-model.ts, kind `cookie`).
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { FakeFlare, type LoggedRequest } from '../fake-flare';
+import { Harness } from '../harness/engine';
+import { TriggerWorkflow } from '../harness/poll';
+import { moveClock, useVirtualTime } from '../support/clock';
+import { apiRequests, masked, sha256 } from './support';
+
+const COOKIES = '/astp/v2/cookies/_search';
+const DOMAIN = 'app.acme.com';
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+/** One microsecond before `ms`, as the trigger asks Flare for what came "after" it. */
+const justBefore = (ms: number) => `${iso(ms - 1).slice(0, -1)}999Z`;
+
+describe('Flare Trigger → New Leaked Cookie', () => {
+	useVirtualTime();
+	let fake: FakeFlare;
+	let harness: Harness;
+
+	const searches = () => apiRequests(fake).filter((request) => request.path === COOKIES);
+	const bodyOf = (request: LoggedRequest) => request.body as IDataObject;
+	const uuids = (items: INodeExecutionData[] | null) => (items ?? []).map((item) => item.json.uuid);
+	const trigger = (parameters: IDataObject = {}) =>
+		new TriggerWorkflow(harness, { parameters: { event: 'newLeakedCookie', domain: DOMAIN, ...parameters } });
+
+	beforeAll(async () => {
+		fake = await FakeFlare.start();
+		harness = await Harness.create();
+	});
+	afterAll(async () => await fake.stop());
+	beforeEach(() => {
+		fake.reset({ credentials: 50, eventsPerTenant: 10 });
+		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url });
+	});
+
+	it('activation: one search of the domain and names from 15 minutes before, ascending, pages of 25; nothing emitted', async () => {
+		fake.addCookies(2, { domain: DOMAIN, importedAt: iso(Date.now() - 5 * MINUTE) });
+		const workflow = trigger({ names: 'session, PHPSESSID' });
+		const activatedAt = Date.now();
+
+		const result = await workflow.activate();
+
+		expect(result).toEqual({ items: null });
+		expect(searches().map(bodyOf)).toEqual([
+			{ domain: DOMAIN, names: ['session', 'PHPSESSID'], imported_after: justBefore(activatedAt - 15 * MINUTE), order: 'asc', size: 25 },
+		]);
+	});
+
+	it('emits each new cookie of the domain once, in import order, its value masked; the expired and the other names are left out', async () => {
+		const workflow = trigger({ names: 'session' });
+		await workflow.activate();
+		moveClock(MINUTE);
+		const now = Date.now();
+		const fresh = fake.addCookies(2, { domain: DOMAIN, importedAt: iso(now - 1000), expiresAt: iso(now + 30 * DAY) });
+		const sessionOnly = fake.addCookies(1, { domain: DOMAIN, importedAt: iso(now - 1000) });
+		fake.addCookies(1, { domain: DOMAIN, importedAt: iso(now - 1000), expiresAt: iso(now - DAY) });
+		fake.addCookies(1, { domain: DOMAIN, importedAt: iso(now - 1000), name: 'remember_me' });
+		fake.addCookies(1, { domain: 'acme.com', importedAt: iso(now - 1000) });
+
+		const first = await workflow.poll();
+		moveClock(MINUTE);
+		const second = await workflow.poll();
+
+		// In Flare's order (by import time, then uuid: the fake's), as the search finds them.
+		const wanted = new Set([...fresh, ...sessionOnly].map((cookie) => cookie.uuid));
+		const expected = fake.feed.cookiesFor({ domain: DOMAIN, names: ['session'], order: 'asc' }).filter((cookie) => wanted.has(cookie.uuid));
+		expect(expected).toHaveLength(3);
+		expect(first.error).toBeUndefined();
+		expect(first.items?.map((item) => item.json)).toEqual(expected.map((cookie) => ({ ...cookie, value: masked(cookie.value) })));
+		expect(second.items).toBeNull();
+		expect(JSON.stringify(workflow.state)).not.toContain('PlAnTeD');
+	});
+
+	it('Include Expired Cookies emits the expired too; Leaked Value Output SHA-256 gives the digest', async () => {
+		const workflow = trigger({ options: { includeExpired: true, leakedValueOutput: 'sha256' } });
+		await workflow.activate();
+		moveClock(MINUTE);
+		const [expired] = fake.addCookies(1, { domain: DOMAIN, importedAt: iso(Date.now() - 1000), expiresAt: iso(Date.now() - DAY) });
+
+		const result = await workflow.poll();
+
+		expect(result.items?.map((item) => item.json)).toEqual([{ ...expired, value: sha256(expired.value) }]);
+	});
+
+	it('a cookie Flare makes searchable late (dated before the saved position) comes with the next sweep, once', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		moveClock(MINUTE);
+		const [onTime] = fake.addCookies(1, { domain: DOMAIN, importedAt: iso(Date.now()) });
+		expect(uuids((await workflow.poll()).items)).toEqual([onTime.uuid]);
+		const [late] = fake.addCookies(1, { domain: DOMAIN, importedAt: iso(Date.now() - 5 * MINUTE) });
+
+		const emitted: unknown[] = [];
+		for (let poll = 0; poll < 12; poll++) {
+			moveClock(MINUTE);
+			emitted.push(...uuids((await workflow.poll()).items));
+		}
+
+		expect(emitted).toEqual([late.uuid]);
+	});
+
+	it('Fetch Test Event: the 5 newest that may still open a session, newest first, without state', async () => {
+		const now = Date.now();
+		const added = fake.addCookies(7, { domain: DOMAIN, importedAt: iso(now - 10 * MINUTE) });
+		fake.addCookies(1, { domain: DOMAIN, importedAt: iso(now - MINUTE), expiresAt: iso(now - DAY) });
+		const workflow = trigger();
+
+		const result = await workflow.poll('manual');
+
+		expect(searches().map(bodyOf)).toEqual([{ domain: DOMAIN, order: 'desc', size: 25 }]);
+		const newest = fake.feed.cookiesFor({ domain: DOMAIN, order: 'desc' }).filter((cookie) => added.some((one) => one.uuid === cookie.uuid)).slice(0, 5);
+		expect(result.items?.map((item) => item.json)).toEqual(newest.map((cookie) => ({ ...cookie, value: masked(cookie.value) })));
+		expect(workflow.state).toEqual({});
+	});
+
+	it('a domain with a leading dot (the cookies a domain shares with its subdomains) is watched as such', async () => {
+		const workflow = trigger({ domain: ' .ACME.com ' });
+		await workflow.activate();
+		moveClock(MINUTE);
+		const [shared] = fake.addCookies(1, { domain: '.acme.com', importedAt: iso(Date.now()) });
+		fake.addCookies(1, { domain: 'acme.com', importedAt: iso(Date.now()) });
+
+		const result = await workflow.poll();
+
+		expect(searches().map((request) => bodyOf(request).domain)).toEqual(['.acme.com', '.acme.com']);
+		expect(uuids(result.items)).toEqual([shared.uuid]);
+	});
+
+	it('a domain that is no domain is refused before any request, naming Domain', async () => {
+		const result = await trigger({ domain: 'https://app.acme.com/login' }).poll();
+
+		expect(searches()).toEqual([]);
+		expect([result.error?.name, result.error?.message]).toEqual(['NodeOperationError', `'Domain' is not a domain name: "https://app.acme.com/login" [item 0]`]);
+	});
+});
