@@ -138,10 +138,17 @@ export const SHARED_FIELDS: INodeProperties[] = [tenantField, requestOptions];
 export const TENANT_OUTPUT_FIELD = 'tenantId';
 
 /**
- * The item's Tenant, checked before anything is sent: undefined when empty (the credential's tenant
- * then), else a tenant ID, from a picked tenant, an ID typed, or an expression (a number or digits).
+ * The item's Tenant, checked before anything is sent, and read once per item (FlareItem `once`):
+ * undefined when the field is empty (the credential's tenant then), else a tenant ID, from a picked
+ * tenant, an ID typed, or an expression (a number or digits). An expression that gives nothing for
+ * the item (undefined, null, blanks) fails it: only an empty field means the credential's tenant
+ * (docs/usage.md, "One credential, every tenant").
  */
 export function tenantOf(item: FlareItem): number | undefined {
+	return item.once(tenantField.name, () => readTenant(item));
+}
+
+function readTenant(item: FlareItem): number | undefined {
 	let value: unknown;
 	try {
 		value = item.locator(tenantField.name);
@@ -153,14 +160,23 @@ export function tenantOf(item: FlareItem): number | undefined {
 			'Pick a tenant From List, enter its ID, or use an expression that n8n can resolve here.',
 		);
 	}
-	if (value === '' || value === null || value === undefined) return undefined;
 	const text =
 		typeof value === 'number'
 			? String(value)
 			: typeof value === 'string'
 				? value.trim()
 				: undefined;
-	if (text === '') return undefined;
+	const nothing = value === null || value === undefined || text === '';
+	if (nothing && item.isExpression(tenantField.name)) {
+		const shown = value === undefined ? 'undefined' : JSON.stringify(value);
+		throw parameterError(
+			item,
+			tenantField.name,
+			`is an expression that gave no tenant ID for this item (${shown}), so nothing was sent`,
+			"Check that the expression finds the tenant's ID in this item, e.g. {{ $json.id }} over the items of Tenant → Get Many. To work in the credential's tenant, clear the field.",
+		);
+	}
+	if (nothing) return undefined;
 	if (text === undefined || !TENANT_ID.test(text) || Number(text) < 1) {
 		const shown =
 			typeof value === 'string'
