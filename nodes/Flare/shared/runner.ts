@@ -13,6 +13,7 @@ import {
 	organizationKey,
 	readSettings,
 	TENANT_ID,
+	tokenFingerprint,
 	type FlareSettings,
 } from './connection';
 import { DEFAULT_TIMEOUT_MS, requestOptions, tenantField } from './descriptions';
@@ -323,6 +324,8 @@ async function sendToFlare(
 		organization: organizationKey(settings),
 		// The credential's own tenant goes with the token n8n stores for it.
 		tenant: tenant === settings.tenantId ? undefined : tenant,
+		// Sent only as long as the credential has these settings, for this tenant.
+		fingerprint: tokenFingerprint({ ...settings, tenantId: tenant ?? settings.tenantId }),
 		cancel: item.cancelSignal(),
 	};
 	const { paging } = operation;
