@@ -78,7 +78,10 @@ describe('error bodies are read in the decided order', () => {
 
 	it('tells a failed token exchange, a network error, a redirect and an answered error apart', async () => {
 		const tokenFailure = { cause: Object.assign(new Error('The API key was rejected by Flare (HTTP 401).'), { name: 'FlareTokenError' }) };
-		await expect(failureFromError(tokenFailure, 'https://api.flare.io/x')).resolves.toEqual({ code: 'TOKEN_EXCHANGE', message: 'The API key was rejected by Flare (HTTP 401).' });
+		await expect(failureFromError(tokenFailure, 'https://api.flare.io/x')).resolves.toEqual({ code: 'TOKEN_EXCHANGE', message: 'The API key was rejected by Flare (HTTP 401).', refused: false });
+		// Whether Flare refused the key for the tenant (the tenant is then worth checking), or did not answer.
+		const refused = { cause: Object.assign(new Error('rejected'), { name: 'FlareTokenError', refused: true }) };
+		await expect(failureFromError(refused, 'https://api.flare.io/x')).resolves.toEqual({ code: 'TOKEN_EXCHANGE', message: 'rejected', refused: true });
 		await expect(failureFromError({ cause: { code: 'ECONNRESET' } }, 'https://api.flare.io/x')).resolves.toEqual({ code: 'ECONNRESET' });
 		const redirect = { cause: { response: { status: 307, headers: { location: 'https://evil.example:8443/collect' } } } };
 		await expect(failureFromError(redirect, 'https://api.flare.io/x')).resolves.toMatchObject({ status: 307, code: 'REDIRECT', location: 'evil.example:8443' });

@@ -35,6 +35,8 @@ export interface FlareFailure {
 	pages?: number;
 	/** The page size of a page that failed, when the node chose it (Return All) rather than Limit. */
 	pageSize?: number;
+	/** For `TOKEN_EXCHANGE`: Flare refused the key for the tenant (token.ts `FlareTokenError`). */
+	refused?: boolean;
 }
 
 /** A failed request, as the transport and the page walker throw it. */
@@ -182,11 +184,13 @@ export async function failureFromError(error: unknown, requestUrl: string): Prom
 	const cause = thrown?.cause;
 	if (cause?.name === 'FlareTokenError') {
 		// The credential's token exchange failed; its message (written without secrets) says why.
-		return { code: 'TOKEN_EXCHANGE', message: cause.message };
+		const { refused } = cause as { refused?: boolean };
+		return { code: 'TOKEN_EXCHANGE', message: cause.message, refused: refused === true };
 	}
 	if (error instanceof FlareSettingsError || (error as Error)?.name === 'FlareTokenError') {
 		// The exchange for a node's tenant (transport.ts), or the settings it needs: the same.
-		return { code: 'TOKEN_EXCHANGE', message: (error as Error).message };
+		const { message, refused } = error as Error & { refused?: boolean };
+		return { code: 'TOKEN_EXCHANGE', message, refused: refused === true };
 	}
 	const response = cause?.response;
 	const status = response?.status ?? (Number(thrown?.httpCode) || undefined);
@@ -362,8 +366,10 @@ function explain(
 	if (code === 'TOKEN_EXCHANGE') {
 		return {
 			message: failure.message ?? 'Flare did not issue an access token',
+			// The tenant is worth checking only when Flare refused the key for it, not when it did not
+			// answer.
 			description:
-				context.tenant === undefined
+				context.tenant === undefined || !failure.refused
 					? 'Open the Flare API credential, check the API key and the Base URL, and use Test to confirm.'
 					: `Check the Tenant field: tenant ${context.tenant} must be one that the API key's user can access (Tenant → Get Many lists them). Then open the Flare API credential, check the API key and the Base URL, and use Test to confirm.`,
 		};

@@ -230,7 +230,9 @@ function failureContextOf(item: FlareItem, operation: FlareOperation): FailureCo
 	for (const [apiField, name] of Object.entries(operation.apiFields ?? {})) {
 		fields[apiField] = item.displayName(name);
 	}
-	return { ...operation, fields, target: operation.target?.(item), tenant: tenantNamed(item) };
+	// The tenant the request worked in: the credential's (none named) for the Tenant picker.
+	const tenant = operation.credentialTenant ? undefined : tenantNamed(item);
+	return { ...operation, fields, target: operation.target?.(item), tenant };
 }
 
 /**
