@@ -10,7 +10,7 @@ import { isRefusedCursorError, parameterError } from '../Flare/shared/errors';
 import { FlareItem } from '../Flare/shared/item';
 import { recordsOf, type FlareOperation, type FlareResponse } from '../Flare/shared/operation';
 import { DOCUMENTED_INTERVAL_MS } from '../Flare/shared/rateGate';
-import { asNodeError, callFlare, tenantOf } from '../Flare/shared/runner';
+import { asNodeError, callFlare, settingsOf, tenantOf } from '../Flare/shared/runner';
 import { BACKFILL_MS } from './backfill';
 import {
 	fingerprint,
@@ -479,16 +479,30 @@ export async function pollWatch(
 		const deadline = startedAt + budget;
 		const cancel = AbortSignal.timeout(Math.max(0, deadline - Date.now()));
 		const item = FlareItem.ofNode(context, properties, cancel);
-		const watch = watchOf(item);
+		// The node's Tenant is part of the search (another tenant starts a new one), and of each
+		// record's key: a record emitted for one tenant (Flare's event uid names the event, which
+		// several tenants may have) still comes for another. Without a Tenant, the credential's
+		// Tenant ID is part of the search instead (when set: a credential without one keeps the
+		// fingerprint saved triggers have), and keys are as saved triggers have them
+		// (docs/trigger.md, "Changing the query").
+		const tenant = tenantOf(item);
+		const credentialTenant = tenant === undefined ? (await settingsOf(item)).tenantId : undefined;
+		const asked = watchOf(item);
+		const watch: Watch =
+			tenant === undefined
+				? asked
+				: { ...asked, keyOf: (record) => `${tenant}:${asked.keyOf(record)}` };
 		const staticData = context.getWorkflowStaticData('node');
 		const stored = readState(staticData);
 		const known =
 			shared.state && (!stored || shared.state.rev > stored.rev) ? shared.state : stored;
 		const first = startOf(item, startedAt);
-		// The node's Tenant is part of the search: another tenant starts a new one. Without a Tenant
-		// the fingerprint is as saved triggers have it.
-		const tenant = tenantOf(item);
-		const search = fingerprint({ query: watch.asked, backfill: first.backfill, tenant });
+		const search = fingerprint({
+			query: watch.asked,
+			backfill: first.backfill,
+			tenant,
+			credentialTenant,
+		});
 		const state = stateFor(known, search, first, startedAt);
 		const poll = new Poll(
 			item,

@@ -10,7 +10,7 @@ import { EVENT_CASES } from './cases-events';
 import { INVENTORY_CASES } from './cases-inventory';
 import { PLAYBOOK_CASES } from './cases-playbook';
 import { RESPONSE_CASES } from './cases-response';
-import { SUITE_TENANTS, TENANT_CASES } from './cases-tenants';
+import { OTHER_TENANTS, SUITE_TENANTS, TENANT_CASES } from './cases-tenants';
 import { type FakeModelOptions, messageText, type ModelRequest } from './fake-model';
 import { check, checkEqual, failedNode, type RunView } from './report';
 
@@ -23,8 +23,9 @@ export const SUITE_DATASET: FakeFlareOptions = {
 	// Recognisable secrets, searched for in everything n8n printed, logged and stored (secrets.ts).
 	apiKeys: { full: CANARY_API_KEY },
 	tokenPrefix: CANARY_TOKEN_PREFIX,
-	// One credential serves them all (cases-tenants.ts).
+	// One credential serves them all (cases-tenants.ts); the organization has others it may not.
 	tenants: SUITE_TENANTS,
+	otherOrganizationTenants: OTHER_TENANTS,
 };
 
 const SEARCH_PATH = '/firework/v4/credentials/global/_search';

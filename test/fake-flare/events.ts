@@ -711,6 +711,26 @@ export class EventStore {
 		}
 	}
 
+	/**
+	 * Files an event of one tenant's feed in `tenantId`'s feed too, as having entered it at the same
+	 * time: Flare shows one event that matched identifiers of two tenants (a parent and its subsidiary)
+	 * under one uid in both feeds (a feed item is `{metadata{uid}, tenant_metadata}`). Tenant
+	 * `tenantId` gets its own state, a copy of the other's. Returns its feed item there.
+	 */
+	share(uid: string, tenantId: number): FeedItem {
+		const event = this.byUid.get(uid);
+		const state = event && this.state(event.tenantId, uid);
+		if (!event || !state || !this.feeds.has(tenantId) || this.inFeed(tenantId, uid)) {
+			throw new Error(`FakeFlare.share: event ${uid} cannot be filed in tenant ${tenantId}'s feed`);
+		}
+		const generated: Omit<StoredEvent, 'seq'> & { seq?: number } = { ...event, tenantId };
+		delete generated.seq;
+		const shared = this.add(generated, structuredClone(state));
+		// The event stays its first tenant's (full event, global search).
+		this.byUid.set(uid, event);
+		return this.item(tenantId, shared);
+	}
+
 	/** Appends `count` events to a tenant's feed; returns their feed items. */
 	append(count: number, options: AddEventsOptions = {}): FeedItem[] {
 		const tenantId = options.tenantId ?? this.options.tenants[0];

@@ -1148,6 +1148,27 @@ describe('the organization\'s tenants (GET /{segment}/v2/organizations/{organiza
 		expectInvalid(await call('GET', `${path(organization)}?size=101`, { token }), ['query', 'size']);
 	});
 
+	it('lists the other tenants of the organization after them, with their flags; no token works in those', async () => {
+		fake.reset({
+			tenants: [101],
+			otherOrganizationTenants: [{ id: 404, name: 'Initech', is_archived: true }, { id: 505, is_disabled: true }, { id: 606 }],
+		});
+		const token = await tokenFor('full');
+
+		const listed = OrganizationTenantPage.parse((await call('GET', path(fake.organizationOf('full')), { token })).json);
+
+		expect(listed.items.map((tenant) => [tenant.id, tenant.name, tenant.is_disabled, tenant.is_archived])).toEqual([
+			[101, 'Acme Corporation', false, false],
+			[404, 'Initech', false, true],
+			[505, 'Tenant 505', true, false],
+			[606, 'Tenant 606', false, false],
+		]);
+		for (const tenant_id of [404, 505, 606]) {
+			const refused = await call('POST', '/tokens/generate', { authorization: fake.apiKeys.full, body: { tenant_id } });
+			expectError(refused, 403, 'FORBIDDEN', `the api key has no access to tenant ${tenant_id}`);
+		}
+	});
+
 	it("refuses a member's key, and another organization, with 403", async () => {
 		expectError(await call('GET', path(fake.organizationOf('noAstp')), { token: await tokenFor('noAstp') }), 403, 'FORBIDDEN', /not an administrator of organization/);
 		expectError(await call('GET', path(1), { token: await tokenFor('full') }), 403, 'FORBIDDEN', 'you are not an administrator of organization 1');

@@ -7,6 +7,7 @@ export {
 	type GlobalSearchTally,
 	type KeyRole,
 	type LoggedRequest,
+	type OtherOrganizationTenant,
 	QUOTA_SESSION_MS,
 	type QuotaExhaustion,
 	type QuotaReading,

@@ -122,6 +122,20 @@ export interface FakeFlareOptions {
 	sources?: number;
 	/** Status reads of a report request that answer `processing` before it completes (default 1). */
 	reportProcessingPolls?: number;
+	/**
+	 * Tenants of the organization besides `tenants`, which no token may work in (their exchange is
+	 * refused 403, as for any tenant the key cannot access): listed by
+	 * `…/organizations/{id}/tenants` after `tenants`, with the flags given (default false). Default none.
+	 */
+	otherOrganizationTenants?: OtherOrganizationTenant[];
+}
+
+/** A tenant of `otherOrganizationTenants`. */
+export interface OtherOrganizationTenant {
+	id: number;
+	name?: string;
+	is_disabled?: boolean;
+	is_archived?: boolean;
 }
 
 export interface ResolvedFakeFlareOptions {
@@ -151,6 +165,7 @@ export interface ResolvedFakeFlareOptions {
 	policies?: number;
 	sources?: number;
 	reportProcessingPolls: number;
+	otherOrganizationTenants: OtherOrganizationTenant[];
 }
 
 export interface LoggedRequest {
@@ -242,6 +257,7 @@ const DEFAULTS: ResolvedFakeFlareOptions = {
 	eventsPerTenant: 80,
 	eventSortKey: 'materialized_at',
 	reportProcessingPolls: 1,
+	otherOrganizationTenants: [],
 };
 
 /** The demo keys of an organization administrator (the others belong to members). */
@@ -1553,14 +1569,26 @@ export class FakeFlare {
 			);
 		}
 		const query = parseWith(OrganizationTenantsQuery, ctx.query, 'query');
-		const tenants: OrganizationTenant[] = this.feedApi.tenants().map((tenant) => ({
-			...tenant,
+		const others = this.currentOptions.otherOrganizationTenants.map((tenant) => ({
+			id: tenant.id,
+			name: tenant.name ?? `Tenant ${tenant.id}`,
+			is_disabled: tenant.is_disabled ?? false,
+			is_archived: tenant.is_archived ?? false,
+		}));
+		const tenants: OrganizationTenant[] = [
+			...this.feedApi
+				.tenants()
+				.map((tenant) => ({ ...tenant, is_disabled: false, is_archived: false })),
+			...others,
+		].map(({ id, name, is_disabled, is_archived }) => ({
+			id,
+			name,
 			type: 'regular',
-			description: `Monitoring of ${tenant.name}`,
+			description: `Monitoring of ${name}`,
 			organization_id: organization,
 			industry: 'global',
-			is_disabled: false,
-			is_archived: false,
+			is_disabled,
+			is_archived,
 			prevent_global_search: false,
 		}));
 		return jsonReply(200, this.listPage(ctx, `tenants:${organization}`, query, tenants));

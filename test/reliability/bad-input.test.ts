@@ -14,6 +14,7 @@ import {
 	arbitraryFor,
 	classify,
 	EndpointCheck,
+	emptyExpressions,
 	examplesFor,
 	FILLED_FROM_FLARE,
 	formOf,
@@ -102,6 +103,17 @@ function parametersWithIssues(parameters: IDataObject): string[] {
 	return Object.keys(issues?.parameters ?? {});
 }
 
+/**
+ * Whether `stored` is a Tenant expression that gives no tenant ID (`resolved`: nothing, null, blanks):
+ * such a value must be refused, never read as an empty field, i.e. the credential's tenant (runner.ts
+ * `tenantOf`).
+ */
+function givesNoTenant(parameter: FormParameter, stored: unknown, resolved: unknown): boolean {
+	const value = stored !== null && typeof stored === 'object' && '__rl' in stored ? (stored as IDataObject).value : stored;
+	const nothing = resolved === undefined || resolved === null || (typeof resolved === 'string' && resolved.trim() === '');
+	return parameter.path === 'tenant' && typeof value === 'string' && value.startsWith('=') && nothing;
+}
+
 /** The value the node reads from a stored parameter value (a locator's value; expressions aside). */
 const plainValue = (value: unknown) =>
 	value !== null && typeof value === 'object' && '__rl' in (value as object) ? (value as IDataObject).value : value;
@@ -136,6 +148,8 @@ describe('Bad input: every parameter either works or is rejected before any requ
 		aliases: string[] = [],
 		ownRecord?: RegExp,
 		runs = RUNS,
+		/** The value the run stores in the parameter (the trigger stores what an item would carry). */
+		storedOf: (mutation: Mutation) => unknown = (mutation) => mutation.value,
 	): Promise<void> {
 		const row: BadInputRow = { kind: 'badInput', operation, parameter: parameter.path, runs: 0, rejected: 0, worked: 0, notFound: 0, pathsChecked: 0 };
 		// Each parameter from the records as they were, whatever the values tried before wrote (an
@@ -151,6 +165,10 @@ describe('Bad input: every parameter either works or is rejected before any requ
 				} catch (error) {
 					problem = (error as Error).message;
 				}
+				if (outcome !== undefined && outcome !== 'rejected' && givesNoTenant(parameter, storedOf(mutation), mutation.resolved)) {
+					problem = `an expression that gives no tenant ID ${outcome === 'worked' ? "worked in the credential's tenant" : 'was sent'}: it must be refused before any request, naming Tenant`;
+					outcome = undefined;
+				}
 				if (!outcome) {
 					throw new Error(
 						`${operation}, '${parameter.displayName}' = ${preview(mutation.value)} (${mutation.shape}, read as ${preview(mutation.resolved)}): ${problem}`,
@@ -164,7 +182,11 @@ describe('Bad input: every parameter either works or is rejected before any requ
 				seed: SEED,
 				numRuns: runs,
 				endOnFailure: true,
-				examples: sampled(examplesFor(parameter, Object.values(PATH_PARAMETERS).includes(parameter.path)), place).map((mutation) => [mutation] as [Mutation]),
+				examples: [
+					// First, so that every run tries them (the examples count among the runs).
+					...(parameter.path === 'tenant' ? emptyExpressions(parameter) : []),
+					...sampled(examplesFor(parameter, Object.values(PATH_PARAMETERS).includes(parameter.path)), place),
+				].map((mutation) => [mutation] as [Mutation]),
 			},
 		);
 		recorder.add(row);
@@ -251,7 +273,7 @@ describe('Bad input: every parameter either works or is rejected before any requ
 					},
 					paths: [],
 				};
-			}, [], undefined, runsOf(String(parameter.shownWith.event ?? '')));
+			}, [], undefined, runsOf(String(parameter.shownWith.event ?? '')), (mutation) => (mutation.items ? mutation.resolved : mutation.value));
 		}, 120_000);
 	});
 });

@@ -234,6 +234,23 @@ export function examplesFor(parameter: FormParameter, inPath: boolean): Mutation
 		.map(printable);
 }
 
+/**
+ * The expressions that give nothing (undefined, null, an empty or blank text, a field the item lacks),
+ * as the parameter stores them: the Tenant tries them in every run (an expression that finds no
+ * tenant must not mean the credential's tenant).
+ */
+export function emptyExpressions(parameter: FormParameter): Mutation[] {
+	const nothing = (resolved: unknown) => resolved === undefined || resolved === null || (typeof resolved === 'string' && resolved.trim() === '');
+	const locator = parameter.property.type === 'resourceLocator';
+	return EXPRESSIONS.filter(([, resolved]) => nothing(resolved))
+		.map(([value, resolved]): Mutation => ({
+			shape: `expression that gives nothing${locator ? ' (locator, id)' : ''}`,
+			value: locator ? { __rl: true, mode: 'id', value } : value,
+			resolved,
+		}))
+		.map(printable);
+}
+
 /** Mutations print short in fast-check's counterexamples. */
 const printable = (mutation: Mutation): Mutation =>
 	Object.assign(mutation, {

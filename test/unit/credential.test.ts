@@ -1,7 +1,8 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 
 import { FlareApi } from '../../credentials/FlareApi.credentials';
-import { USER_AGENT } from '../../nodes/Flare/shared/connection';
+import { madeWith, readSettings, tokenFingerprint, USER_AGENT, type MadeWith } from '../../nodes/Flare/shared/connection';
+import { forgetTenantTokens } from '../../nodes/Flare/shared/token';
 
 /** A recognisable API key that must never be echoed. */
 const KEY = ['fk', 'unit', 'never', 'echoed'].join('_');
@@ -201,7 +202,8 @@ describe('FlareApi credential', () => {
 		const settings = { apiKey: KEY, baseUrl: 'https://api.flare.io', tenantId: 101 };
 		const issued = await credential.preAuthentication.call(helpers(answer({ token: 'ftok_101' })).context, settings);
 		const headersFor = async (data: ICredentialDataDecryptedObject) =>
-			(await credential.authenticate({ ...issued, ...data }, { url: '/x', headers: { Accept: 'application/json' } })).headers;
+			(await credential.authenticate({ ...issued, ...data }, { baseURL: String(data.baseUrl), url: '/x', headers: { Accept: 'application/json' } }))
+				.headers;
 
 		const anonymous = { Accept: 'application/json', 'User-Agent': USER_AGENT };
 		expect(await headersFor(settings)).toEqual({ ...anonymous, Authorization: 'Bearer ftok_101' });
@@ -220,12 +222,13 @@ describe('FlareApi credential', () => {
 		'https://flare.io',
 		'https://app.flare.io',
 		'https://eu.api.flare.io',
-		'https://api.flare.io.',
+		'https://api.flare.io..',
 		'https://xn--pi-7kc.flare.io',
 		'https://proxy.example/flare',
 	])('refuses the Base URL %s before anything is sent, naming Allow Another Host', async (baseUrl) => {
 		const { context, sent } = helpers(answer({ token: 't' }));
-		const host = new URL(baseUrl).hostname;
+		// A fully qualified name is the same host: one trailing dot is dropped.
+		const host = new URL(baseUrl).hostname.replace(/\.$/, '');
 
 		const failure = credential.preAuthentication.call(context, { apiKey: KEY, baseUrl });
 
@@ -234,7 +237,8 @@ describe('FlareApi credential', () => {
 		);
 		expect(sent).toEqual([]);
 		// The stored token is not sent there either.
-		const headers = (await credential.authenticate({ apiKey: KEY, baseUrl, accessToken: 'ftok_x', accessTokenFor: 'any' }, { url: '/x' })).headers;
+		const headers = (await credential.authenticate({ apiKey: KEY, baseUrl, accessToken: 'ftok_x', accessTokenFor: 'any' }, { baseURL: baseUrl, url: '/x' }))
+			.headers;
 		expect(headers).toEqual({ 'User-Agent': USER_AGENT });
 	});
 
@@ -252,13 +256,96 @@ describe('FlareApi credential', () => {
 		});
 	});
 
-	it("hands a node's tenant token to n8n as is: no exchange, nothing to store", async () => {
+	it("renews a node's tenant token that Flare refused in that request's own data (n8n 1.x asks after a 401): one exchange, nothing to store", async () => {
+		forgetTenantTokens();
+		const { context, sent } = helpers(answer({ token: 'ftok_303_new' }));
+		const data = { apiKey: KEY, baseUrl: 'https://api.flare.io', tenantId: 303, accessToken: 'ftok_303', accessTokenFor: 'old', flareNodeTenantView: true };
+
+		await expect(credential.preAuthentication.call(context, data)).resolves.toEqual({});
+
+		expect(sent.map((request) => [request.url, request.body])).toEqual([['https://api.flare.io/tokens/generate', { tenant_id: 303 }]]);
+		// n8n 1.x sends the request again with this data: the new token, and what it was issued for.
+		expect(data.accessToken).toBe('ftok_303_new');
+		expect(data.accessTokenFor).toBe(tokenFingerprint(readSettings(data)));
+		expect((await credential.authenticate(data, { baseURL: 'https://api.flare.io', url: '/x' })).headers?.Authorization).toBe('Bearer ftok_303_new');
+	});
+
+	it.each([
+		['https://api.flare.io:8443', '8443', 'api.flare.io'],
+		['https://api.eu.flare.io:444/', '444', 'api.eu.flare.io'],
+	])("refuses the Base URL %s (another port of Flare's host) unless Allow Another Host is on", async (baseUrl, port, host) => {
 		const { context, sent } = helpers(answer({ token: 't' }));
 
-		await expect(
-			credential.preAuthentication.call(context, { apiKey: KEY, baseUrl: 'https://api.flare.io', tenantId: 303, accessToken: 'ftok_303', flareNodeTenantView: true }),
-		).resolves.toEqual({});
+		await expect(credential.preAuthentication.call(context, { apiKey: KEY, baseUrl })).rejects.toThrow(
+			`The Flare API credential's 'Base URL' points to port ${port} of ${host}, where Flare's API does not answer (it answers on the default port, 443), so the API key was not sent. To send it there on purpose, turn on 'Allow Another Host' in the credential`,
+		);
 		expect(sent).toEqual([]);
+
+		await credential.preAuthentication.call(context, { apiKey: KEY, baseUrl, allowOtherHost: true });
+		expect(sent.map((request) => request.url)).toEqual([`https://${host}:${port}/tokens/generate`]);
+	});
+
+	it.each(['https://api.flare.io.', 'https://API.flare.io.:443/'])('accepts the fully qualified Base URL %s as https://api.flare.io, and its Test', async (baseUrl) => {
+		const { context, sent } = helpers(answer({ token: 'ftok_fqdn' }));
+
+		const issued = await credential.preAuthentication.call(context, { apiKey: KEY, baseUrl });
+
+		expect(sent.map((request) => request.url)).toEqual(['https://api.flare.io/tokens/generate']);
+		expect(issued.accessTokenFor).toBe(tokenFingerprint(readSettings({ apiKey: KEY, baseUrl: 'https://api.flare.io' })));
+		// The credential's Test sends the Base URL as typed (trailing slashes trimmed): the same host.
+		const test = { baseURL: baseUrl.replace(/\/+$/, ''), url: '/tokens/test' };
+		expect((await credential.authenticate({ apiKey: KEY, baseUrl, ...issued }, test)).headers?.Authorization).toBe('Bearer ftok_fqdn');
+	});
+
+	it("sends the token only to the Base URL it was issued for: the same scheme, host, port and path (the HTTP Request node may use this credential)", async () => {
+		const data = { apiKey: KEY, baseUrl: 'https://proxy.example/flare', allowOtherHost: true, accessToken: 'ftok_p' };
+		const issued = { ...data, accessTokenFor: tokenFingerprint(readSettings(data)) };
+		const authorization = async (options: IHttpRequestOptions) => (await credential.authenticate(issued, options)).headers?.Authorization;
+
+		expect(await authorization({ baseURL: 'https://proxy.example/flare', url: '/firework/v2/me/tenants' })).toBe('Bearer ftok_p');
+		expect(await authorization({ url: 'https://proxy.example/flare/firework/v2/me/tenants' })).toBe('Bearer ftok_p');
+		expect(await authorization({ url: 'https://PROXY.example:443/flare' })).toBe('Bearer ftok_p');
+		for (const elsewhere of [
+			{ url: 'https://collector.example/flare/x' },
+			{ url: 'http://proxy.example/flare/x' },
+			{ url: 'https://proxy.example:8443/flare/x' },
+			{ url: 'https://proxy.example/flarex' },
+			{ url: 'https://proxy.example/other' },
+			{ url: 'https://proxy.example/flare/../other' },
+			{ baseURL: 'https://collector.example/flare', url: '/x' },
+			{ baseURL: 'https://proxy.example/flare', url: 'https://collector.example/x' },
+			{ url: '/flare/x' },
+		]) {
+			expect([elsewhere, await authorization(elsewhere)]).toEqual([elsewhere, undefined]);
+		}
+	});
+
+	it('drops an Authorization header set before (n8n hands the same options again after a 401)', async () => {
+		const options = { baseURL: 'https://api.flare.io', url: '/x', headers: { authorization: 'Bearer ftok_old' } };
+
+		const headers = (await credential.authenticate({ apiKey: KEY, baseUrl: 'https://api.flare.io', accessToken: 'ftok_y', accessTokenFor: 'another' }, options)).headers;
+
+		expect(headers).toEqual({ 'User-Agent': USER_AGENT });
+	});
+
+	it('sends nothing for a request made with other settings than the credential has now (edited while it waited), and says so', async () => {
+		const now = { apiKey: KEY, baseUrl: 'https://api.flare.io', tenantId: 101, accessToken: 'ftok_101' };
+		const issued = { ...now, accessTokenFor: tokenFingerprint(readSettings(now)) };
+		const request = (settings: ICredentialDataDecryptedObject) => {
+			const made: MadeWith = { fingerprint: tokenFingerprint(readSettings({ ...now, ...settings })) };
+			return { made, options: madeWith({ baseURL: String(settings.baseUrl ?? now.baseUrl), url: '/x' }, made) };
+		};
+
+		const same = request({});
+		expect((await credential.authenticate(issued, same.options)).headers?.Authorization).toBe('Bearer ftok_101');
+		expect(same.made).toEqual({ fingerprint: same.made.fingerprint });
+		const edits: ICredentialDataDecryptedObject[] = [{ baseUrl: 'https://api.eu.flare.io' }, { tenantId: 202 }, { apiKey: `${KEY}_old` }];
+		for (const before of edits) {
+			const { made, options } = request(before);
+			await expect(credential.authenticate(issued, options)).rejects.toThrow('The Flare API credential changed after this request was made');
+			expect(made.changed).toBe(true);
+			expect(options).not.toHaveProperty('headers');
+		}
 	});
 
 	it('tests with GET /tokens/test, not following redirects', () => {

@@ -1,12 +1,15 @@
 import { createHash } from 'crypto';
-import type { INode } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, IPollFunctions } from 'n8n-workflow';
 
 import { getAllOperation as astpUrlsOperation } from '../../nodes/Flare/resources/astpUrl/getAll';
 import { searchTenantFeedOperation } from '../../nodes/Flare/resources/event/searchTenantFeed';
 import { searchOperation } from '../../nodes/Flare/resources/leakedCredential/search';
 import { describeBody, failureFromError, flareApiError, itemsText, mayHaveApplied, retryAfterMs } from '../../nodes/Flare/shared/errors';
+import { tenantField } from '../../nodes/Flare/shared/descriptions';
+import { FlareItem } from '../../nodes/Flare/shared/item';
 import { buildPath } from '../../nodes/Flare/shared/operation';
 import { maskValue, protectLeakedValues } from '../../nodes/Flare/shared/output';
+import { tenantOf } from '../../nodes/Flare/shared/runner';
 
 describe('error bodies are read in the decided order', () => {
 	it.each([
@@ -75,7 +78,10 @@ describe('error bodies are read in the decided order', () => {
 
 	it('tells a failed token exchange, a network error, a redirect and an answered error apart', async () => {
 		const tokenFailure = { cause: Object.assign(new Error('The API key was rejected by Flare (HTTP 401).'), { name: 'FlareTokenError' }) };
-		await expect(failureFromError(tokenFailure, 'https://api.flare.io/x')).resolves.toEqual({ code: 'TOKEN_EXCHANGE', message: 'The API key was rejected by Flare (HTTP 401).' });
+		await expect(failureFromError(tokenFailure, 'https://api.flare.io/x')).resolves.toEqual({ code: 'TOKEN_EXCHANGE', message: 'The API key was rejected by Flare (HTTP 401).', refused: false });
+		// Whether Flare refused the key for the tenant (the tenant is then worth checking), or did not answer.
+		const refused = { cause: Object.assign(new Error('rejected'), { name: 'FlareTokenError', refused: true }) };
+		await expect(failureFromError(refused, 'https://api.flare.io/x')).resolves.toEqual({ code: 'TOKEN_EXCHANGE', message: 'rejected', refused: true });
 		await expect(failureFromError({ cause: { code: 'ECONNRESET' } }, 'https://api.flare.io/x')).resolves.toEqual({ code: 'ECONNRESET' });
 		const redirect = { cause: { response: { status: 307, headers: { location: 'https://evil.example:8443/collect' } } } };
 		await expect(failureFromError(redirect, 'https://api.flare.io/x')).resolves.toMatchObject({ status: 307, code: 'REDIRECT', location: 'evil.example:8443' });
@@ -219,5 +225,39 @@ describe('paths', () => {
 			'/leaksdb/identities/by_password/..%2Fa%20b%3F%23%25%2B%2F%C3%A9',
 		);
 		expect(() => buildPath('/astp/sources/{source_id}', 'x', {})).toThrow('No value for the path parameter {source_id}');
+	});
+});
+
+describe('the Tenant is read once per item', () => {
+	it('decides every request of the item, and its items’ tenantId, from one reading of the expression', () => {
+		let readings = 0;
+		// An expression whose value changes from one reading to the next (e.g. one of $now).
+		const context = {
+			getNode: () => ({ parameters: { tenant: { __rl: true, mode: 'id', value: '={{ $now.second }}' } } }),
+			getNodeParameter: (name: string, index: number) => (name === 'tenant' ? { __rl: true, mode: 'id', value: 200 + index * 100 + readings++ } : undefined),
+		} as unknown as IExecuteFunctions;
+		const properties = [tenantField];
+
+		const item0 = FlareItem.ofInput(context, 0, properties);
+		expect([tenantOf(item0), tenantOf(item0), tenantOf(FlareItem.ofInput(context, 0, properties))]).toEqual([200, 200, 200]);
+		expect(tenantOf(FlareItem.ofInput(context, 1, properties))).toBe(301);
+		expect(readings).toBe(2);
+		// A poll's items (the trigger's, its walks', its full events') share the poll's reading.
+		const poll = { ...context, getNodeParameter: () => ({ __rl: true, mode: 'id', value: String(400 + readings++) }) } as unknown as IPollFunctions;
+		expect([tenantOf(FlareItem.ofNode(poll, properties)), tenantOf(FlareItem.ofNode(poll, properties, new AbortController().signal))]).toEqual([402, 402]);
+	});
+
+	it('fails the same way at each read of an expression that gave nothing', () => {
+		let readings = 0;
+		const context = {
+			getNode: () => ({ name: 'Flare', parameters: { tenant: '={{ $json.id }}' } }),
+			getNodeParameter: () => (readings++ === 0 ? '' : 202),
+		} as unknown as IExecuteFunctions;
+		const item = FlareItem.ofInput(context, 3, [tenantField]);
+
+		const message = `'Tenant' is an expression that gave no tenant ID for this item (""), so nothing was sent [item 3]`;
+		expect(() => tenantOf(item)).toThrow(message);
+		expect(() => tenantOf(item)).toThrow(message);
+		expect(readings).toBe(1);
 	});
 });

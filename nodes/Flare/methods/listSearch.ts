@@ -15,7 +15,7 @@ import {
 	type FlareResponse,
 } from '../shared/operation';
 import { protectLeakedValues } from '../shared/output';
-import { callFlare } from '../shared/runner';
+import { callFlare, tenantOf } from '../shared/runner';
 
 /** One of Flare's list endpoints as a picker: the list, and the entry each record becomes. */
 interface FlareList extends Pick<FlareOperation, 'action' | 'entitlement' | 'path'> {
@@ -50,7 +50,8 @@ const text = (value: unknown): string | undefined =>
  * None of these endpoints searches by name, so the typed filter is applied here, to the page's
  * entries (case-insensitive, on the name or the ID). A page may then hold no match while later pages
  * do: its `paginationToken` still lets n8n load them. A list lists what the node's Tenant holds (the
- * credential's tenant when it is empty).
+ * credential's tenant when it is empty, or when it is an expression that the editor, which has no
+ * input item, cannot resolve: docs/usage.md, "One credential, every tenant").
  */
 function picker(list: FlareList) {
 	const operationFor = (filter: string): FlareOperation => ({
@@ -80,7 +81,8 @@ function picker(list: FlareList) {
 	): Promise<INodeListSearchResult> {
 		const entries: INodeListSearchItems[] = [];
 		const typed = (filter ?? '').trim().slice(0, 255);
-		const end = await callFlare(FlareItem.ofNode(this, [tenantField]), operationFor(typed), {
+		const item = FlareItem.ofNode(this, [tenantField]);
+		const end = await callFlare(item, inEditor(item, operationFor(typed)), {
 			from: paginationToken || undefined,
 			onPage(records, response) {
 				for (const record of recordsOf(records, response)) {
@@ -104,6 +106,20 @@ function picker(list: FlareList) {
 				);
 		return { results, paginationToken: end.next === undefined ? undefined : String(end.next) };
 	};
+}
+
+/**
+ * `operation` as a list in the editor works it: in the credential's tenant when the node's Tenant is
+ * an expression that gives no tenant there (e.g. `{{ $json.id }}`: the editor has no input item).
+ */
+function inEditor(item: FlareItem, operation: FlareOperation): FlareOperation {
+	if (operation.credentialTenant || !item.isExpression(tenantField.name)) return operation;
+	try {
+		tenantOf(item);
+		return operation;
+	} catch {
+		return { ...operation, credentialTenant: true };
+	}
 }
 
 /** The `methods.listSearch` of the Flare node. */

@@ -1,5 +1,5 @@
 import { createHash } from 'crypto';
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { version } from '../../../package.json';
 
@@ -15,8 +15,9 @@ export const DEFAULT_SEGMENT = 'firework';
 
 /**
  * The hosts of Flare's API: the one Flare documents, and the EU one its Python SDK allows
- * (docs/api-contract.md, "Credential settings"). The API key goes to another host only when the
- * credential's Allow Another Host is on; loopback hosts (tests, a local proxy) are always allowed.
+ * (docs/api-contract.md, "Credential settings"), on their default port. The API key goes to another
+ * host or port only when the credential's Allow Another Host is on; loopback hosts (tests, a local
+ * proxy) are always allowed, whatever listens there (docs/usage.md, "Credentials").
  */
 export const FLARE_API_HOSTS = ['api.flare.io', 'api.eu.flare.io'] as const;
 
@@ -99,12 +100,21 @@ function baseUrlOf(value: unknown, allowOtherHost: boolean): string {
 			example,
 		);
 	}
+	// A fully qualified name ("api.flare.io.") is the same host: requests go to it without the dot.
+	if (url.hostname.endsWith('.')) url.hostname = url.hostname.slice(0, -1);
 	const host = url.hostname.toLowerCase();
 	if (!allowOtherHost && !isFlareHost(host) && !LOOPBACK.test(host)) {
 		throw new FlareSettingsError(
 			field,
 			`points to ${host}, which is not Flare's API (${FLARE_API_HOSTS.join(' or ')}), so the API key was not sent. To send it to ${host} on purpose, turn on '${CREDENTIAL_FIELDS.allowOtherHost}' in the credential`,
 			`Correct the Base URL, e.g. ${DEFAULT_BASE_URL}. Turn on '${CREDENTIAL_FIELDS.allowOtherHost}' only for a proxy or a test API you trust: that host receives the API key and can act in Flare as you.`,
+		);
+	}
+	if (!allowOtherHost && isFlareHost(host) && url.port !== '') {
+		throw new FlareSettingsError(
+			field,
+			`points to port ${url.port} of ${host}, where Flare's API does not answer (it answers on the default port, 443), so the API key was not sent. To send it there on purpose, turn on '${CREDENTIAL_FIELDS.allowOtherHost}' in the credential`,
+			`Remove the port: ${url.protocol}//${host}.`,
 		);
 	}
 	return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
@@ -162,6 +172,49 @@ export function readSettings(credentials: ICredentialDataDecryptedObject): Flare
 		tenantId: tenantOf(credentials.tenantId),
 		apiKey,
 	};
+}
+
+/**
+ * Whether `options` (as n8n's HTTP client reads them: `url`, after `baseURL` unless absolute) go to
+ * `baseUrl` (readSettings' form): the same origin (scheme, host, port), and a path under its path.
+ */
+export function goesTo(options: Pick<IHttpRequestOptions, 'url' | 'baseURL'>, baseUrl: string) {
+	const url = String(options.url ?? '');
+	const full =
+		/^[a-z][a-z\d+.-]*:\/\//i.test(url) || !options.baseURL
+			? url
+			: `${options.baseURL.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
+	const target = parseUrl(full);
+	const base = parseUrl(baseUrl);
+	// "api.flare.io." is the same host (readSettings drops the dot; the credential's Test keeps it).
+	if (target?.hostname.endsWith('.')) target.hostname = target.hostname.slice(0, -1);
+	if (!target || !base || target.origin !== base.origin) return false;
+	const path = base.pathname.replace(/\/+$/, '');
+	return target.pathname === path || target.pathname.startsWith(`${path}/`);
+}
+
+/**
+ * The credential settings a request was made with (transport.ts): their {@link tokenFingerprint}, the
+ * tenant the request works in included. The credential's `authenticate` sends nothing for a request
+ * whose credential no longer has them (edited while it waited), and marks it `changed`.
+ */
+export interface MadeWith {
+	fingerprint: string;
+	changed?: boolean;
+}
+
+/** Where a request carries its {@link MadeWith} (hidden from n8n's copies, as rateGate.ts `reportSendTo`). */
+const MADE_WITH = Symbol.for('n8n-nodes-flareio.madeWith');
+
+/** Makes `options` carry the settings it was made with. */
+export function madeWith<T extends object>(options: T, read: MadeWith): T {
+	Object.defineProperty(options, MADE_WITH, { value: read });
+	return options;
+}
+
+/** The settings `options` were made with, when a Flare node made them. */
+export function madeWithOf(options: object): MadeWith | undefined {
+	return (options as { [MADE_WITH]?: MadeWith })[MADE_WITH];
 }
 
 const digest = (...parts: Array<string | number | undefined>) =>

@@ -262,14 +262,15 @@ const NUMERIC_ID_REGEX = '\\s*[0-9]{1,15}\\s*';
 /**
  * Tenant: the one form field every operation and the trigger share (the runner reads it for each
  * item: runner.ts `tenantOf`). Empty works in the credential's tenant; otherwise in the tenant given,
- * with that tenant's token (docs/usage.md, "One credential, every tenant").
+ * with that tenant's token; an expression that gives nothing fails the item (docs/usage.md, "One
+ * credential, every tenant").
  */
 export const tenantField: INodeProperties = {
 	...resourceLocator({
 		displayName: 'Tenant',
 		name: 'tenant',
 		description:
-			"Tenant to work in. Leave empty for the Flare API credential's tenant. One credential serves every tenant its API key can access: pick one, or give its ID by expression, e.g. the ID of each item of Tenant → Get Many.",
+			"Tenant to work in. Leave empty for the Flare API credential's tenant. One credential serves every tenant its API key can access: pick one, or give its ID by expression, e.g. the ID of each item of Tenant → Get Many (an item for which the expression gives no ID fails).",
 		searchListMethod: 'searchTenants',
 		listPlaceholder: 'Select a tenant...',
 		idPlaceholder: 'e.g. 12345',

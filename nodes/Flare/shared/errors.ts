@@ -13,7 +13,8 @@ export interface FlareFailure {
 	/**
 	 * Flare's error code (e.g. `QUOTA_EXCEEDED`), the network error code (e.g. `ECONNRESET`), or ours:
 	 * `TIMEOUT`, `TOO_LARGE`, `CANCELLED`, `REDIRECT`, `TOKEN_EXCHANGE`, `RETRY_AFTER_TOO_LONG`,
-	 * `REPEATED_CURSOR`, `NO_PROGRESS`, `QUOTA_USED_UP`, `UNEXPECTED_ANSWER` (`message` says what).
+	 * `REPEATED_CURSOR`, `NO_PROGRESS`, `QUOTA_USED_UP`, `UNEXPECTED_ANSWER` (`message` says what),
+	 * `CREDENTIAL_CHANGED` (transport.ts: the credential was edited after the request was built).
 	 */
 	code?: string;
 	/** Flare's own message, parsed in the decided order (or the token exchange's, written by us). */
@@ -34,6 +35,8 @@ export interface FlareFailure {
 	pages?: number;
 	/** The page size of a page that failed, when the node chose it (Return All) rather than Limit. */
 	pageSize?: number;
+	/** For `TOKEN_EXCHANGE`: Flare refused the key for the tenant (token.ts `FlareTokenError`). */
+	refused?: boolean;
 }
 
 /** A failed request, as the transport and the page walker throw it. */
@@ -181,11 +184,13 @@ export async function failureFromError(error: unknown, requestUrl: string): Prom
 	const cause = thrown?.cause;
 	if (cause?.name === 'FlareTokenError') {
 		// The credential's token exchange failed; its message (written without secrets) says why.
-		return { code: 'TOKEN_EXCHANGE', message: cause.message };
+		const { refused } = cause as { refused?: boolean };
+		return { code: 'TOKEN_EXCHANGE', message: cause.message, refused: refused === true };
 	}
 	if (error instanceof FlareSettingsError || (error as Error)?.name === 'FlareTokenError') {
 		// The exchange for a node's tenant (transport.ts), or the settings it needs: the same.
-		return { code: 'TOKEN_EXCHANGE', message: (error as Error).message };
+		const { message, refused } = error as Error & { refused?: boolean };
+		return { code: 'TOKEN_EXCHANGE', message, refused: refused === true };
 	}
 	const response = cause?.response;
 	const status = response?.status ?? (Number(thrown?.httpCode) || undefined);
@@ -302,7 +307,9 @@ export const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
  */
 export function mayHaveApplied(failure: FlareFailure): boolean {
 	if (failure.status !== undefined) return failure.status < 300 || failure.status >= 500;
-	return !['TOKEN_EXCHANGE', 'QUOTA_USED_UP', ...NOT_SENT_CODES].includes(failure.code ?? '');
+	return !['TOKEN_EXCHANGE', 'CREDENTIAL_CHANGED', 'QUOTA_USED_UP', ...NOT_SENT_CODES].includes(
+		failure.code ?? '',
+	);
 }
 
 /** No answer: a connection error, or no complete answer within the Timeout. */
@@ -310,7 +317,7 @@ export function isNetworkFailure(failure: FlareFailure): boolean {
 	return (
 		failure.status === undefined &&
 		!failure.malformed &&
-		!['TOKEN_EXCHANGE', 'TOO_LARGE', 'CANCELLED'].includes(failure.code ?? '')
+		!['TOKEN_EXCHANGE', 'CREDENTIAL_CHANGED', 'TOO_LARGE', 'CANCELLED'].includes(failure.code ?? '')
 	);
 }
 
@@ -359,10 +366,19 @@ function explain(
 	if (code === 'TOKEN_EXCHANGE') {
 		return {
 			message: failure.message ?? 'Flare did not issue an access token',
+			// The tenant is worth checking only when Flare refused the key for it, not when it did not
+			// answer.
 			description:
-				context.tenant === undefined
+				context.tenant === undefined || !failure.refused
 					? 'Open the Flare API credential, check the API key and the Base URL, and use Test to confirm.'
 					: `Check the Tenant field: tenant ${context.tenant} must be one that the API key's user can access (Tenant → Get Many lists them). Then open the Flare API credential, check the API key and the Base URL, and use Test to confirm.`,
+		};
+	}
+	if (code === 'CREDENTIAL_CHANGED') {
+		return {
+			message: `The Flare API credential changed while the request to ${context.action} waited to be sent: nothing was sent`,
+			description:
+				'Its Base URL, Tenant ID or API key was edited during the run. A request goes only with the settings it was made with, so that no token goes to another host or tenant. Run the workflow again to use the credential as it is now.',
 		};
 	}
 	if (code === 'REDIRECT') {

@@ -18,6 +18,10 @@ export type FlareContext =
 	| ILoadOptionsFunctions
 	| IHookFunctions;
 
+type Memo = Map<string, { value: unknown } | { error: unknown }>;
+/** What {@link FlareItem.once} read, per context and item: every FlareItem of them shares it. */
+const memos = new WeakMap<object, Map<number, Memo>>();
+
 /** The display name of a parameter (`name`, or `collection.option`), from the form's properties. */
 export function displayNameIn(properties: INodeProperties[], path: string): string | undefined {
 	const [name, ...rest] = path.split('.');
@@ -73,6 +77,47 @@ export class FlareItem {
 			(name, fallback) => context.getNodeParameter(name, fallback),
 			cancel,
 		);
+	}
+
+	/**
+	 * `read()`'s value (or what it threw) the first time any FlareItem of this context and item asks
+	 * for `key`, the same ever after: a value that decides where requests go (the Tenant) is read
+	 * once, even from an expression whose value changes (e.g. one of `$now`).
+	 */
+	once<T>(key: string, read: () => T): T {
+		let byItem = memos.get(this.context);
+		if (!byItem) memos.set(this.context, (byItem = new Map()));
+		let memo = byItem.get(this.index);
+		if (!memo) byItem.set(this.index, (memo = new Map()));
+		let entry = memo.get(key);
+		if (!entry) {
+			try {
+				entry = { value: read() };
+			} catch (error) {
+				entry = { error };
+			}
+			memo.set(key, entry);
+		}
+		if ('error' in entry) throw entry.error;
+		return entry.value as T;
+	}
+
+	/**
+	 * Whether parameter `name` holds an expression, as saved: a text starting with `=`, or a resource
+	 * locator whose value is one (whatever it resolves to).
+	 */
+	isExpression(name: string): boolean {
+		let value: unknown = this.context.getNode().parameters;
+		for (const part of name.split('.')) {
+			value =
+				value !== null && typeof value === 'object'
+					? (value as Record<string, unknown>)[part]
+					: undefined;
+		}
+		if (value !== null && typeof value === 'object' && 'value' in value) {
+			value = (value as { value?: unknown }).value;
+		}
+		return typeof value === 'string' && value.startsWith('=');
 	}
 
 	/** A parameter of this item, expressions resolved. */

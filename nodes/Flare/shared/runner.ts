@@ -13,6 +13,7 @@ import {
 	organizationKey,
 	readSettings,
 	TENANT_ID,
+	tokenFingerprint,
 	type FlareSettings,
 } from './connection';
 import { DEFAULT_TIMEOUT_MS, requestOptions, tenantField } from './descriptions';
@@ -154,10 +155,17 @@ export const SHARED_FIELDS: INodeProperties[] = [tenantField, requestOptions];
 export const TENANT_OUTPUT_FIELD = 'tenantId';
 
 /**
- * The item's Tenant, checked before anything is sent: undefined when empty (the credential's tenant
- * then), else a tenant ID, from a picked tenant, an ID typed, or an expression (a number or digits).
+ * The item's Tenant, checked before anything is sent, and read once per item (FlareItem `once`):
+ * undefined when the field is empty (the credential's tenant then), else a tenant ID, from a picked
+ * tenant, an ID typed, or an expression (a number or digits). An expression that gives nothing for
+ * the item (undefined, null, blanks) fails it: only an empty field means the credential's tenant
+ * (docs/usage.md, "One credential, every tenant").
  */
 export function tenantOf(item: FlareItem): number | undefined {
+	return item.once(tenantField.name, () => readTenant(item));
+}
+
+function readTenant(item: FlareItem): number | undefined {
 	let value: unknown;
 	try {
 		value = item.locator(tenantField.name);
@@ -169,14 +177,23 @@ export function tenantOf(item: FlareItem): number | undefined {
 			'Pick a tenant From List, enter its ID, or use an expression that n8n can resolve here.',
 		);
 	}
-	if (value === '' || value === null || value === undefined) return undefined;
 	const text =
 		typeof value === 'number'
 			? String(value)
 			: typeof value === 'string'
 				? value.trim()
 				: undefined;
-	if (text === '') return undefined;
+	const nothing = value === null || value === undefined || text === '';
+	if (nothing && item.isExpression(tenantField.name)) {
+		const shown = value === undefined ? 'undefined' : JSON.stringify(value);
+		throw parameterError(
+			item,
+			tenantField.name,
+			`is an expression that gave no tenant ID for this item (${shown}), so nothing was sent`,
+			"Check that the expression finds the tenant's ID in this item, e.g. {{ $json.id }} over the items of Tenant → Get Many. To work in the credential's tenant, clear the field.",
+		);
+	}
+	if (nothing) return undefined;
 	if (text === undefined || !TENANT_ID.test(text) || Number(text) < 1) {
 		const shown =
 			typeof value === 'string'
@@ -215,7 +232,7 @@ export function tenantStamp(
 }
 
 /** The credential's settings, or a clear error naming the setting that cannot be used. */
-async function settingsOf(item: FlareItem): Promise<FlareSettings> {
+export async function settingsOf(item: FlareItem): Promise<FlareSettings> {
 	try {
 		return readSettings(await item.context.getCredentials(CREDENTIAL_TYPE));
 	} catch (error) {
@@ -229,7 +246,9 @@ function failureContextOf(item: FlareItem, operation: FlareOperation): FailureCo
 	for (const [apiField, name] of Object.entries(operation.apiFields ?? {})) {
 		fields[apiField] = item.displayName(name);
 	}
-	return { ...operation, fields, target: operation.target?.(item), tenant: tenantNamed(item) };
+	// The tenant the request worked in: the credential's (none named) for the Tenant picker.
+	const tenant = operation.credentialTenant ? undefined : tenantNamed(item);
+	return { ...operation, fields, target: operation.target?.(item), tenant };
 }
 
 /**
@@ -329,6 +348,8 @@ async function sendToFlare(
 		organization: organizationKey(settings),
 		// The credential's own tenant goes with the token n8n stores for it.
 		tenant: tenant === settings.tenantId ? undefined : tenant,
+		// Sent only as long as the credential has these settings, for this tenant.
+		fingerprint: tokenFingerprint({ ...settings, tenantId: tenant ?? settings.tenantId }),
 		cancel: item.cancelSignal(),
 		raw: operation.file !== undefined,
 	};

@@ -16,7 +16,14 @@ const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
 
 /** Why no token was issued, in words that never hold the key, the token or the endpoint's body. */
 export class FlareTokenError extends Error {
-	constructor(message: string) {
+	constructor(
+		message: string,
+		/**
+		 * Flare refused the key for that tenant (400, 401, 403, 404), rather than failing to answer:
+		 * only then is the tenant worth checking.
+		 */
+		readonly refused = false,
+	) {
 		super(message);
 		this.name = 'FlareTokenError';
 	}
@@ -121,7 +128,10 @@ export async function exchangeToken(
 		const asked = retryAfterMs(headers?.['retry-after']);
 		const waitMs = asked === undefined ? 1000 * attempt : Math.max(1000, asked);
 		if (!retryable || attempt >= TOKEN_ATTEMPTS || waitMs > MAX_TOKEN_RETRY_WAIT_MS) {
-			throw new FlareTokenError(messageFor(outcome.failure, settings));
+			throw new FlareTokenError(
+				messageFor(outcome.failure, settings),
+				[400, 401, 403, 404].includes(status ?? 0),
+			);
 		}
 		await wait(waitMs);
 	}

@@ -6,7 +6,14 @@ import type {
 } from 'n8n-workflow';
 
 import { BodyTooLarge, discard, MAX_PAGE_BYTES, readBytes, readJson } from './body';
-import { CREDENTIAL_TYPE, NODE_TENANT_VIEW, readSettings, tokenFingerprint } from './connection';
+import {
+	CREDENTIAL_TYPE,
+	madeWith,
+	NODE_TENANT_VIEW,
+	readSettings,
+	tokenFingerprint,
+	type MadeWith,
+} from './connection';
 import {
 	failureFromError,
 	FlareRequestFailed,
@@ -52,6 +59,13 @@ export interface FlareRequest {
 	 * carries that tenant's token, exchanged and held by this process ({@link sendAsTenant}).
 	 */
 	tenant?: number;
+	/**
+	 * The credential settings the request was made with (its URL, its tenant): their
+	 * `tokenFingerprint`, the tenant it works in included. Each attempt goes only with them: a
+	 * credential edited meanwhile fails it, `CREDENTIAL_CHANGED`, before anything is sent
+	 * (connection.ts `madeWith`, the credential's `authenticate`).
+	 */
+	fingerprint: string;
 	/** The execution's cancel signal: every wait and every attempt ends when it fires. */
 	cancel?: AbortSignal;
 	/** The answer is a file: its body comes back as bytes (a Buffer), not parsed as JSON. */
@@ -91,50 +105,71 @@ function statusOf(error: unknown): number | undefined {
 /**
  * Sends as a node working in `tenant`, not its credential's: with that tenant's token, which this
  * process exchanges and keeps (token.ts `tenantToken`) since n8n stores one token per credential.
- * The token goes with the settings it was issued for, which the credential's `authenticate` checks
- * as for its own token; after a 401, one new token and one new attempt, as n8n does for its own.
- * `learn` gets each token, so that an answer echoing it cannot pass it on.
+ * The credential is read as it is now: when it no longer has the settings the request was made with
+ * (`made`), nothing is exchanged nor sent. The token goes with the settings it was issued for, which
+ * the credential's `authenticate` checks as for its own token; after a 401, one new token and one
+ * new attempt, as n8n does for its own (n8n 1.x makes that attempt itself, after renewing the token
+ * through the credential's `preAuthentication`: then not again here). `learn` gets each token, so
+ * that an answer echoing it cannot pass it on.
  */
 async function sendAsTenant(
 	ctx: FlareContext,
 	tenant: number,
+	made: MadeWith,
 	send: Send,
 	learn: (token: string) => void,
 ): Promise<IN8nHttpFullResponse> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const settings = { ...readSettings(credentials), tenantId: tenant };
+	let settings;
+	try {
+		settings = { ...readSettings(credentials), tenantId: tenant };
+	} catch {
+		settings = undefined;
+	}
+	if (!settings || tokenFingerprint(settings) !== made.fingerprint) {
+		made.changed = true;
+		throw new Error('The Flare API credential changed after this request was made');
+	}
 	// The same exchange as the credential's (POST /tokens/generate with the raw key, to the checked
 	// Base URL only, no redirect), for this tenant.
 	const helper: IHttpRequestHelper = { helpers: { httpRequest: ctx.helpers.httpRequest } };
 	const stored = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
 	const withToken = async (token: string) => {
 		learn(token);
-		return await send({
+		const data = {
+			...credentials,
+			tenantId: tenant,
+			accessToken: token,
+			accessTokenFor: tokenFingerprint(settings),
+			[NODE_TENANT_VIEW]: true,
+		};
+		const sent = send({
 			credentialsDecrypted: {
 				id: stored?.id ?? '',
 				name: stored?.name ?? '',
 				type: CREDENTIAL_TYPE,
-				data: {
-					...credentials,
-					tenantId: tenant,
-					accessToken: token,
-					accessTokenFor: tokenFingerprint(settings),
-					[NODE_TENANT_VIEW]: true,
-				},
+				data,
 			},
 			// n8n would renew the credential's own token after a 401: this tenant's is renewed here.
 			preAuthenticationRetryStatusCode: [],
 		});
+		return await sent.then(
+			(response) => ({ response }),
+			(error: unknown) => {
+				// n8n 1.x renewed it (the credential's preAuthentication) and sent the request again.
+				if (data.accessToken !== token) learn(String(data.accessToken));
+				return { error, renewed: data.accessToken !== token };
+			},
+		);
 	};
 	const token = await tenantToken(helper, settings);
-	const first = await withToken(token).then(
-		(response) => ({ response }),
-		(error: unknown) => ({ error }),
-	);
+	const first = await withToken(token);
 	if ('response' in first) return first.response;
-	if (statusOf(first.error) !== 401) return await Promise.reject(first.error);
+	if (statusOf(first.error) !== 401 || first.renewed) return await Promise.reject(first.error);
 	discard((first.error as { cause?: { response?: { data?: unknown } } }).cause?.response?.data);
-	return await withToken(await tenantToken(helper, settings, token));
+	const second = await withToken(await tenantToken(helper, settings, token));
+	if ('response' in second) return second.response;
+	return await Promise.reject(second.error);
 }
 
 /**
@@ -155,21 +190,25 @@ async function sendOnce(
 	let abandoned = false;
 	let body: unknown;
 	const tenantTokens: string[] = [];
+	const made: MadeWith = { fingerprint: request.fingerprint };
 	const send: Send = async (credentialOptions) =>
 		(await ctx.helpers.httpRequestWithAuthentication.call(
 			ctx,
 			CREDENTIAL_TYPE,
-			reportSendTo(
-				{
-					...options,
-					timeout: timeoutMs,
-					json: true,
-					encoding: 'stream',
-					returnFullResponse: true,
-					disableFollowRedirect: true,
-					abortSignal: cancel ? AbortSignal.any([deadline, cancel]) : deadline,
-				},
-				gate,
+			madeWith(
+				reportSendTo(
+					{
+						...options,
+						timeout: timeoutMs,
+						json: true,
+						encoding: 'stream',
+						returnFullResponse: true,
+						disableFollowRedirect: true,
+						abortSignal: cancel ? AbortSignal.any([deadline, cancel]) : deadline,
+					},
+					gate,
+				),
+				made,
 			),
 			credentialOptions,
 		)) as IN8nHttpFullResponse;
@@ -179,8 +218,11 @@ async function sendOnce(
 			response =
 				tenant === undefined
 					? await send()
-					: await sendAsTenant(ctx, tenant, send, (token) => tenantTokens.push(token));
+					: await sendAsTenant(ctx, tenant, made, send, (token) => tenantTokens.push(token));
 		} catch (error) {
+			// The credential was edited after the request was made: nothing was sent (however n8n
+			// reports what the credential's `authenticate` threw).
+			if (made.changed) return { failure: { code: 'CREDENTIAL_CHANGED' } };
 			return { failure: await failureFromError(error, `${options.baseURL}${options.url}`) };
 		}
 		body = response.body;
