@@ -33,6 +33,7 @@ import {
 	type TenantMetadataResponse,
 } from '../contract';
 import { planted, plantedSecret } from './planted';
+import { plantUnderSecretNames, type PlantedUnderNames } from './secret-names';
 import { hash32, seededStream } from './random';
 import * as words from './words';
 
@@ -188,6 +189,11 @@ export interface StoredEvent {
 	userNotes: string | null;
 	/** URLs the event links to (`features.urls`), or none. */
 	urls: string[];
+	/**
+	 * Values planted under secret names (secret-names.ts), the full event's `data.leaked_data`: the
+	 * fake's stand-in for the fields Flare does not document (new event types, new alert fields).
+	 */
+	underNames: PlantedUnderNames;
 }
 
 export interface EventState {
@@ -313,6 +319,7 @@ export class EventStore {
 			...(this.expand(event.uid, 'cookies') ?? []).map(
 				(entry) => (entry as StealerLogCookie).value,
 			),
+			...event.underNames.secrets,
 		]);
 	}
 
@@ -610,6 +617,7 @@ export class EventStore {
 					},
 					...typeFields(event, created),
 					...structuredClone(event.texts),
+					leaked_data: structuredClone(event.underNames.fields),
 				},
 				duplicates: [],
 				header: {
@@ -844,6 +852,8 @@ export class EventStore {
 			texts,
 			userNotes,
 			urls,
+			// From the uid and the event's rank: the seeded stream stays as it was.
+			underNames: plantUnderSecretNames(uid, k),
 		};
 	}
 }

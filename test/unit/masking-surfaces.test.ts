@@ -93,6 +93,20 @@ describe('M3: a secret that is not a string', () => {
 	});
 });
 
+describe("a record's many secrets, alike, each found in its free text", () => {
+	it('20 keys that start the same (sk_live_…), each quoted once', () => {
+		const keys = Array.from({ length: 20 }, (_, k) => `sk_live_${String(k).padStart(2, '0')}a1b2c3d4`);
+		const record = { api_keys: keys, content: keys.map((key, k) => `#${k} ${key}`).join('\n') };
+		expect(protectLeakedValues(record, 'masked').content).toBe(keys.map((_, k) => `#${k} ********`).join('\n'));
+	});
+
+	it('a value inside a longer one, and two that overlap, are masked as one', () => {
+		const values = Array.from({ length: 10 }, (_, k) => `value-${k}-xyz`);
+		const record = { passwords: [...values, 'abcdefgh', 'cdefghij'], content: 'x abcdefghij y value-3-xyz z' };
+		expect(protectLeakedValues(record, 'masked').content).toBe('x ******** y ******** z');
+	});
+});
+
 describe('M4: an assigned secret with a comma', () => {
 	it.each([
 		['DB_PASSWORD=Winter2025,Globex!', 'DB_PASSWORD=********'],

@@ -487,30 +487,62 @@ type Ranges = number[];
 
 /** Above this many secret values, a text is read once for all of them rather than once for each. */
 const FEW_VALUES = 8;
-/** Values that begin alike beyond this many are not looked for: a hostile record's cannot slow the reading. */
-const MAX_ALIKE_VALUES = 4;
+
+/** A state of the automaton that finds many values at once: the values read so far end here. */
+interface ValueState {
+	next: Map<number, ValueState>;
+	/** The state of the longest proper suffix that is also a start of some value. */
+	fail?: ValueState;
+	/** The length of the longest value that ends here, or 0. */
+	longest: number;
+}
+
+/** The Aho–Corasick automaton of `values`: built in time linear in their length. */
+function automatonOf(values: readonly string[]): ValueState {
+	const root: ValueState = { next: new Map(), longest: 0 };
+	for (const value of values) {
+		let state = root;
+		for (let at = 0; at < value.length; at++) {
+			const code = value.charCodeAt(at);
+			let next = state.next.get(code);
+			if (!next) state.next.set(code, (next = { next: new Map(), longest: 0 }));
+			state = next;
+		}
+		state.longest = Math.max(state.longest, value.length);
+	}
+	// Breadth first, so that each state's suffix has its own before it.
+	const queue: ValueState[] = [];
+	for (const child of root.next.values()) {
+		child.fail = root;
+		queue.push(child);
+	}
+	for (let head = 0; head < queue.length; head++) {
+		const state = queue[head];
+		for (const [code, child] of state.next) {
+			let fail = state.fail!;
+			while (fail !== root && !fail.next.has(code)) fail = fail.fail!;
+			child.fail = fail.next.get(code) ?? root;
+			child.longest = Math.max(child.longest, child.fail.longest);
+			queue.push(child);
+		}
+	}
+	return root;
+}
 
 /**
  * The secret values of a record, to find in its free text: whole texts at once, and each occurrence
- * of a value of 6 characters or more in time linear in the text's length (many values are looked up
- * by their first 6 characters at each position, rather than each value searched for in turn).
+ * of a value of 6 characters or more in time linear in the text's length (many values at once by an
+ * automaton, rather than each value searched for in turn).
  */
 class SecretValues {
 	private readonly whole: Set<string>;
 	private readonly long: string[];
-	private readonly byStart?: Map<string, string[]>;
+	private readonly automaton?: ValueState;
 
 	constructor(values: readonly string[] = []) {
 		this.whole = new Set(values);
 		this.long = [...this.whole].filter((value) => value.length >= MIN_FREE_TEXT_SECRET_LENGTH);
-		if (this.long.length <= FEW_VALUES) return;
-		this.byStart = new Map();
-		for (const value of this.long) {
-			const start = value.slice(0, MIN_FREE_TEXT_SECRET_LENGTH);
-			const alike = this.byStart.get(start);
-			if (!alike) this.byStart.set(start, [value]);
-			else if (alike.length < MAX_ALIKE_VALUES) alike.push(value);
-		}
+		if (this.long.length > FEW_VALUES) this.automaton = automatonOf(this.long);
 	}
 
 	/** Whether `text` is, as a whole, one of the values. */
@@ -518,9 +550,13 @@ class SecretValues {
 		return this.whole.has(text);
 	}
 
-	/** Every occurrence of the values of 6 characters or more in `text`. */
+	/**
+	 * Every occurrence of the values of 6 characters or more in `text` (with many values, the longest
+	 * that ends at each character: the shorter ones ending there lie inside it).
+	 */
 	find(text: string, ranges: Ranges): void {
-		if (!this.byStart) {
+		const root = this.automaton;
+		if (!root) {
 			for (const value of this.long) {
 				for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + value.length)) {
 					ranges.push(at, at + value.length);
@@ -528,13 +564,16 @@ class SecretValues {
 			}
 			return;
 		}
-		const last = text.length - MIN_FREE_TEXT_SECRET_LENGTH;
-		for (let at = 0; at <= last; at++) {
-			const alike = this.byStart.get(text.slice(at, at + MIN_FREE_TEXT_SECRET_LENGTH));
-			if (!alike) continue;
-			for (const value of alike) {
-				if (text.startsWith(value, at)) ranges.push(at, at + value.length);
+		let state = root;
+		for (let at = 0; at < text.length; at++) {
+			const code = text.charCodeAt(at);
+			let next = state.next.get(code);
+			while (next === undefined && state !== root) {
+				state = state.fail!;
+				next = state.next.get(code);
 			}
+			state = next ?? root;
+			if (state.longest > 0) ranges.push(at + 1 - state.longest, at + 1);
 		}
 	}
 }
