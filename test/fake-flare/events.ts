@@ -226,6 +226,8 @@ export interface AddEventsOptions {
 	notes?: string | null;
 	ignored?: boolean;
 	remediated?: boolean;
+	/** The full event's `data.leaked_data` plants under every secret name (secret-names.ts), not a few. */
+	everySecretName?: boolean;
 }
 
 /** Where the identifiers come from (the dataset). */
@@ -700,6 +702,7 @@ export class EventStore {
 				estimatedCreatedMs,
 				severity: options.severity,
 				identifierIds: options.identifierIds,
+				everySecretName: options.everySecretName,
 			});
 			const event = this.add(generated, {
 				override: null,
@@ -741,6 +744,7 @@ export class EventStore {
 			estimatedCreatedMs: number;
 			severity?: Severity;
 			identifierIds?: number[];
+			everySecretName?: boolean;
 		},
 	): Omit<StoredEvent, 'seq'> {
 		const { type, id } = spec;
@@ -853,7 +857,7 @@ export class EventStore {
 			userNotes,
 			urls,
 			// From the uid and the event's rank: the seeded stream stays as it was.
-			underNames: plantUnderSecretNames(uid, k),
+			underNames: plantUnderSecretNames(uid, spec.everySecretName ? undefined : k),
 		};
 	}
 }

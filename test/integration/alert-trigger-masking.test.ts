@@ -1,6 +1,9 @@
 import { FakeFlare, pushAlert, type FlareAlert, type PushOptions } from '../fake-flare';
 import { Harness } from '../harness/engine';
 import { AlertWebhookWorkflow } from '../harness/webhook';
+import { lastLeakedValueScan } from '../harness/collect';
+import { SECRET_NAMES } from '../fake-flare/secret-names';
+import { maskedView } from './support';
 
 /**
  * The hostile review of the Flare Alert Trigger (2026-11-25), findings F0 and F8, in the shared
@@ -83,5 +86,16 @@ describe('Flare Alert Trigger: masking what threat actors write (review F0, F8)'
 			'W********!',
 			{ headers: { Authorization: 'B********!', 'X-Api-Key': 'W********!' } },
 		]);
+	});
+
+	it('M2 an alert planting under every secret name of the rule, in every spelling and nesting: each value masked, the rest kept', async () => {
+		const [alert] = fake.newAlerts(1, { everySecretName: true });
+		expect(Object.keys((alert.data as { leaked_data: object }).leaked_data).length).toBeGreaterThan(SECRET_NAMES.length);
+
+		const result = await push(alert);
+
+		expect(result.status).toBe(200);
+		expect(lastLeakedValueScan().hits).toEqual([]);
+		expect(workflow.executions[0].items[0].json.alert).toEqual(maskedView(alert, fake.plantedValues()));
 	});
 });

@@ -588,7 +588,7 @@ function findAssignments(text: string, ranges: Ranges): void {
 	const names = new RegExp(ASSIGNED_NAME);
 	const values = new RegExp(ASSIGNED_VALUE);
 	for (let name = names.exec(text); name; name = names.exec(text)) {
-		if (nameKind(name[1]) === NOT_SECRET_NAME) continue;
+		if (nameKind(name[1]) !== SECRET_NAME) continue;
 		// A `Cookie:` header: its pairs are masked one by one, their names kept (findCookieHeaders).
 		if (COOKIE_HEADER_NAME.test(name[0])) continue;
 		values.lastIndex = names.lastIndex;
@@ -657,7 +657,7 @@ function findCookieHeaders(text: string, ranges: Ranges): void {
 function findSecretParameters(url: string, ranges: Ranges): void {
 	for (const match of url.matchAll(QUERY_PARAMETER)) {
 		const [whole, name, value] = match;
-		if (nameKind(name) === NOT_SECRET_NAME) continue;
+		if (nameKind(name) !== SECRET_NAME) continue;
 		const end = match.index + whole.length;
 		ranges.push(end - value.length, end);
 	}
