@@ -157,10 +157,11 @@ export interface PlantedUnderNames {
 }
 
 /**
- * An object of values planted under secret names, in every nesting: a string, a number (also
- * repeated in free text), a list and an object under a name; a header object and a list of
+ * An object of values planted under secret names, in every nesting: a string, a number, a list and
+ * an object under a name; a header object and a list of
  * name/value pairs; a name deep in a configuration; a plural; an assignment in free text and in
- * JSON quoted as text; URL parameters, percent-encoded, under a secret name and under another.
+ * JSON quoted as text; URL parameters, percent-encoded, under a secret name and under another; the
+ * record's own secret quoted bare in free text.
  * `turn` picks the names, in turn: consecutive turns take the next names of each list, so that a
  * few dozen turns (a tenant's feed) plant under every name; without it, every name is planted.
  */
@@ -227,11 +228,12 @@ export function plantUnderSecretNames(seed: string, turn?: number): PlantedUnder
 	secrets.push(own);
 	fields.own_secret = own;
 	fields.callback_url = `https://sso.example.org/cb?state=af31&${encoded.join('&')}&next=${encodeURIComponent(own)}&lang=en`;
-	// A number under a secret's name, quoted bare in free text.
-	const pin = plantedNumber(`${seed}/note`);
+	// A number under a secret's name; the record's own secret quoted bare in free text (not the
+	// number: a test that turns every number of an answer into text parts them).
+	const pin = plantedNumber(`${seed}/pin`);
 	secrets.push(String(pin));
 	fields.pin = pin;
-	fields.note = `The new code ${pin} was sent by text message.`;
+	fields.note = `The new code ${own} was sent by text message.`;
 	return { fields, secrets };
 }
 

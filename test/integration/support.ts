@@ -2,7 +2,7 @@ import { createHash } from 'crypto';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { CredentialRecord, IdentityRecord } from '../contract';
-import { FakeFlare, type FakeFlareOptions, type LoggedRequest } from '../fake-flare';
+import { FakeFlare, type FakeFlareOptions, holdsPlanted, type LoggedRequest, PLANTED_MARKER } from '../fake-flare';
 import { PLURAL_SECRET_NAMES, SECRET_NAME_SET } from '../fake-flare/secret-names';
 import { Harness } from '../harness/engine';
 
@@ -33,22 +33,41 @@ export const sha256 = (value: string) => createHash('sha256').update(value).dige
  */
 export function maskedView<T>(data: T, plantedValues: Iterable<string>): T {
 	const values = new Set(plantedValues);
-	const forms = [...values].flatMap((value) => {
-		const encoded = encodeURIComponent(value);
-		return [value, encoded, encoded.replace(/%20/g, '+')];
-	});
-	const longestFirst = [...new Set(forms)].sort((a, b) => b.length - a.length);
-	let splitByTags: RegExp[] | undefined;
+	const forms = new Set(
+		[...values].flatMap((value) => {
+			const encoded = encodeURIComponent(value);
+			return [value, encoded, encoded.replace(/%20/g, '+')];
+		}),
+	);
+	// Thousands of planted values: those in clear are found by their markers, the others (base64,
+	// numbers) one by one, and only in a text that holds a planted form at all.
+	const inClear = new RegExp(`${PLANTED_MARKER}~[^~]{0,256}~${PLANTED_MARKER}`, 'g');
+	const others = [...forms].filter((form) => !form.startsWith(`${PLANTED_MARKER}~`)).sort((a, b) => b.length - a.length);
+	const plantedIn = (text: string) => [
+		...new Set([...text.matchAll(inClear)].map(([found]) => found).filter((found) => forms.has(found))),
+		...others.filter((form) => text.includes(form)),
+	];
+	const splitByTags = new Map<string, RegExp>();
 	const escape = (character: string) => character.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 	const whole = (value: unknown) => (value === null ? null : typeof value === 'string' ? masked(value) : '********');
 	const visit = (value: unknown): unknown => {
 		if (typeof value === 'string') {
 			if (values.has(value)) return masked(value);
 			if (value.includes('<mark>')) {
-				splitByTags ??= longestFirst.map((planted) => new RegExp([...planted].map(escape).join('(?:</?mark>)*'), 'g'));
-				return splitByTags.reduce((text, pattern) => text.replace(pattern, '********'), value);
+				const plain = value.replace(/<\/?mark>/g, '');
+				if (!holdsPlanted(plain)) return value;
+				return plantedIn(plain)
+					.sort((a, b) => b.length - a.length)
+					.map((planted) => {
+						if (!splitByTags.has(planted)) splitByTags.set(planted, new RegExp([...planted].map(escape).join('(?:</?mark>)*'), 'g'));
+						return splitByTags.get(planted)!;
+					})
+					.reduce((text, pattern) => text.replace(pattern, '********'), value);
 			}
-			return longestFirst.reduce((text, planted) => (text.includes(planted) ? text.split(planted).join('********') : text), value);
+			if (!holdsPlanted(value)) return value;
+			return plantedIn(value)
+				.sort((a, b) => b.length - a.length)
+				.reduce((text, planted) => text.split(planted).join('********'), value);
 		}
 		if (Array.isArray(value)) return value.map(visit);
 		if (value !== null && typeof value === 'object') {

@@ -267,11 +267,34 @@ export function scanSurface(scan: LeakedValueScan, surface: Surface, text: strin
 	addSurfaceHits(scan, surface, scanText(text, [PLANTED_PATTERN], `${surface}, ${source}`));
 }
 
-/** Adds n8n's log files to `scan`, as the surface `n8n logs` (missing files are skipped). */
+/**
+ * Adds n8n's log files to `scan`, as the surface `n8n logs` (missing files are skipped). A line of
+ * JSON is read without the workflow nodes n8n logs with an error or an execution: their parameters
+ * are what the user typed (the password a lookup is asked for), not what a node produced.
+ */
 export async function scanLogSurface(scan: LeakedValueScan, files: string[]): Promise<void> {
 	for (const file of files) {
-		const found = await scanFiles([file], [PLANTED_PATTERN]);
-		if (found.files > 0) addSurfaceHits(scan, 'n8n logs', found.hits);
+		let text: string;
+		try {
+			text = await fsp.readFile(file, 'utf8');
+		} catch {
+			continue;
+		}
+		const hits: SecretHit[] = [];
+		text.split('\n').forEach((line, index) => {
+			for (const hit of scanText(withoutWorkflowNodes(line), [PLANTED_PATTERN], file)) hits.push({ ...hit, line: index + 1 });
+		});
+		addSurfaceHits(scan, 'n8n logs', hits);
+	}
+}
+
+/** A log line, its workflow nodes left out when it is JSON. */
+function withoutWorkflowNodes(line: string): string {
+	if (!line.startsWith('{')) return line;
+	try {
+		return JSON.stringify(JSON.parse(line), (_key, value: unknown) => (isWorkflowNode(value) ? '[node]' : value));
+	} catch {
+		return line;
 	}
 }
 

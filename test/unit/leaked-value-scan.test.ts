@@ -51,11 +51,17 @@ describe('the leaked-value scan: static data, webhook answers and n8n logs', () 
 		try {
 			const [clean, leaking] = [path.join(folder, 'a.log'), path.join(folder, 'b.log')];
 			fs.writeFileSync(clean, 'info: Workflow was started\n');
-			fs.writeFileSync(leaking, `debug: poll done\nwarn: Flare could not send the event: ${VALUE}\n`);
+			// n8n logs an error with its node, whose parameters the user typed: those are not read.
+			const node = { name: 'Flare', type: 'n8n-nodes-flareio.flare', parameters: { operation: 'getByPassword', password: VALUE } };
+			fs.writeFileSync(leaking, [
+				JSON.stringify({ level: 'debug', message: 'Workflow execution finished with error', metadata: { error: { node, message: 'Flare could not look up' } } }),
+				`warn: Flare could not send the event: ${VALUE}`,
+				JSON.stringify({ level: 'debug', message: 'x', metadata: { items: [{ json: { note: VALUE } }] } }),
+			].join('\n'));
 			const scan = emptyLeakedValueScan();
 			await scanLogSurface(scan, [clean, leaking, path.join(folder, 'missing.log')]);
-			expect([scan.found, scan.surfaces]).toEqual([1, { 'n8n logs': { scanned: 2, found: 1 } }]);
-			expect(scan.hits[0]).toMatchObject({ source: leaking, line: 2 });
+			expect([scan.found, scan.surfaces]).toEqual([2, { 'n8n logs': { scanned: 2, found: 2 } }]);
+			expect(scan.hits.map((hit) => [hit.source, hit.line])).toEqual([[leaking, 2], [leaking, 3]]);
 		} finally {
 			fs.rmSync(folder, { recursive: true, force: true });
 		}

@@ -43,6 +43,7 @@ const STRUCTURED = 4;
 const URL_TEXT = 5;
 /** A host, maybe with userinfo and no scheme (`user:password@host`). */
 const NETLOC = 6;
+/** Named like secrets in the plural (`passwords`, `tokens`): its strings are secrets, not its counts. */
 const SECRET_LIST = 7;
 type KeyKind =
 	| typeof SECRET
@@ -156,6 +157,12 @@ function wordsOf(name: string): string[] {
 /** Whether a word names a secret, alone or as the end of a word (`dbpassword`). */
 const isSecretWord = (word: string) => SECRET_WORDS.has(word) || SECRET_WORD_ENDING.test(word);
 
+/**
+ * The rule: a documented field of {@link NOT_SECRET_NAMES} is no secret; a name with a secret word
+ * ({@link SECRET_WORDS}, {@link SECRET_WORD_ENDING}, `key` after {@link KEY_QUALIFIERS}) or that is
+ * {@link SECRET_WHOLE_NAMES} is a secret's; one with such a word in the plural (`passwords`,
+ * `api_keys`) names secrets.
+ */
 function nameKindOf(name: string): NameKind {
 	const words = wordsOf(name);
 	const joined = words.join('_');
@@ -173,6 +180,7 @@ function nameKindOf(name: string): NameKind {
 	return plural ? SECRETS_NAME : NOT_SECRET_NAME;
 }
 
+/** Keys that are not secrets' names, by what they hold. */
 const KEY_KINDS = new Map<string, KeyKind>([
 	['value', COOKIE_VALUE],
 	...[
@@ -759,7 +767,7 @@ function maskText(text: string, values: SecretValues): string {
 
 /**
  * A URL with the password of its userinfo, the values of secret-named parameters and the record's
- * own secret values (wherever they are: a path, any parameter) masked.
+ * own secret values (wherever they are: a path, any parameter; as they are or percent-encoded) masked.
  */
 function maskUrl(url: string, values: SecretValues): string {
 	const ranges: Ranges = [];
@@ -795,8 +803,9 @@ function maskNoted(found: Found): void {
 
 /**
  * Protects the leaked and monitored secrets of a record, at any depth and in place, and returns it
- * (docs/api-contract.md, "Masking"): the value of every secret field (by its key: passwords, leaked
- * hashes, monitored secrets, tokens; a cookie's value) gets the mode; in every mode but Full, free
+ * (docs/api-contract.md, "Masking"): the value of every secret field (by what its key means:
+ * passwords, leaked hashes, monitored secrets, tokens, keys, sessions; a cookie's value), whatever its
+ * type, gets the mode; in every mode but Full, free
  * text (every string but the structured ones: ids, dates, logins, kinds…) has the record's own secret
  * values, the values of secret assignments and cookie headers and the passwords of credential lines
  * and URLs masked, and URLs the passwords of their userinfo and the values of secret-named
