@@ -85,6 +85,8 @@ describe('the rule: every spelling of a secret name', () => {
 					{ name: 'X-Auth-Token', value: PW },
 				],
 			},
+			// A matching policy (OpenAPI v4 MatchingPolicy): its value is what it matches, whatever its name.
+			policy: { name: 'CEO password watch', policy_type: 'INCLUDED_KEYWORDS', value: { keywords: ['ceo'] } },
 		};
 		expect(masked(record)).toEqual({
 			request: {
@@ -95,6 +97,7 @@ describe('the rule: every spelling of a secret name', () => {
 					{ name: 'X-Auth-Token', value: MASKED_PW },
 				],
 			},
+			policy: { name: 'CEO password watch', policy_type: 'INCLUDED_KEYWORDS', value: { keywords: ['ceo'] } },
 		});
 	});
 

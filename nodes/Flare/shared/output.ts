@@ -358,10 +358,17 @@ function noteString(kind: KeyKind, place: Place, found: Found): void {
 	else if (kind === NETLOC) (found.netlocs ??= []).push(place);
 }
 
-/** Whether an object pairs a secret's name with its `value` (`{"name": "Authorization", "value": …}`). */
+/**
+ * Whether an object pairs a secret's name with its text `value` (`{"name": "Authorization", "value":
+ * "Bearer …"}`); a matching policy's `value` is an object, whatever the policy is named.
+ */
 function namesSecret(object: IDataObject): boolean {
-	const name = object.name ?? object.key;
-	return typeof name === 'string' && nameKind(name) !== NOT_SECRET_NAME;
+	const value = object.value;
+	return (
+		typeof object.name === 'string' &&
+		(typeof value === 'string' || typeof value === 'number') &&
+		nameKind(object.name) === SECRET_NAME
+	);
 }
 
 /**
