@@ -229,10 +229,12 @@ describe('the rule stays linear on attacker-written names', () => {
 	};
 	const distinctNames = () => Array.from({ length: 80_000 }, (_, k) => `n${k.toString(36)}x=v`).join(' ');
 
-	// About 1 MiB each; the masking needs at most 150 ms of it (10,000 values alike), a quadratic
-	// reading minutes.
+	// About 1 MiB each; the masking needs at most about 100 ms of it, a quadratic reading minutes.
 	it.each([
 		['80,000 distinct assignment names, 1 MiB', () => ({ data: { content: distinctNames() } })],
+		// Each name holds `key`: every one is split into words (about 100 ms); half a MiB, for the bound.
+		['35,000 distinct names holding "key", 0.5 MiB', () => ({ data: { content: Array.from({ length: 35_000 }, (_, k) => `keyx${k.toString(36)}=v`).join(' ') } })],
+		['25,000 distinct keys holding "token", 0.6 MiB', () => ({ data: Object.fromEntries(Array.from({ length: 25_000 }, (_, k) => [`token_count_${k}`, k])) })],
 		['"password=" then "a," repeated, 1 MiB', () => ({ data: { content: `password=${'a,'.repeat(524_288)}` } })],
 		['"password=x" then 63 letters and a comma, repeated, 1 MiB', () => ({ data: { content: `password=x${`,${'a'.repeat(63)}`.repeat(16_384)}` } })],
 		['"token=x, " repeated, 1 MiB', () => ({ data: { content: 'token=x, '.repeat(116_508) } })],
