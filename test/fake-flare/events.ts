@@ -33,6 +33,7 @@ import {
 	type TenantMetadataResponse,
 } from '../contract';
 import { planted, plantedSecret } from './planted';
+import { plantUnderSecretNames, type PlantedUnderNames } from './secret-names';
 import { hash32, seededStream } from './random';
 import * as words from './words';
 
@@ -188,6 +189,11 @@ export interface StoredEvent {
 	userNotes: string | null;
 	/** URLs the event links to (`features.urls`), or none. */
 	urls: string[];
+	/**
+	 * Values planted under secret names (secret-names.ts), the full event's `data.leaked_data`: the
+	 * fake's stand-in for the fields Flare does not document (new event types, new alert fields).
+	 */
+	underNames: PlantedUnderNames;
 }
 
 export interface EventState {
@@ -220,6 +226,8 @@ export interface AddEventsOptions {
 	notes?: string | null;
 	ignored?: boolean;
 	remediated?: boolean;
+	/** The full event's `data.leaked_data` plants under every secret name (secret-names.ts), not a few. */
+	everySecretName?: boolean;
 }
 
 /** Where the identifiers come from (the dataset). */
@@ -321,6 +329,7 @@ export class EventStore {
 			...(this.expand(event.uid, 'cookies') ?? []).map(
 				(entry) => (entry as StealerLogCookie).value,
 			),
+			...event.underNames.secrets,
 		]).concat(this.addedCookies.map((cookie) => cookie.value));
 	}
 
@@ -659,6 +668,7 @@ export class EventStore {
 					},
 					...typeFields(event, created),
 					...structuredClone(event.texts),
+					leaked_data: structuredClone(event.underNames.fields),
 				},
 				duplicates: [],
 				header: {
@@ -762,6 +772,7 @@ export class EventStore {
 				estimatedCreatedMs,
 				severity: options.severity,
 				identifierIds: options.identifierIds,
+				everySecretName: options.everySecretName,
 			});
 			const event = this.add(generated, {
 				override: null,
@@ -816,6 +827,7 @@ export class EventStore {
 			estimatedCreatedMs: number;
 			severity?: Severity;
 			identifierIds?: number[];
+			everySecretName?: boolean;
 		},
 	): Omit<StoredEvent, 'seq'> {
 		const { type, id } = spec;
@@ -924,6 +936,8 @@ export class EventStore {
 			texts,
 			userNotes,
 			urls,
+			// From the uid and the event's rank: the seeded stream stays as it was.
+			underNames: plantUnderSecretNames(uid, spec.everySecretName ? undefined : k),
 		};
 	}
 }
