@@ -110,7 +110,9 @@ async function newestMatches(
 				pageSize: watch.pageSize,
 				onPage(records, response) {
 					read++;
-					const wanted = records.slice(0, SAMPLE_SIZE - found);
+					const wanted = records
+						.filter((record) => watch.accepts?.(record, watch.newestPartition) !== false)
+						.slice(0, SAMPLE_SIZE - found);
 					found += wanted.length;
 					pages.push([wanted, response]);
 					return found < SAMPLE_SIZE;

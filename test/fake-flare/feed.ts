@@ -33,6 +33,7 @@ import {
 } from '../contract';
 import { type Dataset, SCAN_CAP } from './dataset';
 import {
+	type ActedOnDefault,
 	type AddEventsOptions,
 	EventStore,
 	expandType,
@@ -125,6 +126,7 @@ export interface FeedSettings {
 	tenants: number[];
 	eventsPerTenant: number;
 	eventSortKey: FeedSortKey;
+	actedOnDefault: ActedOnDefault;
 	startTime: string;
 	quirks: Quirks;
 	endCursor: EndCursor;
@@ -158,6 +160,7 @@ export class FeedApi {
 				eventsPerTenant: settings.eventsPerTenant,
 				startMs: dateTimeToMs(settings.startTime),
 				sortBy: settings.eventSortKey,
+				actedOnDefault: settings.actedOnDefault,
 			},
 			dataset,
 		);

@@ -128,7 +128,7 @@ function checkUrlValues(
 }
 
 /** The credential's settings, or a clear error naming the setting that cannot be used. */
-async function settingsOf(item: FlareItem): Promise<FlareSettings> {
+export async function settingsOf(item: FlareItem): Promise<FlareSettings> {
 	try {
 		return readSettings(await item.context.getCredentials(CREDENTIAL_TYPE));
 	} catch (error) {
