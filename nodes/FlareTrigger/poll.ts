@@ -487,7 +487,9 @@ function stateFor(
 	const state = JSON.parse(JSON.stringify({ ...known, rev: known.rev + 1 })) as TriggerState;
 	state.scope = { ...known.scope, ...scope };
 	if (known.search === search && sameScope(known.scope, scope)) return state;
-	const start = iso(Math.min(resumeAt(known, now - LOOKBACK_MS), now - LOOKBACK_MS));
+	// Never before where the knowledge ends: the keys of what arrived before it are gone (state.ts
+	// `prune`), even when the host's clock went back since.
+	const start = iso(resumeAt(known, now - LOOKBACK_MS));
 	delete state.cursor;
 	delete state.reached;
 	delete state.sweepFrom;

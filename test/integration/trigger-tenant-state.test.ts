@@ -226,7 +226,7 @@ describe('Flare Trigger, New Event: what the tenant does to an event', () => {
 			const workflow = await activated();
 			fake.addEvents(12);
 			expect(await pollEvery5Minutes(workflow, 5)).toHaveLength(12);
-			const earlier = { ...workflow.state, scope: undefined };
+			const earlier: IDataObject = { ...workflow.state, scope: undefined };
 			workflow.saved = JSON.parse(JSON.stringify({ 'node:Flare Trigger': earlier })) as IDataObject;
 			workflow.restart();
 			const added = fake.addEvents(2).map(uidOf);

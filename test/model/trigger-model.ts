@@ -611,14 +611,14 @@ export class Model {
 		// those its filters leave out, recent ones dated before it.
 		let ahead = 0;
 		let others = 0;
+		const search = this.periods[this.periodAt(due)]?.search ?? this.search;
 		for (const [other, info] of this.records) {
 			if (other === key || info.arrival > record.arrival) continue;
-			if (!required.has(other)) {
-				if (this.kind === 'event' && !info.preExisting && info.searchableAt >= due - REREAD) others++;
-				continue;
-			}
 			const by = this.polls[this.emittedBy.get(other) ?? Infinity];
-			if (!by || by.started >= due) ahead++;
+			if (by && by.started < due) continue;
+			// Required, or emitted anyway (a stated limit allows it): one to emit before it.
+			if (required.has(other) || (by && this.matchesAt(info, search, due))) ahead++;
+			else if (this.kind === 'event' && !info.preExisting && info.searchableAt >= due - REREAD) others++;
 		}
 		// A record that only a sweep finds: the sweep reads what came in its window (New Event: four
 		// times, Flare's default search and the events ignored, remediated or both).
@@ -733,6 +733,10 @@ export class World {
 		const workflow = this.workflow;
 		const running = workflow.poll().then((result) => {
 			poll.ended = this.time.now;
+			if (processRef.env.FLARE_MODEL_DEBUG) {
+				const { seen, rejected, lastPage, cursor, sweepFrom, ...rest } = workflow.state as IDataObject;
+				processRef.stderr.write(`POLL ${poll.index} +${Math.round((poll.started - model.activationAt) / 1000)}s..${Math.round((poll.ended - model.activationAt) / 1000)}s ${poll.search} emitted ${(result.items ?? []).length} ${result.error?.message ?? ''}${result.discarded ? ' DISCARDED' : ''} ${JSON.stringify(rest)} seen ${Object.keys(seen as IDataObject ?? {}).length} rejected ${Object.keys(rejected as IDataObject ?? {}).length} ${cursor ? 'cursor' : ''} ${sweepFrom ? 'sweepFrom' : ''} ${(result.items ?? []).map((item) => KINDS[model.kind].keyOf(item)).filter((key) => model.records.get(key)?.preExisting).join(',')}\n`);
+			}
 			model.ended(
 				poll,
 				result,
