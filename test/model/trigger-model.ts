@@ -734,7 +734,7 @@ export class World {
 		const running = workflow.poll().then((result) => {
 			poll.ended = this.time.now;
 			if (processRef.env.FLARE_MODEL_DEBUG) {
-				const { seen, rejected, lastPage, cursor, sweepFrom, ...rest } = workflow.state as IDataObject;
+				const { seen, rejected, cursor, sweepFrom, ...rest } = { ...workflow.state, lastPage: undefined } as IDataObject;
 				processRef.stderr.write(`POLL ${poll.index} +${Math.round((poll.started - model.activationAt) / 1000)}s..${Math.round((poll.ended - model.activationAt) / 1000)}s ${poll.search} emitted ${(result.items ?? []).length} ${result.error?.message ?? ''}${result.discarded ? ' DISCARDED' : ''} ${JSON.stringify(rest)} seen ${Object.keys(seen as IDataObject ?? {}).length} rejected ${Object.keys(rejected as IDataObject ?? {}).length} ${cursor ? 'cursor' : ''} ${sweepFrom ? 'sweepFrom' : ''} ${(result.items ?? []).map((item) => KINDS[model.kind].keyOf(item)).filter((key) => model.records.get(key)?.preExisting).join(',')}\n`);
 			}
 			model.ended(
