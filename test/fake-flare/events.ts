@@ -194,6 +194,11 @@ export interface StoredEvent {
 	 * fake's stand-in for the fields Flare does not document (new event types, new alert fields).
 	 */
 	underNames: PlantedUnderNames;
+	/**
+	 * Filed again later (see {@link EventStore.refile}): this entry stays where it was, so that cursors
+	 * keep their place, but no search selects it any more.
+	 */
+	refiled?: true;
 }
 
 export interface EventState {
@@ -245,12 +250,21 @@ export type FeedScope = number | number[] | undefined;
 /** What the feeds are sorted by (then by arrival). */
 export type FeedSortKey = 'materialized_at' | 'estimated_created_at';
 
+/**
+ * What a feed search lists when it does not ask for ignored or remediated events (`is_ignored` and
+ * `is_remediated` false or absent): `leftOut` (the default) leaves them out, as the OpenAPI's default
+ * `false` reads; `listed` lists them, as Flare's MCP page says of `false` ("has no effect and behaves
+ * the same as omitting it"). Either way `true` keeps only those (docs/feed-endpoints.md).
+ */
+export type ActedOnDefault = 'leftOut' | 'listed';
+
 export interface EventStoreOptions {
 	seed: number;
 	tenants: number[];
 	eventsPerTenant: number;
 	startMs: number;
 	sortBy: FeedSortKey;
+	actedOnDefault?: ActedOnDefault;
 }
 
 /** Position predicates of one feed request. */
@@ -466,18 +480,23 @@ export class EventStore {
 		const tags = filters?.tags?.length ? filters.tags : undefined;
 		const ignored = filters?.is_ignored ?? false;
 		const remediated = filters?.is_remediated ?? false;
+		// `true` keeps only those; `false` (or none) leaves them out, or lists them too (`listed`).
+		const listed = this.options.actedOnDefault === 'listed';
+		const state = (asked: boolean, at: number | null) =>
+			asked ? at !== null : listed || at === null;
 		return {
 			selects: (event) =>
+				!event.refiled &&
 				(!scope || event.identifierIds.some((id) => scope.has(id))) &&
 				(!types || types.has(FILTER_TYPE[event.type] ?? event.type)) &&
 				(!query || query(event)) &&
 				created(event.estimatedCreatedMs) &&
 				materialized(event.materializedMs),
-			keeps: (event, state) =>
-				(state.ignoredMs !== null) === ignored &&
-				(state.remediatedMs !== null) === remediated &&
-				severity(state.override ?? event.severity) &&
-				(!tags || tags.some((tag) => state.tags.includes(tag))),
+			keeps: (event, tenant) =>
+				state(ignored, tenant.ignoredMs) &&
+				state(remediated, tenant.remediatedMs) &&
+				severity(tenant.override ?? event.severity) &&
+				(!tags || tags.some((tag) => tenant.tags.includes(tag))),
 		};
 	}
 
@@ -739,6 +758,23 @@ export class EventStore {
 		// The event stays its first tenant's (full event, global search).
 		this.byUid.set(uid, event);
 		return this.item(tenantId, shared);
+	}
+
+	/**
+	 * Files an event of the tenant's feed again, as having entered it at `atMs` (e.g. when it matches
+	 * one more identifier: whether Flare does so is not documented, docs/api-contract.md): the feed
+	 * lists it once, at its new place, with the new `matched_at` and the tenant's state as it was. Its
+	 * old entry stays in place for the cursors, selected by no search. Returns the new feed item.
+	 */
+	refile(tenantId: number, uid: string, atMs: number = Math.floor(Date.now() / 1000) * 1000): FeedItem {
+		const feed = this.feeds.get(tenantId) ?? [];
+		const old = feed.find((event) => event.uid === uid && !event.refiled);
+		const state = this.state(tenantId, uid);
+		if (!old || !state) throw new Error(`FakeFlare.refile: event ${uid} is not in tenant ${tenantId}'s feed`);
+		const event: Omit<StoredEvent, 'seq'> & { seq?: number } = { ...old, materializedMs: atMs };
+		delete event.seq;
+		old.refiled = true;
+		return this.item(tenantId, this.add(event, state));
 	}
 
 	/** Appends `count` events to a tenant's feed; returns their feed items. */
