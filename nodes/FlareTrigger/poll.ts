@@ -747,10 +747,13 @@ function settle(
 	// What existed at activation: what arrived before Flare's time then (its clock, not n8n's).
 	if (poll.noteAll) state.baseline = iso(flareTimeOf(poll, startedAt));
 	if (sweepComplete) {
-		// Done: the next sweep reads what arrived since this one began, less the look-back.
+		// Done: the next sweep reads what arrived since this one began, less the look-back; never from
+		// before where the last one started (a host clock stepped back would have it read again records
+		// whose keys `prune` dropped, and emit them twice; docs/trigger.md, "How it follows Flare").
 		const began = instantOf(state.sweepStarted ?? '');
 		const sweptAt = Number.isNaN(began) ? startedAt : began;
-		state.since = iso(sweptAt - LOOKBACK_MS);
+		const sinceBefore = instantOf(state.since ?? '');
+		state.since = iso(Math.max(sweptAt - LOOKBACK_MS, Number.isNaN(sinceBefore) ? -Infinity : sinceBefore));
 		state.sweptAt = iso(sweptAt);
 		delete state.sweepFrom;
 		delete state.sweepStarted;
