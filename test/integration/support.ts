@@ -1,12 +1,11 @@
 import { createHash } from 'crypto';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import type { CredentialRecord, IdentityRecord } from '../contract';
 import { FakeFlare, type FakeFlareOptions, holdsPlanted, type LoggedRequest, PLANTED_MARKER } from '../fake-flare';
 import { PLURAL_SECRET_NAMES, SECRET_NAME_SET } from '../fake-flare/secret-names';
 import { Harness } from '../harness/engine';
-import { fs, processRef } from '../support/node';
+import { fs, fsp, performance, processRef } from '../support/node';
 
 /** Requests the node made to the API itself (the token exchange left out). */
 export function apiRequests(fake: FakeFlare): LoggedRequest[] {
@@ -46,7 +45,12 @@ export function logSince(offset: number): string {
  * in order: once a line is there, every line logged before it is too).
  */
 export async function loggedSince(offset: number, text: string): Promise<string> {
-	for (let wait = 0; wait < 100 && !logSince(offset).includes(text); wait++) await sleep(50);
+	// Real time, not the virtual clock's (which jumps when nothing is under way): each look waits for
+	// a real read of the file, so n8n's logger gets its turn between them.
+	const until = performance.now() + 10_000;
+	while (!logSince(offset).includes(text) && performance.now() < until) {
+		await fsp.readFile(logFile()).catch(() => undefined);
+	}
 	const log = logSince(offset);
 	expect(log).toContain(text);
 	return log;
@@ -186,3 +190,16 @@ export function useFakeFlare(options: FakeFlareOptions = {}): {
 	});
 	return context;
 }
+
+/**
+ * The oracle of every event of a feed walk whoever acted on it, as the Flare Trigger's New Event reads
+ * them (docs/trigger.md, "New Event"): Flare's feed leaves out the events marked ignored or remediated
+ * unless asked, so the trigger also asks for those; in Flare's order within each of the four searches.
+ */
+export function everyEvent(fake: FakeFlare, tenantId: number, body: IDataObject, identifierId?: number) {
+	const filters = (body.filters ?? {}) as IDataObject;
+	return [{}, { is_ignored: true }, { is_remediated: true }, { is_ignored: true, is_remediated: true }].flatMap((partition) =>
+		fake.feed.feedAll(tenantId, { ...body, filters: { ...filters, ...partition } }, identifierId),
+	);
+}
+
