@@ -184,4 +184,19 @@ describe('The token exchange under load', () => {
 			['/firework/v4/credentials/global/_search', 200],
 		]);
 	}, 20_000);
+
+	it('a 429 with Retry-After: 7 at the token exchange: the next exchange comes 7 s later, on the clock', async () => {
+		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url });
+		fake.faults.add({ path: '/tokens/generate', times: 1, fault: { status: 429, headers: { 'Retry-After': '7' }, body: { error: { code: 'RATELIMIT_REACHED', message: 'ratelimit reached' } } } });
+
+		const result = await harness.runNode({ parameters: search });
+
+		expect(result.status).toBe('success');
+		const exchanges = fake.requests.filter((request) => request.path === '/tokens/generate');
+		expect(exchanges.map((request) => request.status)).toEqual([429, 200]);
+		// The virtual clock moves by the waits alone: 7 s, and less than one more second of work.
+		const waited = exchanges[1].at - exchanges[0].at;
+		expect(waited).toBeGreaterThanOrEqual(7_000);
+		expect(waited).toBeLessThan(8_000);
+	});
 });

@@ -122,6 +122,16 @@ const TRICKY_STRINGS = [
 	"' OR 1=1 --",
 ];
 
+/**
+ * The strings that could move a request to another path of Flare's: every run tries them on each
+ * path parameter (they are refused before any request, in a few milliseconds).
+ */
+const PATH_SAFETY_STRINGS = new Set(['.', '..', '../tokens/generate', './x', '%2e%2e', '%2E%2E%2F', '/', '//', 'a/b', '?x=1', '#frag', '\\..\\']);
+
+/** Of a path parameter's {@link examplesFor}, those that would move its request elsewhere. */
+export const pathSafetyExamples = (examples: Mutation[]): Mutation[] =>
+	examples.filter((mutation) => typeof mutation.resolved === 'string' && PATH_SAFETY_STRINGS.has(mutation.resolved));
+
 /** Expressions whose result has the wrong type, or no value at all, with that result. */
 const EXPRESSIONS: Array<[string, unknown]> = [
 	['={{ 123 }}', 123],
@@ -328,11 +338,11 @@ export function classify(
 	paths: PathVerifier[],
 	aliases: string[] = [],
 	/**
-	 * For a write that reads the record it changes first (an update that sends the record back with
-	 * its changes): the path of that record. A value that fits only some records (a field of another
-	 * policy type) can be refused only after that read; never after anything else.
+	 * For a value that a write can judge only once it has read the record it changes (a field of
+	 * another policy type): the path of that record, and the refusal that may follow that one read.
+	 * Any other refusal, of this value or another, comes before any request.
 	 */
-	ownRecord?: RegExp,
+	ownRecord?: { path: RegExp; refusal: RegExp },
 ): InputOutcome {
 	const { error, requests } = run;
 	// n8n itself refuses to run a node whose required parameter is empty, before the node runs.
@@ -342,7 +352,11 @@ export function classify(
 			throw new Error(`${error.name} does not name '${parameter.displayName}': ${error.message}`);
 		}
 		const readOwnRecord = (request: LoggedRequest) =>
-			ownRecord !== undefined && request.method === 'GET' && request.status === 200 && ownRecord.test(request.path);
+			ownRecord !== undefined &&
+			ownRecord.refusal.test(String(error.message)) &&
+			request.method === 'GET' &&
+			request.status === 200 &&
+			ownRecord.path.test(request.path);
 		const api = requests.filter((request) => !request.path.startsWith('/tokens/'));
 		if (requests.length > 0 && !(api.length === 1 && readOwnRecord(api[0]))) {
 			throw new Error(`NodeOperationError after ${requests.length} request(s): ${error.message}`);
