@@ -51,7 +51,7 @@ export const channelProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"When the workflow is published, the trigger creates a Webhook channel in Flare (Alert Central → Channels) that sends to the Production URL, signed with a secret the trigger keeps, and reuses it later. Flare's API cannot delete a channel: after you unpublish or delete this workflow, delete the channel in Flare. Send alerts to it with the Flare node's Alert Rule → Create. The Test URL is not registered: to listen for a test event, use a channel set up in Flare.",
+			"When the workflow is published, the trigger creates a Webhook channel in Flare (Alert Central → Channels) that sends to the Production URL, signed with a secret derived from the Flare API key, and reuses it later (after a change of API key, it creates a new one: move your alert rules to it). Flare's API cannot delete a channel: after you unpublish or delete this workflow, delete the channel in Flare. Send alerts to it with the Flare node's Alert Rule → Create. The Test URL is not registered: to listen for a test event, use a channel set up in Flare.",
 		name: 'createChannelNotice',
 		type: 'notice',
 		default: '',
