@@ -31,10 +31,38 @@ describe('Issue 34: the operations playbooks reach for', () => {
 			const item = result.output[0].json as IDataObject;
 			expect(Object.keys(item)).toEqual(['uid', 'prompt', 'response']);
 			expect(item.uid).toBe(uid);
-			expect(item.response).toContain('admin@initech.com:********');
+			// The prompt's credential line is masked by its form; the response repeats its password in prose.
 			expect(item.prompt).toContain('admin@initech.com:********');
+			expect(item.response).toContain('the account admin@initech.com, with the password ********. Reset');
 			expect(JSON.stringify(item)).not.toContain('PlAnTeD');
 			expect(result.output[0].pairedItem).toEqual({ item: 0 });
+		});
+
+		it('a password the prompt gives as "Password: …" and the response repeats in prose is masked in both (hostile review of issue 34, #4)', async () => {
+			const [uid] = env.fake.events.allUids();
+			const secret = 'Zq7!winterHarbor';
+			env.fake.faults.add({
+				path: /ai_assistance$/,
+				method: 'GET',
+				fault: {
+					status: 200,
+					body: {
+						activity_ai_assistance: {
+							uid,
+							prompt: `Explain this stealer log event.\nURL: https://vpn.initech.com/login\nLogin: admin@initech.com\nPassword: ${secret}`,
+							response: `The stealer log holds a working VPN login of your organization: the account admin@initech.com with the password ${secret}. Reset it.`,
+						},
+					},
+				},
+			});
+
+			const result = await explain(uid);
+
+			expect(result.output[0].json).toEqual({
+				uid,
+				prompt: 'Explain this stealer log event.\nURL: https://vpn.initech.com/login\nLogin: admin@initech.com\nPassword: ********',
+				response: 'The stealer log holds a working VPN login of your organization: the account admin@initech.com with the password ********. Reset it.',
+			});
 		});
 
 		it('keeps the slashes of an ID, each part encoded', async () => {

@@ -114,6 +114,32 @@ describe('alert channels and rules (issue 34)', () => {
 	});
 });
 
+describe('a value a rule finds, repeated elsewhere in prose (hostile review of issue 34, finding 4)', () => {
+	it('is masked wherever the record repeats it: another field, the same text, a URL', () => {
+		const record = {
+			prompt: `Login: jane@acme.com\nPassword: ${PW}`,
+			response: `The account jane@acme.com with the password ${PW} works. Reset ${PW} today.`,
+			notes: `jane@acme.com:${STRIPE_KEY} was reused; ${STRIPE_KEY} is live`,
+			url: `https://vpn.acme.com/login?hint=${PW}`,
+		};
+
+		expect(masked(record)).toEqual({
+			prompt: 'Login: jane@acme.com\nPassword: ********',
+			response: 'The account jane@acme.com with the password ******** works. Reset ******** today.',
+			notes: 'jane@acme.com:******** was reused; ******** is live',
+			url: 'https://vpn.acme.com/login?hint=********',
+		});
+	});
+
+	it('in a single text (an error message) too', () => {
+		expect(maskFreeText(`password=${PW} refused: ${PW} is too old`)).toBe('password=******** refused: ******** is too old');
+	});
+
+	it('a value under 6 characters is not looked for elsewhere: it would match ordinary words', () => {
+		expect(masked({ a: 'jdoe:admin', b: 'the admin team' })).toEqual({ a: 'jdoe:********', b: 'the admin team' });
+	});
+});
+
 describe('monitored secrets (finding 4)', () => {
 	it('the name of a secret identifier that is its secret is masked as the secret; a name of its own is kept', () => {
 		expect(masked({ id: 7031, name: STRIPE_KEY, data: { type: 'secret', secret: STRIPE_KEY } })).toEqual({ id: 7031, name: 's********c', data: { type: 'secret', secret: 's********c' } });
