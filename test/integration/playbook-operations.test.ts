@@ -155,6 +155,29 @@ describe('Issue 34: the operations playbooks reach for', () => {
 			expect(Buffer.from(result.output[0].binary!.data.data, 'base64').equals(file)).toBe(true);
 		});
 
+		it.each([
+			['an HTML page (a proxy, a login page) for a PDF', 'pdf', '<!doctype html><html><body>Sign in to continue</body></html>', 'text/html', 'Flare answered with a file that does not start as one (text/html), not a pdf file'],
+			['a PDF for a DOCX', 'docx', '%PDF-1.7\n% a report\n%%EOF\n', 'application/pdf', 'Flare answered with a file that does not start as one (application/pdf), not a docx file'],
+			['an empty answer', 'pdf', '', 'application/pdf', 'Flare answered with an empty file (application/pdf), not a pdf file'],
+		])('Download: %s is not the file, and the error does not quote it (hostile review of issue 34, #5)', async (_name, format, rawBody, type, says) => {
+			env.fake.faults.add({ path: /\/download$/, fault: { status: 200, rawBody, headers: { 'content-type': type } } });
+
+			const result = await env.harness.runNode({ parameters: { resource: 'threatReport', operation: 'download', reportId: rl(870001), format } });
+
+			expect(result.status).toBe('error');
+			expect([result.error?.name, result.error?.message]).toEqual(['NodeApiError', "Flare's answer could not be used while trying to download the threat report"]);
+			expect(result.error?.description).toBe(`${says}. Nothing of it was used. Run the workflow again later; if it persists, report it to Flare.`);
+		});
+
+		it('Download: a file larger than 50 MiB is cut off there, not held whole (hostile review of issue 34, #5)', async () => {
+			env.fake.faults.add({ path: /\/download$/, fault: { endlessBody: true } });
+
+			const result = await env.harness.runNode({ parameters: { resource: 'threatReport', operation: 'download', reportId: rl(870001) } });
+
+			expect([result.error?.name, result.error?.message]).toEqual(['NodeApiError', "Flare's answer was too large to read while trying to download the threat report"]);
+			expect(result.error?.description).toContain('cut off at 50 MiB');
+		});
+
 		it('Download: a JSON answer is not the file; a bad field name is refused before any request', async () => {
 			env.fake.faults.add({ path: /\/download$/, fault: { status: 200, body: { detail: 'Report is still being generated' } } });
 			const json = await env.harness.runNode({ parameters: { resource: 'threatReport', operation: 'download', reportId: rl(870001) } });
