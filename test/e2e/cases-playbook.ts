@@ -134,7 +134,11 @@ export const PLAYBOOK_CASES: E2eCase[] = [
 			check(run, { fake, api }) {
 				const node = 'Alert channels';
 				checkEqual(api.map((request) => [request.method, request.path, request.query.size]), [['GET', '/firework/v4/alerts/channels', '10'], ['GET', '/firework/v4/alerts/channels', '10']], node, 'requests');
-				checkEqual(run.json(node), fake.playbook.channelsOf(TENANT), node, 'output');
+				// The Slack webhook URL a delivery error quotes is masked past /services/.
+				const shown = fake.playbook.channelsOf(TENANT).map((channel) =>
+					channel.state?.message?.includes('hooks.slack.com') ? { ...channel, state: { ...channel.state, message: channel.state.message.replace(/(hooks\.slack\.com\/services\/)\S+/, '$1********') } } : channel,
+				);
+				checkEqual(run.json(node), shown, node, 'output');
 			},
 		}),
 	},

@@ -181,7 +181,8 @@ export class PlaybookApi {
 				...base,
 				name: 'Slack #security',
 				type: 'slack',
-				state: { status: 'error', message: 'Slack answered 404: no_service' },
+				// A delivery error may quote the URL it posted to (undocumented): its planted path must not show.
+				state: { status: 'error', message: `POST ${slackUrl(`channel-${id}`)} failed: 404 no_service` },
 				params: { type: 'slack', webhook_url: slackUrl(`channel-${id}`) },
 			};
 		if (k === 2)

@@ -351,8 +351,11 @@ describe('Issue 34: the operations playbooks reach for', () => {
 			const result = await env.harness.runNode({ parameters: { resource: 'alertChannel', operation: 'getAll', returnAll: true } });
 
 			expect(apiRequests(env.fake).map((request) => request.query.size)).toEqual(['10', '10']);
-			expect(jsonOf(result.output)).toEqual(env.fake.playbook.channelsOf(TENANT));
-			expect(jsonOf(result.output).find((channel) => channel.type === 'slack')).toMatchObject({ state: { status: 'error' } });
+			const channels = env.fake.playbook.channelsOf(TENANT);
+			const slack = channels.findIndex((channel) => channel.type === 'slack');
+			// The Slack webhook URL its delivery error quotes: the path after /services/ masked (hostile review of issue 34, #7).
+			expect(channels[slack].state?.message).toMatch(/^POST https:\/\/hooks\.slack\.com\/services\/T0FLARE\/B0FLARE\/\S+ failed: 404 no_service$/);
+			expect(jsonOf(result.output)).toEqual(channels.map((channel, index) => (index === slack ? { ...channel, state: { status: 'error', message: 'POST https://hooks.slack.com/services/******** failed: 404 no_service' } } : channel)));
 		});
 	});
 

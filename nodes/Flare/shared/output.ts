@@ -661,6 +661,21 @@ function findUserinfo(text: string, ranges: Ranges): void {
 	}
 }
 
+/**
+ * An incoming-webhook URL of Slack, Discord or Microsoft Teams: whoever has its path can post there
+ * (docs/api-contract.md, "Masking"); the path after the service's prefix is the secret.
+ */
+const WEBHOOK_URL =
+	/(?<![\w.-])https?:\/\/(?:hooks\.slack\.com\/(?:services|workflows|triggers)|(?:canary\.|ptb\.)?discord(?:app)?\.com\/api\/webhooks|[\w-]{1,64}\.webhook\.office\.com\/webhookb?2?)\/([^\s"'<>]{1,2048})/gi;
+
+/** The paths of the incoming-webhook URLs in `text` ({@link WEBHOOK_URL}). */
+function findWebhookUrls(text: string, ranges: Ranges): void {
+	for (const match of text.matchAll(WEBHOOK_URL)) {
+		const end = match.index + match[0].length;
+		ranges.push(end - match[1].length, end);
+	}
+}
+
 /** The values of `Cookie:` and `Set-Cookie:` headers (their attributes kept). */
 function findCookieHeaders(text: string, ranges: Ranges): void {
 	for (const header of text.matchAll(COOKIE_HEADER)) {
@@ -771,7 +786,10 @@ function textRules(text: string): Scanned {
 		findAssignments(plain, ranges);
 		if (plain.includes(':')) {
 			findCredentialLines(plain, ranges);
-			if (plain.includes('://')) findUserinfo(plain, ranges);
+			if (plain.includes('://')) {
+				findUserinfo(plain, ranges);
+				findWebhookUrls(plain, ranges);
+			}
 			if (/cookie/i.test(plain)) findCookieHeaders(plain, ranges);
 		}
 	}
@@ -781,7 +799,10 @@ function textRules(text: string): Scanned {
 /** A URL, and where the rules find secrets in it: its userinfo's password, secret-named parameters. */
 function urlRules(url: string): Scanned {
 	const ranges: Ranges = [];
-	if (url.includes('@') && url.includes('://')) findUserinfo(url, ranges);
+	if (url.includes('://')) {
+		if (url.includes('@')) findUserinfo(url, ranges);
+		findWebhookUrls(url, ranges);
+	}
 	if (url.includes('=')) findSecretParameters(url, ranges);
 	return { text: url, plain: url, ranges };
 }
