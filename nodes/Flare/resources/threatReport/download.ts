@@ -22,7 +22,7 @@ const MAGIC: Record<Format, Buffer> = {
 const fields: INodeProperties[] = [
 	notice(
 		'threatReportDownloadNotice',
-		"Needs the threat intelligence feature. The file is Flare's, as Flare renders it: the node cannot mask leaked values inside a PDF or DOCX file (Get returns the report's text with them masked).",
+		"Needs the threat intelligence feature. The file is Flare's, as Flare renders it: the node cannot mask leaked values inside a PDF or DOCX file (Get returns the report's text with them masked). An answer that is not a file of the chosen format, or is over 50 MiB, fails the item.",
 	),
 	threatReportLocator('Threat report to download: pick it by title, or enter its numeric ID'),
 	{
