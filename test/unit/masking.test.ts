@@ -155,6 +155,10 @@ describe('a value a rule finds, repeated elsewhere in prose (hostile review of i
 		expect(maskFreeText(`password=${PW} refused: ${PW} is too old`)).toBe('password=******** refused: ******** is too old');
 	});
 
+	it("an error's own marks are not taken for a value: `[redacted]` stays where the transport put it", () => {
+		expect(maskFreeText('rejected Authorization: Bearer [redacted] (key [redacted])')).toBe('rejected Authorization: Bearer ******** (key [redacted])');
+	});
+
 	it('a value under 6 characters is not looked for elsewhere: it would match ordinary words', () => {
 		expect(masked({ a: 'jdoe:admin', b: 'the admin team' })).toEqual({ a: 'jdoe:********', b: 'the admin team' });
 	});

@@ -823,7 +823,10 @@ function noteRuleValues(found: Scanned, into: Found): void {
 	const { plain, ranges } = found;
 	for (let index = 0; index < ranges.length; index += 2) {
 		const value = plain.slice(ranges[index], ranges[index + 1]);
-		if (value.length >= MIN_FREE_TEXT_SECRET_LENGTH && !value.includes(MASK)) noteValue(value, into);
+		// Our own marks (the mask, errors' `[redacted]`) are not secrets to look for.
+		if (value.length < MIN_FREE_TEXT_SECRET_LENGTH || value.includes(MASK)) continue;
+		if (value.includes('[redacted]')) continue;
+		noteValue(value, into);
 	}
 }
 
