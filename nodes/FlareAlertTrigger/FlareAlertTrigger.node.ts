@@ -19,8 +19,8 @@ import { alertItem, isChannelTest } from './alert';
 import {
 	CHANNEL_SETUP,
 	channelProperties,
+	channelSecret,
 	channelWebhookMethods,
-	createdChannelSecret,
 	createsChannel,
 } from './channel';
 import { admit, deliveryKey, type DeliveryState, persist } from './deliveries';
@@ -108,14 +108,18 @@ async function signingSecret(context: IWebhookFunctions): Promise<string | Refus
 	return secret;
 }
 
-/** The signing secret of the channel the trigger created, or a refusal (500: not created yet). */
-function channelSecret(context: IWebhookFunctions): string | Refusal {
-	return (
-		createdChannelSecret(context) ??
-		notSetUp(
-			'The trigger has not created its Flare alert channel yet: publish the workflow (Alert Channel: Create on Activation)',
-		)
-	);
+/**
+ * The signing secret of the channel the trigger creates, derived from the node's Flare API
+ * credential, or a refusal (500: the node is not set up).
+ */
+async function createdChannelSecret(context: IWebhookFunctions): Promise<string | Refusal> {
+	try {
+		return await channelSecret(context);
+	} catch (error) {
+		return notSetUp(
+			`The Flare API credential of the node could not be read: ${(error as Error).message}`,
+		);
+	}
 }
 
 export class FlareAlertTrigger implements INodeType {
@@ -295,7 +299,7 @@ export class FlareAlertTrigger implements INodeType {
 			if (!stamp.valid) {
 				return refuse(this, { status: 401, message: stamp.reason, logged: stamp.check });
 			}
-			const secret = created ? channelSecret(this) : await signingSecret(this);
+			const secret = created ? await createdChannelSecret(this) : await signingSecret(this);
 			if (typeof secret !== 'string') return refuse(this, secret);
 			const verdict = checkSignature(stamp, rawBody, secret);
 			if (!verdict.valid) {

@@ -1,21 +1,24 @@
-import { randomBytes } from 'crypto';
-import type {
-	IDataObject,
-	IHookFunctions,
-	INodeProperties,
-	IWebhookFunctions,
-	NodeApiError,
+import { createHash, createHmac } from 'crypto';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IHookFunctions,
+	type INodeProperties,
+	type IWebhookFunctions,
+	type NodeApiError,
 } from 'n8n-workflow';
 
 import { getAllOperation as listChannels } from '../Flare/resources/alertChannel/getAll';
+import { CREDENTIAL_TYPE, readSettings } from '../Flare/shared/connection';
 import { FlareItem } from '../Flare/shared/item';
 import { isObject, type FlareOperation } from '../Flare/shared/operation';
 import { callFlare } from '../Flare/shared/runner';
 
 /**
  * "Create on Activation" (docs/alerts.md, "A channel of its own"): the trigger creates a Webhook
- * channel in Flare that sends to its Production URL, signed with a secret it keeps in the node's
- * static data, and reuses it on later activations. Flare's public API lists and creates channels
+ * channel in Flare that sends to its Production URL, signed with a secret derived from the Flare API
+ * key (never kept), and keeps the channel's ID in the workflow's static data, by the node's webhook
+ * ID, to reuse it on later activations. Flare's public API lists and creates channels
  * (`GET`/`POST /{segment}/v4/alerts/channels`) but cannot update or delete one, so deactivating or
  * deleting the workflow leaves the channel in Flare: the trigger says so in n8n's log, and the form says
  * so before.
@@ -48,7 +51,7 @@ export const channelProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"When the workflow is published, the trigger creates a Webhook channel in Flare (Alert Central → Channels) that sends to the Production URL, signed with a secret the trigger keeps, and reuses it later. Flare's API cannot delete a channel: after you unpublish or delete this workflow, delete the channel in Flare. Send alerts to it with the Flare node's Alert Rule → Create. The Test URL is not registered: to listen for a test event, use a channel set up in Flare.",
+			"When the workflow is published, the trigger creates a Webhook channel in Flare (Alert Central → Channels) that sends to the Production URL, signed with a secret derived from the Flare API key, and reuses it later (after a change of API key, it creates a new one: move your alert rules to it). Flare's API cannot delete a channel: after you unpublish or delete this workflow, delete the channel in Flare. Send alerts to it with the Flare node's Alert Rule → Create. The Test URL is not registered: to listen for a test event, use a channel set up in Flare.",
 		name: 'createChannelNotice',
 		type: 'notice',
 		default: '',
@@ -65,25 +68,45 @@ export const channelProperties: INodeProperties[] = [
 	},
 ];
 
-/** What the node's static data keeps of the channel it created. */
+/**
+ * What the workflow's static data keeps of the channel the trigger created, under `flareChannels`
+ * and the node's webhook ID (the ID in its URL, unchanged when the node is renamed).
+ */
 interface CreatedChannel {
 	id: number;
 	/** The URL it sends to: a channel for another URL is not this workflow's any more. */
 	url: string;
 	name: string;
-	/** Its signing secret: kept in the static data, as n8n's own webhook triggers keep theirs. */
-	secret: string;
+	/** A digest of the channel's signing secret: another one means the API key changed. */
+	secretCheck: string;
 }
 
-const CHANNEL_KEY = 'flareChannel';
+const CHANNELS_KEY = 'flareChannels';
 
-function createdChannel(data: IDataObject): CreatedChannel | undefined {
-	const channel = data[CHANNEL_KEY];
+/** What the channel is kept by: the node's webhook ID. */
+function webhookKey(context: IHookFunctions | IWebhookFunctions): string {
+	const node = context.getNode();
+	return node.webhookId ?? node.id;
+}
+
+function createdChannel(context: IHookFunctions): CreatedChannel | undefined {
+	const all = context.getWorkflowStaticData('global')[CHANNELS_KEY];
+	const channel = isObject(all) ? all[webhookKey(context)] : undefined;
 	if (!isObject(channel)) return undefined;
-	const { id, url, name, secret } = channel;
-	if (typeof id !== 'number' || typeof url !== 'string' || typeof secret !== 'string')
-		return undefined;
-	return { id, url, name: typeof name === 'string' ? name : '', secret };
+	const { id, url, name, secretCheck } = channel;
+	if (typeof id !== 'number' || typeof url !== 'string') return undefined;
+	return {
+		id,
+		url,
+		name: typeof name === 'string' ? name : '',
+		secretCheck: typeof secretCheck === 'string' ? secretCheck : '',
+	};
+}
+
+function keepChannel(context: IHookFunctions, channel: CreatedChannel): void {
+	const data = context.getWorkflowStaticData('global');
+	const all = isObject(data[CHANNELS_KEY]) ? data[CHANNELS_KEY] : {};
+	data[CHANNELS_KEY] = { ...all, [webhookKey(context)]: { ...channel } };
 }
 
 /** Whether the trigger creates its own channel. */
@@ -91,10 +114,22 @@ export function createsChannel(context: IHookFunctions | IWebhookFunctions): boo
 	return context.getNodeParameter(CHANNEL_SETUP, 'manual') === 'create';
 }
 
-/** The signing secret of the channel the trigger created, for the signature check. */
-export function createdChannelSecret(context: IWebhookFunctions): string | undefined {
-	return createdChannel(context.getWorkflowStaticData('node'))?.secret;
+/**
+ * The signing secret of the channel the trigger creates (docs/alerts.md, "Its signing secret"):
+ * HMAC-SHA256 of the workflow and webhook IDs under the Flare API key. Derived, never kept, it is the
+ * same at every activation and in every process: a renamed node, an execution saving older static
+ * data or a recreated channel cannot part a channel from its secret.
+ */
+export async function channelSecret(context: IHookFunctions | IWebhookFunctions): Promise<string> {
+	const { apiKey } = readSettings(await context.getCredentials(CREDENTIAL_TYPE));
+	return createHmac('sha256', apiKey)
+		.update(`n8n-flare-alert-channel/v1/${context.getWorkflow().id ?? ''}/${webhookKey(context)}`)
+		.digest('hex');
 }
+
+/** What the static data keeps to tell a secret: a short digest, which does not give it away. */
+const secretCheckOf = (secret: string) =>
+	createHash('sha256').update(`n8n-flare-alert-channel/check/${secret}`).digest('hex').slice(0, 16);
 
 /** The channel's name: the one given, or "n8n: <workflow name>". */
 function channelName(context: IHookFunctions): string {
@@ -117,8 +152,17 @@ function withoutSecret(error: NodeApiError, secret: string): NodeApiError {
 	return error;
 }
 
-/** A Flare request of the hook, with the Flare API credential of the node. */
-const itemOf = (context: IHookFunctions) => FlareItem.ofNode(context, channelProperties);
+/**
+ * How long a hook method may take on Flare's requests, retries and waits included: n8n activates
+ * workflows one at a time at startup, so a Flare that does not answer must not hold it long.
+ */
+export const HOOK_TIME_LIMIT_MS = 30_000;
+
+/**
+ * A Flare request of the hook, with the Flare API credential of the node, cancelled at `deadline`.
+ */
+const itemOf = (context: IHookFunctions, deadline: AbortSignal) =>
+	FlareItem.ofNode(context, channelProperties, deadline);
 
 /** POST /{segment}/v4/alerts/channels: a Webhook channel (v4 OpenAPI `CreateAlertChannel`). */
 const createChannel: FlareOperation = {
@@ -132,30 +176,43 @@ const createChannel: FlareOperation = {
 	output: (_item, records) => records,
 };
 
+/** Pages of channels read to find the kept one, at most: past them, it is taken as there. */
+const MAX_LOOKUP_PAGES = 10;
+
 /**
- * Whether Flare still lists the channel `id`: its pages of channels named like it, at most 10 pages;
- * past them, it is taken as there.
+ * Whether Flare still lists the channel `id`, found by its ID: first among the channels named like
+ * it (Flare's `q`), then, renamed in Flare, among all the channels; at most {@link MAX_LOOKUP_PAGES}
+ * pages in all, past which it is taken as there.
  */
-async function stillListed(context: IHookFunctions, channel: CreatedChannel): Promise<boolean> {
+async function stillListed(
+	context: IHookFunctions,
+	channel: CreatedChannel,
+	deadline: AbortSignal,
+): Promise<boolean> {
 	let found = false;
 	let pages = 0;
-	const end = await callFlare(
-		itemOf(context),
-		{
-			...listChannels,
-			properties: channelProperties,
-			prepare(_item, request) {
-				request.qs = { q: channel.name, order_type: 'asc' };
+	const walk = async (query: IDataObject) =>
+		await callFlare(
+			itemOf(context, deadline),
+			{
+				...listChannels,
+				properties: channelProperties,
+				prepare(_item, request) {
+					request.qs = { ...query, order_type: 'asc' };
+				},
 			},
-		},
-		{
-			onPage(records) {
-				pages++;
-				found ||= records.some((record) => Number(record.id) === channel.id);
-				return !found && pages < 10;
+			{
+				onPage(records) {
+					pages++;
+					found ||= records.some((record) => Number(record.id) === channel.id);
+					return !found && pages < MAX_LOOKUP_PAGES;
+				},
 			},
-		},
-	);
+		);
+	let end = await walk(channel.name ? { q: channel.name } : {});
+	if (!found && end.next === undefined && pages < MAX_LOOKUP_PAGES && channel.name) {
+		end = await walk({});
+	}
 	return found || end.next !== undefined;
 }
 
@@ -172,10 +229,12 @@ export const channelWebhookMethods = {
 	async checkExists(this: IHookFunctions): Promise<boolean> {
 		if (!createsChannel(this)) return false;
 		if (this.getMode() === 'manual') return true;
-		const channel = createdChannel(this.getWorkflowStaticData('node'));
+		const channel = createdChannel(this);
 		if (!channel || channel.url !== this.getNodeWebhookUrl('default')) return false;
+		// Another API key: the channel signs with a secret the trigger no longer derives.
+		if (channel.secretCheck !== secretCheckOf(await channelSecret(this))) return false;
 		try {
-			return await stillListed(this, channel);
+			return await stillListed(this, channel, AbortSignal.timeout(HOOK_TIME_LIMIT_MS));
 		} catch (error) {
 			this.logger.warn(
 				`Flare Alert Trigger: could not check that the Flare alert channel ${channel.id} still exists (${(error as Error).message}); it is used as it is`,
@@ -184,19 +243,22 @@ export const channelWebhookMethods = {
 		}
 	},
 
-	/** Creates the Webhook channel, with a new signing secret; a channel for another URL stays in Flare. */
+	/**
+	 * Creates the Webhook channel, signed with the derived secret; a channel for another URL, or made
+	 * with another API key, stays in Flare.
+	 */
 	async create(this: IHookFunctions): Promise<boolean> {
 		if (!createsChannel(this)) return true;
-		const data = this.getWorkflowStaticData('node');
 		const url = this.getNodeWebhookUrl('default');
 		if (!url) throw new Error('n8n gave no Production URL to register');
-		const previous = createdChannel(data);
+		const previous = createdChannel(this);
 		const name = channelName(this);
-		const secret = randomBytes(32).toString('hex');
+		const secret = await channelSecret(this);
+		const deadline = AbortSignal.timeout(HOOK_TIME_LIMIT_MS);
 		let answer: IDataObject | undefined;
 		try {
 			await callFlare(
-				itemOf(this),
+				itemOf(this, deadline),
 				{
 					...createChannel,
 					prepare(_item, request) {
@@ -211,6 +273,16 @@ export const channelWebhookMethods = {
 				},
 			);
 		} catch (error) {
+			if (deadline.aborted) {
+				throw new NodeOperationError(
+					this.getNode(),
+					`Flare did not answer within ${HOOK_TIME_LIMIT_MS / 1000} seconds while creating the alert channel`,
+					{
+						description:
+							'Publish the workflow again later. Flare may have created the channel all the same: if Alert Central → Channels lists it twice, delete the one no alert rule uses.',
+					},
+				);
+			}
 			// Flare may quote what it was sent (a 422's input): never the secret, in n8n's message or log.
 			throw withoutSecret(error as NodeApiError, secret);
 		}
@@ -218,10 +290,20 @@ export const channelWebhookMethods = {
 		if (!Number.isInteger(id)) {
 			throw new Error('Flare created the alert channel but did not say its ID');
 		}
-		data[CHANNEL_KEY] = { id, url, name, secret };
-		if (previous) {
+		keepChannel(this, { id, url, name, secretCheck: secretCheckOf(secret) });
+		// A channel Flare no longer lists is gone; one for another URL, or signing with the secret of
+		// another API key, stays in Flare.
+		const left =
+			previous === undefined || previous.id === id
+				? undefined
+				: previous.url !== url
+					? 'sends to an earlier URL of this workflow'
+					: previous.secretCheck !== secretCheckOf(secret)
+						? `signs with a secret of another Flare API key, so n8n refuses its alerts (401): send its alert rules to channel ${id}`
+						: undefined;
+		if (previous && left) {
 			this.logger.warn(
-				`Flare Alert Trigger: the Flare alert channel ${previous.id} ("${previous.name}") sends to an earlier URL of this workflow and stays in Flare (Flare's API cannot delete a channel): delete it in Flare, Alert Central → Channels`,
+				`Flare Alert Trigger: the Flare alert channel ${previous.id} ("${previous.name}") ${left}, and stays in Flare (Flare's API cannot delete a channel): delete it in Flare, Alert Central → Channels`,
 			);
 		}
 		return true;
@@ -233,7 +315,7 @@ export const channelWebhookMethods = {
 	 */
 	async delete(this: IHookFunctions): Promise<boolean> {
 		if (!createsChannel(this)) return true;
-		const channel = createdChannel(this.getWorkflowStaticData('node'));
+		const channel = createdChannel(this);
 		if (channel) {
 			this.logger.warn(
 				`Flare Alert Trigger: the Flare alert channel ${channel.id} ("${channel.name}") stays in Flare, since Flare's API cannot delete a channel. Publishing the workflow again reuses it; to remove it, delete it in Flare, Alert Central → Channels`,

@@ -500,11 +500,11 @@ export const ALERT_CASES: AlertCase[] = [
 				[body.name, body.params.type, new URL(body.params.webhook_url).pathname, /^[0-9a-f]{64}$/.test(body.params.secret)],
 				['n8n: own channel example', 'webhook', new URL(active.url).pathname, true],
 				node,
-				'the channel: named as set, sending to the Production URL, with a new secret',
+				'the channel: named as set, sending to the Production URL, with its secret',
 			);
 			const [alert] = fake.newAlerts(1, { type: 'leaked_credential' });
-			// Until n8n has saved the trigger's static data (after create()), it answers 500, starting
-			// nothing: Flare would send again, as here.
+			// The secret is derived from the API key, so no saved static data is needed to check it; a
+			// 500 (n8n still setting the workflow up) starts nothing and Flare sends again, as here.
 			let signed = await pushAlert(active.url, alert, { secrets: [body.params.secret] });
 			for (let retry = 0; retry < 50 && signed.status === 500; retry++) {
 				await sleep(200);

@@ -181,7 +181,8 @@ export class PlaybookApi {
 				...base,
 				name: 'Slack #security',
 				type: 'slack',
-				state: { status: 'error', message: 'Slack answered 404: no_service' },
+				// A delivery error may quote the URL it posted to (undocumented): its planted path must not show.
+				state: { status: 'error', message: `POST ${slackUrl(`channel-${id}`)} failed: 404 no_service` },
 				params: { type: 'slack', webhook_url: slackUrl(`channel-${id}`) },
 			};
 		if (k === 2)
@@ -619,7 +620,8 @@ export class PlaybookApi {
 			activity_ai_assistance: {
 				uid,
 				prompt: `Explain this ${event.type.replace(/_/g, ' ')} event to a security analyst.\nTitle: ${event.title}\nContent: ${event.content.slice(0, 200)}\nIt quotes: admin@initech.com:${quoted}`,
-				response: `This ${event.type.replace(/_/g, ' ')} from ${event.sourceName} exposes a working login of your organization (admin@initech.com:${quoted}). Reset that password, revoke the account's sessions and check for reuse.`,
+				// A language model's answer: the password repeated in prose, as no free-text rule finds it.
+				response: `This ${event.type.replace(/_/g, ' ')} from ${event.sourceName} exposes a working login of your organization: the account admin@initech.com, with the password ${quoted}. Reset that password, revoke the account's sessions and check for reuse.`,
 			},
 		};
 		return jsonReply(200, body);

@@ -145,18 +145,6 @@ function leakedValuesOf(
 	return scan;
 }
 
-/**
- * A node's static data without the one secret kept there by design: the signing secret of the alert
- * channel the Flare Alert Trigger created (docs/alerts.md, "A channel of its own"), which n8n's own
- * webhook triggers keep there too. Anything else secret in static data is a leak.
- */
-function withoutKeptSecrets(value: unknown): unknown {
-	return JSON.parse(JSON.stringify(value ?? null, (key: string, entry: unknown) => {
-		if (key !== 'flareChannel' || entry === null || typeof entry !== 'object') return entry;
-		return { ...(entry as Record<string, unknown>), secret: '[the channel secret, kept by design]' };
-	})) as unknown;
-}
-
 /** What else a run left behind, by where it is: a trigger's static data, a webhook's answer. */
 export type Surfaces = Partial<Record<Surface, unknown>>;
 
@@ -178,7 +166,7 @@ export function collectRun(
 	const collected = kind === 'run' && isRun(data) ? runText(data) : textOf(data);
 	const { errors } = collected;
 	const texts = Object.entries(surfaces).map(
-		([surface, value]) => [surface as Surface, textOf(surface === 'static data' ? withoutKeptSecrets(value) : value).text] as const,
+		([surface, value]) => [surface as Surface, textOf(value).text] as const,
 	);
 	const text = [collected.text, ...texts.map(([, surfaceText]) => surfaceText)].join('\n');
 	const hits = scanText(text, secretPatterns(secrets), kind);

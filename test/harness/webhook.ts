@@ -166,9 +166,9 @@ export class AlertWebhookWorkflow {
 	readonly answers: WebhookAnswer[] = [];
 
 	private readonly workflowId: string;
-	private readonly name: string;
+	private name: string;
 	private readonly line: N8nSaving;
-	private readonly webhookId = 'c0ffee00-flare-alert-0000-harness';
+	readonly webhookId = 'c0ffee00-flare-alert-0000-harness';
 	private restarts = 0;
 	private nodeId = '';
 	private listening = false;
@@ -218,6 +218,14 @@ export class AlertWebhookWorkflow {
 	/** A new n8n process: memory gone, saved static data kept. */
 	restart(): void {
 		this.nodeId = `flare-alert-trigger-${this.restarts++}`;
+	}
+
+	/**
+	 * The node renamed in the editor: n8n's `Workflow.renameNode` moves its parameters and connections,
+	 * not its static data (`node:<name>` stays under the old name).
+	 */
+	renameNode(name: string): void {
+		this.name = name;
 	}
 
 	/** "Listen for test event": requests to the test URL are served until one starts an execution. */

@@ -31,10 +31,38 @@ describe('Issue 34: the operations playbooks reach for', () => {
 			const item = result.output[0].json as IDataObject;
 			expect(Object.keys(item)).toEqual(['uid', 'prompt', 'response']);
 			expect(item.uid).toBe(uid);
-			expect(item.response).toContain('admin@initech.com:********');
+			// The prompt's credential line is masked by its form; the response repeats its password in prose.
 			expect(item.prompt).toContain('admin@initech.com:********');
+			expect(item.response).toContain('the account admin@initech.com, with the password ********. Reset');
 			expect(JSON.stringify(item)).not.toContain('PlAnTeD');
 			expect(result.output[0].pairedItem).toEqual({ item: 0 });
+		});
+
+		it('a password the prompt gives as "Password: …" and the response repeats in prose is masked in both (hostile review of issue 34, #4)', async () => {
+			const [uid] = env.fake.events.allUids();
+			const secret = 'Zq7!winterHarbor';
+			env.fake.faults.add({
+				path: /ai_assistance$/,
+				method: 'GET',
+				fault: {
+					status: 200,
+					body: {
+						activity_ai_assistance: {
+							uid,
+							prompt: `Explain this stealer log event.\nURL: https://vpn.initech.com/login\nLogin: admin@initech.com\nPassword: ${secret}`,
+							response: `The stealer log holds a working VPN login of your organization: the account admin@initech.com with the password ${secret}. Reset it.`,
+						},
+					},
+				},
+			});
+
+			const result = await explain(uid);
+
+			expect(result.output[0].json).toEqual({
+				uid,
+				prompt: 'Explain this stealer log event.\nURL: https://vpn.initech.com/login\nLogin: admin@initech.com\nPassword: ********',
+				response: 'The stealer log holds a working VPN login of your organization: the account admin@initech.com with the password ********. Reset it.',
+			});
 		});
 
 		it('keeps the slashes of an ID, each part encoded', async () => {
@@ -125,6 +153,29 @@ describe('Issue 34: the operations playbooks reach for', () => {
 
 			expect(result.status).toBe('success');
 			expect(Buffer.from(result.output[0].binary!.data.data, 'base64').equals(file)).toBe(true);
+		});
+
+		it.each([
+			['an HTML page (a proxy, a login page) for a PDF', 'pdf', '<!doctype html><html><body>Sign in to continue</body></html>', 'text/html', 'Flare answered with a file that does not start as one (text/html), not a pdf file'],
+			['a PDF for a DOCX', 'docx', '%PDF-1.7\n% a report\n%%EOF\n', 'application/pdf', 'Flare answered with a file that does not start as one (application/pdf), not a docx file'],
+			['an empty answer', 'pdf', '', 'application/pdf', 'Flare answered with an empty file (application/pdf), not a pdf file'],
+		])('Download: %s is not the file, and the error does not quote it (hostile review of issue 34, #5)', async (_name, format, rawBody, type, says) => {
+			env.fake.faults.add({ path: /\/download$/, fault: { status: 200, rawBody, headers: { 'content-type': type } } });
+
+			const result = await env.harness.runNode({ parameters: { resource: 'threatReport', operation: 'download', reportId: rl(870001), format } });
+
+			expect(result.status).toBe('error');
+			expect([result.error?.name, result.error?.message]).toEqual(['NodeApiError', "Flare's answer could not be used while trying to download the threat report"]);
+			expect(result.error?.description).toBe(`${says}. Nothing of it was used. Run the workflow again later; if it persists, report it to Flare.`);
+		});
+
+		it('Download: a file larger than 50 MiB is cut off there, not held whole (hostile review of issue 34, #5)', async () => {
+			env.fake.faults.add({ path: /\/download$/, fault: { endlessBody: true } });
+
+			const result = await env.harness.runNode({ parameters: { resource: 'threatReport', operation: 'download', reportId: rl(870001) } });
+
+			expect([result.error?.name, result.error?.message]).toEqual(['NodeApiError', "Flare's answer was too large to read while trying to download the threat report"]);
+			expect(result.error?.description).toContain('cut off at 50 MiB');
 		});
 
 		it('Download: a JSON answer is not the file; a bad field name is refused before any request', async () => {
@@ -300,8 +351,11 @@ describe('Issue 34: the operations playbooks reach for', () => {
 			const result = await env.harness.runNode({ parameters: { resource: 'alertChannel', operation: 'getAll', returnAll: true } });
 
 			expect(apiRequests(env.fake).map((request) => request.query.size)).toEqual(['10', '10']);
-			expect(jsonOf(result.output)).toEqual(env.fake.playbook.channelsOf(TENANT));
-			expect(jsonOf(result.output).find((channel) => channel.type === 'slack')).toMatchObject({ state: { status: 'error' } });
+			const channels = env.fake.playbook.channelsOf(TENANT);
+			const slack = channels.findIndex((channel) => channel.type === 'slack');
+			// The Slack webhook URL its delivery error quotes: the path after /services/ masked (hostile review of issue 34, #7).
+			expect(channels[slack].state?.message).toMatch(/^POST https:\/\/hooks\.slack\.com\/services\/T0FLARE\/B0FLARE\/\S+ failed: 404 no_service$/);
+			expect(jsonOf(result.output)).toEqual(channels.map((channel, index) => (index === slack ? { ...channel, state: { status: 'error', message: 'POST https://hooks.slack.com/services/******** failed: 404 no_service' } } : channel)));
 		});
 	});
 

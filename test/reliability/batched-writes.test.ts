@@ -154,6 +154,30 @@ describe('Batched writes: input order, repeated targets, a failed request among 
 			expect(all.slice(100).map(statusOf)).toEqual(before);
 			record({ operation: 'Identifier Recommendation → Reject', scenario: 'HTTP 404 in request 2 of 2, with Continue On Fail', items: 110, requests: 2, inOrder: true, paired: result.output.length, toldApplied: 10, failed: 10, outcome: 'each failed item told, the others confirmed' });
 		});
+
+		it.each([
+			['Recommendation 4242 not found in tenant 101', [1]],
+			['recommendations #4242 and #9002 are unknown (limit 100)', [1, 2]],
+			['{"id": 4242} not found', [1]],
+			['ids=[4242, 9002] not found for tenant 101', [1, 2]],
+			['Not found in tenant 101 (page 9002)', []],
+		])('Flare refusing a request with %p: only the numbers it names as recommendations blame an item (hostile review of issue 34, #6)', async (message, blamed) => {
+			fake.faults.add({ path: ACTIONS, method: 'POST', fault: { status: 404, body: { error: { code: 'NOT_FOUND', message } } } });
+			const items = [101, 4242, 9002];
+
+			const result = await run('accept', items.map((id) => ({ id })), 'continueRegularOutput');
+
+			// No item named: each is told that Flare refused the request, naming none.
+			expect(result.output.map((item) => item.json.error)).toEqual(
+				items.map((id, index) =>
+					(blamed as number[]).includes(index)
+						? `Identifier recommendation ${id} was not found in Flare`
+						: blamed.length === 0
+							? `Flare refused the request with Identifier recommendation ${id} (HTTP 404)`
+							: `Identifier recommendation ${id} was not changed: Flare refused its request because of item${blamed.length > 1 ? 's' : ''} ${blamed.join('–')}`,
+				),
+			);
+		});
 	});
 
 	describe('a failure in the second of three requests (25 items: 10, 10, 5)', () => {

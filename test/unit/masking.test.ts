@@ -112,6 +112,56 @@ describe('alert channels and rules (issue 34)', () => {
 
 		expect(masked(record)).toEqual({ type: 'slack', params: { type: 'slack', webhook_url: 'h********w' }, teams: { teams_webhook_url: 'h********t' }, feed_url: '/firework/v2/assets/7001/feed' });
 	});
+
+	it.each([
+		['Slack', 'https://hooks.slack.com/services/T0FLARE/B0FLARE/', 'https://hooks.slack.com/services/********'],
+		['a Slack workflow', 'https://hooks.slack.com/workflows/T0FLARE/A0FLARE/1/', 'https://hooks.slack.com/workflows/********'],
+		['Discord', 'https://discord.com/api/webhooks/123456789/', 'https://discord.com/api/webhooks/********'],
+		['Discord (legacy host)', 'https://discordapp.com/api/webhooks/123456789/', 'https://discordapp.com/api/webhooks/********'],
+		['Teams', 'https://acme.webhook.office.com/webhookb2/0a1b-2c3d@4e5f/IncomingWebhook/', 'https://acme.webhook.office.com/webhookb2/********'],
+	])('a %s webhook URL quoted in free text or in a URL field is masked past its prefix (hostile review of issue 34, finding 7)', (_name, prefix, shown) => {
+		const hook = `${prefix}${['x9Kq', 'Zr2m', 'Lp7w'].join('')}`;
+
+		expect(masked({ state: { status: 'error', message: `POST ${hook} failed: 404 no_service` }, link_url: hook })).toEqual({
+			state: { status: 'error', message: `POST ${shown} failed: 404 no_service` },
+			link_url: shown,
+		});
+	});
+
+	it('other URLs of those hosts, and other hosts, are kept', () => {
+		const kept = { note: 'see https://hooks.slack.com and https://discord.com/channels/1/2 or https://api.slack.com/messaging/webhooks' };
+		expect(masked(structuredClone(kept))).toEqual(kept);
+	});
+});
+
+describe('a value a rule finds, repeated elsewhere in prose (hostile review of issue 34, finding 4)', () => {
+	it('is masked wherever the record repeats it: another field, the same text, a URL', () => {
+		const record = {
+			prompt: `Login: jane@acme.com\nPassword: ${PW}`,
+			response: `The account jane@acme.com with the password ${PW} works. Reset ${PW} today.`,
+			notes: `jane@acme.com:${STRIPE_KEY} was reused; ${STRIPE_KEY} is live`,
+			url: `https://vpn.acme.com/login?hint=${PW}`,
+		};
+
+		expect(masked(record)).toEqual({
+			prompt: 'Login: jane@acme.com\nPassword: ********',
+			response: 'The account jane@acme.com with the password ******** works. Reset ******** today.',
+			notes: 'jane@acme.com:******** was reused; ******** is live',
+			url: 'https://vpn.acme.com/login?hint=********',
+		});
+	});
+
+	it('in a single text (an error message) too', () => {
+		expect(maskFreeText(`password=${PW} refused: ${PW} is too old`)).toBe('password=******** refused: ******** is too old');
+	});
+
+	it("an error's own marks are not taken for a value: `[redacted]` stays where the transport put it", () => {
+		expect(maskFreeText('rejected Authorization: Bearer [redacted] (key [redacted])')).toBe('rejected Authorization: Bearer ******** (key [redacted])');
+	});
+
+	it('a value under 6 characters is not looked for elsewhere: it would match ordinary words', () => {
+		expect(masked({ a: 'jdoe:admin', b: 'the admin team' })).toEqual({ a: 'jdoe:********', b: 'the admin team' });
+	});
 });
 
 describe('monitored secrets (finding 4)', () => {
@@ -143,6 +193,8 @@ describe('linear time on attacker-written text (finding 1)', () => {
 		['"password=" repeated, 1 MiB', () => 'password='.repeat(116_508)],
 		['"a:" repeated without spaces, 1 MiB', () => 'a:'.repeat(524_288)],
 		['"ftp://" repeated, 1 MiB', () => 'ftp://'.repeat(174_763)],
+		['a Slack webhook prefix repeated, 1 MiB', () => 'https://hooks.slack.com/services/'.repeat(31_776)],
+		['a Slack webhook prefix and a space repeated, 1 MiB', () => 'https://hooks.slack.com/services/ '.repeat(30_840)],
 		['"Cookie: a=b;" repeated, 1 MiB', () => `Cookie: ${'a=b;'.repeat(262_144)}`],
 		['1 MiB of spaces between two credential lines', () => `jdoe:x${' '.repeat(1_048_576)}jdoe:y`],
 		['<mark> tags around every character, 1 MiB', () => `jane@acme.com:${'<mark>a</mark>'.repeat(74_898)}`],

@@ -11,6 +11,9 @@ export interface BodyStream extends AsyncIterable<Uint8Array | string> {
 /** Largest page accepted: a 10,000-credential page with every `include` is a few tens of megabytes. */
 export const MAX_PAGE_BYTES = 256 * 1024 * 1024;
 
+/** Largest file accepted (a Threat Flow report, held in memory with its copy in n8n's binary data). */
+export const MAX_FILE_BYTES = 50 * 1024 * 1024;
+
 export class BodyTooLarge extends Error {
 	constructor(readonly maxBytes: number) {
 		super(`The answer is larger than ${maxBytes} bytes`);

@@ -29,6 +29,8 @@ export interface FlareFailure {
 	malformed?: boolean;
 	/** How many times the request was sent. */
 	attempts?: number;
+	/** Where the answer was cut off, for `TOO_LARGE`. */
+	maxBytes?: number;
 	/** The Timeout of the request, for `TIMEOUT`. */
 	timeoutMs?: number;
 	/** Pages in a row without a new result, for `NO_PROGRESS`. */
@@ -399,7 +401,7 @@ function explain(
 			: 'Run the workflow again later; if it persists, report it to Flare.';
 		return {
 			message: `Flare's answer was too large to read while trying to ${context.action}`,
-			description: `The answer was cut off at 256 MiB and nothing of it was used. ${fix}`,
+			description: `The answer was cut off at ${Math.round((failure.maxBytes ?? 256 * 1024 * 1024) / 1024 / 1024)} MiB and nothing of it was used. ${fix}`,
 		};
 	}
 	if (code === 'UNEXPECTED_ANSWER' && !context.write) {

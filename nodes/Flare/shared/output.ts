@@ -661,6 +661,21 @@ function findUserinfo(text: string, ranges: Ranges): void {
 	}
 }
 
+/**
+ * An incoming-webhook URL of Slack, Discord or Microsoft Teams: whoever has its path can post there
+ * (docs/api-contract.md, "Masking"); the path after the service's prefix is the secret.
+ */
+const WEBHOOK_URL =
+	/(?<![\w.-])https?:\/\/(?:hooks\.slack\.com\/(?:services|workflows|triggers)|(?:canary\.|ptb\.)?discord(?:app)?\.com\/api\/webhooks|[\w-]{1,64}\.webhook\.office\.com\/webhookb?2?)\/([^\s"'<>]{1,2048})/gi;
+
+/** The paths of the incoming-webhook URLs in `text` ({@link WEBHOOK_URL}). */
+function findWebhookUrls(text: string, ranges: Ranges): void {
+	for (const match of text.matchAll(WEBHOOK_URL)) {
+		const end = match.index + match[0].length;
+		ranges.push(end - match[1].length, end);
+	}
+}
+
 /** The values of `Cookie:` and `Set-Cookie:` headers (their attributes kept). */
 function findCookieHeaders(text: string, ranges: Ranges): void {
 	for (const header of text.matchAll(COOKIE_HEADER)) {
@@ -749,67 +764,118 @@ function unbalancedTags(part: string): string[] {
 }
 
 /**
- * Free text with the record's secret values, the values of secret assignments, the passwords of
- * credential lines and of URLs' userinfo, and the values of cookie headers masked. Flare's `<mark>`
- * tags are read through: a password the highlight splits is masked whole. A text that is a secret
- * value of the record as a whole is masked as that value is.
+ * A string to mask: the text, the text without Flare's `<mark>` tags, and where the rules found
+ * secrets in the latter (before the record's values are looked for).
  */
-export function maskFreeText(text: string, values: readonly string[] = []): string {
-	return maskText(text, values.length ? new SecretValues(values) : NO_VALUES);
+interface Scanned {
+	text: string;
+	plain: string;
+	ranges: Ranges;
 }
 
-/** {@link maskFreeText}, with the record's values ready to look for. */
-function maskText(text: string, values: SecretValues): string {
+/**
+ * Free text, and where the rules find secrets in it: the values of secret assignments, the
+ * passwords of credential lines and of URLs' userinfo, and the values of cookie headers.
+ */
+function textRules(text: string): Scanned {
 	const plain =
 		text.includes(MARK_OPEN) || text.includes(MARK_CLOSE) ? text.replace(MARK_TAG, '') : text;
-	if (values.has(text)) return maskValue(text) as string;
 	const ranges: Ranges = [];
-	values.find(plain, ranges);
-	// Every other rule needs a colon or an equals sign.
+	// Every rule needs a colon or an equals sign.
 	if (plain.includes(':') || plain.includes('=')) {
 		findAssignments(plain, ranges);
 		if (plain.includes(':')) {
 			findCredentialLines(plain, ranges);
-			if (plain.includes('://')) findUserinfo(plain, ranges);
+			if (plain.includes('://')) {
+				findUserinfo(plain, ranges);
+				findWebhookUrls(plain, ranges);
+			}
 			if (/cookie/i.test(plain)) findCookieHeaders(plain, ranges);
 		}
 	}
+	return { text, plain, ranges };
+}
+
+/** A URL, and where the rules find secrets in it: its userinfo's password, secret-named parameters. */
+function urlRules(url: string): Scanned {
+	const ranges: Ranges = [];
+	if (url.includes('://')) {
+		if (url.includes('@')) findUserinfo(url, ranges);
+		findWebhookUrls(url, ranges);
+	}
+	if (url.includes('=')) findSecretParameters(url, ranges);
+	return { text: url, plain: url, ranges };
+}
+
+/** A host (`user:password@host`, a URL's netloc), and where the rules find secrets in it. */
+function netlocRules(netloc: string): Scanned {
+	const match = netloc.includes('@') ? NETLOC_USERINFO.exec(netloc) : null;
+	const found = urlRules(netloc);
+	if (match) found.ranges.push(match[1].length + 1, match[0].length - 1);
+	return found;
+}
+
+/**
+ * Notes what the rules found in `found` as values of the record (6 characters or more), so that a
+ * value stated anywhere in the record is masked wherever it is repeated, prose included.
+ */
+function noteRuleValues(found: Scanned, into: Found): void {
+	const { plain, ranges } = found;
+	for (let index = 0; index < ranges.length; index += 2) {
+		const value = plain.slice(ranges[index], ranges[index + 1]);
+		// Our own marks (the mask, errors' `[redacted]`) are not secrets to look for.
+		if (value.length < MIN_FREE_TEXT_SECRET_LENGTH || value.includes(MASK)) continue;
+		if (value.includes('[redacted]')) continue;
+		noteValue(value, into);
+	}
+}
+
+/** `found`'s text with what the rules found and the record's `values` masked. */
+function maskFound(found: Scanned, values: SecretValues, whole: boolean): string {
+	const { text, plain } = found;
+	// A text that is a secret value of the record as a whole is masked as that value is.
+	if (whole && values.has(text)) return maskValue(text) as string;
+	const ranges = found.ranges.slice();
+	values.find(plain, ranges);
 	return ranges.length === 0 ? text : applyRanges(text, plain, ranges);
 }
 
 /**
- * A URL with the password of its userinfo, the values of secret-named parameters and the record's
- * own secret values (wherever they are: a path, any parameter; as they are or percent-encoded) masked.
+ * Free text with the record's secret values, the values of secret assignments, the passwords of
+ * credential lines and of URLs' userinfo, and the values of cookie headers masked, and each value the
+ * rules found masked wherever the text repeats it. Flare's `<mark>` tags are read through: a password
+ * the highlight splits is masked whole. A text that is a secret value of the record as a whole is
+ * masked as that value is.
  */
-function maskUrl(url: string, values: SecretValues): string {
-	const ranges: Ranges = [];
-	values.find(url, ranges);
-	if (url.includes('@') && url.includes('://')) findUserinfo(url, ranges);
-	if (url.includes('=')) findSecretParameters(url, ranges);
-	return ranges.length === 0 ? url : applyRanges(url, url, ranges);
+export function maskFreeText(text: string, values: readonly string[] = []): string {
+	const found = textRules(text);
+	const noted: Found = { mode: 'masked', values: [...values] };
+	noteRuleValues(found, noted);
+	return maskFound(found, noted.values!.length ? new SecretValues(noted.values) : NO_VALUES, true);
 }
 
-/** A host (`user:password@host`, a URL's netloc) with the password of its userinfo masked. */
-function maskNetloc(netloc: string, values: SecretValues): string {
-	const match = netloc.includes('@') ? NETLOC_USERINFO.exec(netloc) : null;
-	if (!match) return maskUrl(netloc, values);
-	return maskUrl(`${match[1]}:${MASK}${netloc.slice(match[0].length - 1)}`, values);
-}
-
-/** Masks the noted free text and URLs of a walk, in place. */
+/**
+ * Masks the noted free text and URLs of a walk, in place, in two passes: the rules first, whose
+ * values join the record's secret values; then every string, for all of them (docs/api-contract.md,
+ * "Masking": a password a record states once and repeats in prose is masked in both).
+ */
 function maskNoted(found: Found): void {
+	const strings: Array<[Place, Scanned, boolean]> = [];
+	const note = (places: Place[] | undefined, rules: (text: string) => Scanned, whole: boolean) => {
+		for (const place of places ?? []) {
+			const [holder, key] = place;
+			const text = (holder as Record<string | number, string>)[key];
+			const scanned = rules(text);
+			noteRuleValues(scanned, found);
+			strings.push([place, scanned, whole]);
+		}
+	};
+	note(found.texts, textRules, true);
+	note(found.urls, urlRules, false);
+	note(found.netlocs, netlocRules, false);
 	const values = found.values ? new SecretValues(found.values) : NO_VALUES;
-	for (const [holder, key] of found.texts ?? []) {
-		const strings = holder as Record<string | number, string>;
-		strings[key] = maskText(strings[key], values);
-	}
-	for (const [holder, key] of found.urls ?? []) {
-		const strings = holder as Record<string | number, string>;
-		strings[key] = maskUrl(strings[key], values);
-	}
-	for (const [holder, key] of found.netlocs ?? []) {
-		const strings = holder as Record<string | number, string>;
-		strings[key] = maskNetloc(strings[key], values);
+	for (const [[holder, key], rules, whole] of strings) {
+		(holder as Record<string | number, string>)[key] = maskFound(rules, values, whole);
 	}
 }
 

@@ -609,20 +609,40 @@ function mentions(text: string, value: string): boolean {
 	return false;
 }
 
-/** The input items of a failed request whose target Flare's message names (e.g. an unknown uid). */
+/**
+ * The numbers a message names as targets: after `#`, `id`, `ids`, `recommendation`, `target` or
+ * `identifier` (a list too: "recommendation 4242, 4243 not found", `"id": 4242`, `ids=[1, 2]`). Any
+ * other number (a tenant, a limit) names no item.
+ */
+const NAMED_NUMBERS =
+	/(?:#|\b(?:ids?|recommendations?|targets?|identifiers?)\b["']?[ \t]*[:=]?[ \t]*\[?[ \t]*)(#?\d+(?:[ \t]*(?:,|\band\b|\bor\b)[ \t]*#?\d+)*)/g;
+
+function namedNumbers(text: string): Set<string> {
+	const numbers = new Set<string>();
+	for (const match of text.matchAll(NAMED_NUMBERS)) {
+		for (const [number] of match[1].matchAll(/\d+/g)) numbers.add(String(Number(number)));
+	}
+	return numbers;
+}
+
+/**
+ * The input items of a failed request whose target Flare's message names (e.g. an unknown uid): a
+ * text as a whole word, a number only where a word names it as a target ({@link NAMED_NUMBERS}).
+ */
 function namedIn(failure: FlareFailure, request: BatchEntry[]): number[] {
 	const text = [failure.message ?? '', ...(failure.details ?? []).map((detail) => detail.msg)]
 		.join('\n')
 		.toLowerCase();
+	let numbers: Set<string> | undefined;
+	const names = (value: unknown) => {
+		if (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value))) {
+			numbers ??= namedNumbers(text);
+			return numbers.has(String(Number(value)));
+		}
+		return typeof value === 'string' && value !== '' && mentions(text, value.toLowerCase());
+	};
 	return request
-		.filter(({ target }) =>
-			Object.values(target).some(
-				(value) =>
-					(typeof value === 'string' || typeof value === 'number') &&
-					value !== '' &&
-					mentions(text, String(value).toLowerCase()),
-			),
-		)
+		.filter(({ target }) => Object.values(target).some(names))
 		.map(({ item }) => item.index);
 }
 

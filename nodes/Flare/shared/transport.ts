@@ -5,7 +5,14 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
-import { BodyTooLarge, discard, MAX_PAGE_BYTES, readBytes, readJson } from './body';
+import {
+	BodyTooLarge,
+	discard,
+	MAX_FILE_BYTES,
+	MAX_PAGE_BYTES,
+	readBytes,
+	readJson,
+} from './body';
 import {
 	CREDENTIAL_TYPE,
 	madeWith,
@@ -229,14 +236,17 @@ async function sendOnce(
 		if (abandoned) discard(body);
 		try {
 			const { headers, statusCode } = response;
-			const read = request.raw ? readBytes : readJson;
-			return { response: { headers, statusCode, body: await read(body, MAX_PAGE_BYTES) } };
+			// A file (a report) is held whole, with its copy in n8n's binary data: a lower bound.
+			const [read, maxBytes] = request.raw
+				? [readBytes, MAX_FILE_BYTES]
+				: [readJson, MAX_PAGE_BYTES];
+			return { response: { headers, statusCode, body: await read(body, maxBytes) } };
 		} catch (error) {
 			const failure: FlareFailure = { status: response.statusCode };
 			return {
 				failure:
 					error instanceof BodyTooLarge
-						? { ...failure, code: 'TOO_LARGE' }
+						? { ...failure, code: 'TOO_LARGE', maxBytes: error.maxBytes }
 						: { ...failure, malformed: true },
 			};
 		}

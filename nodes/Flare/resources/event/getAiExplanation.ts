@@ -1,12 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { leakedValueOptions, updateDisplayOptions } from '../../shared/descriptions';
+import { leakedValueOptions, notice, updateDisplayOptions } from '../../shared/descriptions';
 import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import { recordUnder, type FlareOperation } from '../../shared/operation';
 import { requiredText } from '../../shared/validation';
 
 const fields: INodeProperties[] = [
+	notice(
+		'aiExplanationNotice',
+		"The prompt and the response are masked as free text: a leaked password the prompt quotes (e.g. 'Password: …') is masked also where the response repeats it, but one that Flare's model states only in its own words cannot be recognised.",
+	),
 	{
 		displayName: 'Event UID',
 		name: 'uid',

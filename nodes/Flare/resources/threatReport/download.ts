@@ -22,7 +22,7 @@ const MAGIC: Record<Format, Buffer> = {
 const fields: INodeProperties[] = [
 	notice(
 		'threatReportDownloadNotice',
-		"Needs the threat intelligence feature. The file is Flare's, as Flare renders it: the node cannot mask leaked values inside a PDF or DOCX file (Get returns the report's text with them masked).",
+		"Needs the threat intelligence feature. The file is Flare's, as Flare renders it: the node cannot mask leaked values inside a PDF or DOCX file (Get returns the report's text with them masked). An answer that is not a file of the chosen format, or is over 50 MiB, fails the item.",
 	),
 	threatReportLocator('Threat report to download: pick it by title, or enter its numeric ID'),
 	{
@@ -97,31 +97,33 @@ export const downloadOperation: FlareOperation = {
 		mimeType: (item) => FORMATS[formatOf(item)],
 	},
 	output(item, _records, { body, headers, statusCode }) {
-		// The file is known by its first bytes (Flare's OpenAPI gives its media type as JSON); an answer
-		// that is JSON instead, as Flare's errors are, is not the file.
+		// The file is known by its first bytes (Flare's OpenAPI gives its media type as JSON): an answer
+		// that is JSON instead, as Flare's errors are, or anything else (a proxy's HTML page, a PDF for
+		// a DOCX), is not the file. The bytes are never quoted.
 		const format = formatOf(item);
 		const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
-		const type = String(headers['content-type'] ?? '').toLowerCase();
+		const type = String(headers['content-type'] ?? '').toLowerCase().slice(0, 100);
+		if (bytes.subarray(0, 4).equals(MAGIC[format])) return [fileItem(item, bytes)];
 		const looksLikeJson = /^\s*[[{]/.test(bytes.subarray(0, 64).toString('latin1'));
-		if (!bytes.subarray(0, 4).equals(MAGIC[format]) && (looksLikeJson || /\bjson\b/.test(type))) {
-			throw unexpectedAnswer(
-				statusCode,
-				`Flare answered with JSON (${type || 'no media type'}), not a ${format} file`,
-			);
-		}
-		if (bytes.length === 0) {
-			throw unexpectedAnswer(
-				statusCode,
-				`Flare answered with an empty file, not a ${formatOf(item)} file`,
-			);
-		}
-		return [
-			{
-				reportId: locatorInteger(item, 'reportId'),
-				format: formatOf(item),
-				fileName: fileName(item),
-				fileSize: bytes.length,
-			},
-		];
+		const what =
+			looksLikeJson || /\bjson\b/.test(type)
+				? 'JSON'
+				: bytes.length === 0
+					? 'an empty file'
+					: 'a file that does not start as one';
+		throw unexpectedAnswer(
+			statusCode,
+			`Flare answered with ${what} (${type || 'no media type'}), not a ${format} file`,
+		);
 	},
 };
+
+/** The item of a downloaded file: what it is. */
+function fileItem(item: FlareItem, bytes: Buffer) {
+	return {
+		reportId: locatorInteger(item, 'reportId'),
+		format: formatOf(item),
+		fileName: fileName(item),
+		fileSize: bytes.length,
+	};
+}
