@@ -8,15 +8,13 @@
  */
 import { createHmac } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { FakeFlare, pushAlert } from '../fake-flare';
 import { registerSecret } from '../harness/collect';
 import { Harness } from '../harness/engine';
 import { AlertWebhookWorkflow } from '../harness/webhook';
 import { useVirtualTime } from '../support/clock';
-import { fs, processRef } from '../support/node';
-import { apiRequests } from './support';
+import { apiRequests, loggedSince, logSize } from './support';
 
 const CHANNELS = '/firework/v4/alerts/channels';
 const CREATE = { alertChannel: 'create' };
@@ -24,16 +22,6 @@ const CREATE = { alertChannel: 'create' };
 /** The channel's secret as docs/alerts.md ("Its signing secret") states it is derived. */
 const derivedSecret = (apiKey: string, workflowId: string, webhookId: string) =>
 	createHmac('sha256', apiKey).update(`n8n-flare-alert-channel/v1/${workflowId}/${webhookId}`).digest('hex');
-
-/** n8n's log of this jest worker (test/support/jest-env.js), from `offset`, once it holds `text`. */
-const logFile = () => processRef.env.N8N_LOG_FILE_LOCATION!;
-const logSize = () => (fs.existsSync(logFile()) ? fs.statSync(logFile()).size : 0);
-async function loggedSince(offset: number, text: string): Promise<string> {
-	const read = () => (fs.existsSync(logFile()) ? fs.readFileSync(logFile(), 'utf8').slice(offset) : '');
-	for (let wait = 0; wait < 50 && !read().includes(text); wait++) await sleep(50);
-	expect(read()).toContain(text);
-	return read();
-}
 
 describe('Flare Alert Trigger: a channel of its own', () => {
 	let fake: FakeFlare;
