@@ -692,6 +692,8 @@ const OPTION_WITHOUT_SECRET = /[-_.](?:stdin|file|prompt)$/i;
 /** The start of a PEM private key block (`-----BEGIN RSA PRIVATE KEY-----`, PGP's `… PRIVATE KEY BLOCK-----`). */
 const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 const PEM_END = '-----END ';
+/** What the rules of source code need: one of them is looked for only in a text that has it. */
+const CODE_HINT = /--|[<(]/;
 /**
  * A maximal run of non-space characters with a colon: a candidate credential line, or a part of one.
  * It starts only where a run starts, so that each run is read once (a long run costs its length).
@@ -713,6 +715,7 @@ const VALUE_END = /[&#;\s]/g;
 const ENCODED_VALUE_END = /[&#;\s]|%2[36]|%3[Bb]/g;
 /** What separates the parts of a URL that a record's value may be: path segments, parameters. */
 const URL_PART_END = /[/?&#;=\s]/g;
+const HOST_END = /[/?#]/g;
 const ENCODED_PART_END = /%(?:2[Ff]|3[Ff]|26|23|3[Bb]|3[Dd])/g;
 /** A `Cookie:` or `Set-Cookie:` header: its pairs follow, up to the end of the line. */
 const COOKIE_HEADER = /(?<![\w-])(?:set-)?cookie[ \t]{0,16}:[ \t]{0,16}([^\r\n]{1,8192})/gi;
@@ -867,8 +870,10 @@ function isWord(text: string, start: number, end: number): boolean {
  * only after a secret's name is a value read, so that each character is read a bounded number of times.
  */
 function findAssignments(text: string, ranges: Ranges): void {
-	const names = new RegExp(ASSIGNED_NAME);
-	const values = new RegExp(ASSIGNED_VALUE);
+	// The patterns themselves, not copies (a copy of the long value pattern costs more than most texts).
+	const names = ASSIGNED_NAME;
+	const values = ASSIGNED_VALUE;
+	names.lastIndex = 0;
 	for (let name = names.exec(text); name; name = names.exec(text)) {
 		if (nameKind(name[1]) !== SECRET_NAME) continue;
 		// A `Cookie:` header: its pairs are masked one by one, their names kept (findCookieHeaders).
@@ -1010,24 +1015,22 @@ function findCookieHeaders(text: string, ranges: Ranges): void {
  */
 function findSecretParameters(url: string, ranges: Ranges): void {
 	// Where the values end, each found once: the values start further on at each match.
-	const ends = new RegExp(VALUE_END);
-	const encodedEnds = new RegExp(ENCODED_VALUE_END);
 	let end = -1;
 	let encodedEnd = -1;
 	for (const match of url.matchAll(PARAMETER_NAME)) {
 		if (nameKind(match[1]) !== SECRET_NAME) continue;
 		const start = match.index + match[0].length;
 		if (match[2] === '=') {
-			if (end < start) end = endOf(url, ends, start);
+			if (end < start) end = endOf(url, VALUE_END, start);
 			ranges.push(start, end);
 		} else {
-			if (encodedEnd < start) encodedEnd = endOf(url, encodedEnds, start);
+			if (encodedEnd < start) encodedEnd = endOf(url, ENCODED_VALUE_END, start);
 			ranges.push(start, encodedEnd);
 		}
 	}
 }
 
-/** Where `pattern` next matches in `text` from `start`, or the text's length. */
+/** Where `pattern` (global) next matches in `text` from `start`, or the text's length. */
 function endOf(text: string, pattern: RegExp, start: number): number {
 	pattern.lastIndex = start;
 	const match = pattern.exec(text);
@@ -1042,10 +1045,9 @@ function endOf(text: string, pattern: RegExp, start: number): number {
 function findOwnValues(url: string, values: SecretValues, ranges: Ranges): void {
 	const scheme = url.indexOf('://');
 	const host = scheme === -1 ? 0 : scheme + 3;
-	const afterHost = endOf(url, /[/?#]/g, host);
-	const ends = new RegExp(URL_PART_END);
+	const afterHost = endOf(url, HOST_END, host);
 	for (let start = afterHost; start < url.length; ) {
-		const end = endOf(url, ends, start + 1);
+		const end = endOf(url, URL_PART_END, start + 1);
 		const part = start + 1;
 		if (end > part) {
 			const text = url.slice(part, end);
@@ -1058,9 +1060,8 @@ function findOwnValues(url: string, values: SecretValues, ranges: Ranges): void 
 
 /** The parts of a percent-encoded value (`%2Fcb%3Fq%3D…`) that are a record's values. */
 function findEncodedParts(text: string, offset: number, values: SecretValues, ranges: Ranges) {
-	const ends = new RegExp(ENCODED_PART_END);
 	let start = 0;
-	for (let end = endOf(text, ends, 0); ; end = endOf(text, ends, start)) {
+	for (let end = endOf(text, ENCODED_PART_END, 0); ; end = endOf(text, ENCODED_PART_END, start)) {
 		if (end > start && values.hasEncoded(text.slice(start, end))) {
 			ranges.push(offset + start, offset + end);
 		}
@@ -1151,10 +1152,12 @@ function maskText(text: string, values: SecretValues): string {
 	if (values.has(text)) return maskValue(text) as string;
 	const ranges: Ranges = [];
 	values.find(plain, ranges);
-	if (plain.includes('-----BEGIN ')) findPrivateKeys(plain, ranges);
-	if (plain.includes('--')) findOptions(plain, ranges);
-	if (plain.includes('<')) findElements(plain, ranges);
-	if (plain.includes('(')) findTextPairs(plain, CALL_PAIR, ranges);
+	if (CODE_HINT.test(plain)) {
+		if (plain.includes('-----BEGIN ')) findPrivateKeys(plain, ranges);
+		if (plain.includes('--')) findOptions(plain, ranges);
+		if (plain.includes('<')) findElements(plain, ranges);
+		if (plain.includes('(')) findTextPairs(plain, CALL_PAIR, ranges);
+	}
 	// Every other rule needs a colon or an equals sign.
 	if (plain.includes(':') || plain.includes('=')) {
 		findAssignments(plain, ranges);
