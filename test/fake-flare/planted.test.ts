@@ -233,7 +233,12 @@ describe('planted leaked values', () => {
 		expect(Object.values(first).map((value) => (Array.isArray(value) ? 'list' : value === null ? 'null' : typeof value))).toEqual(
 			expect.arrayContaining(['string', 'number', 'list', 'object']),
 		);
-		expect(first.callback_url).toMatch(new RegExp(`=${PLANTED_MARKER}~p%40ss%20w0rd%23[0-9a-f]{12}~${PLANTED_MARKER}&next=${PLANTED_MARKER}~own%20secret%26[0-9a-f]{12}~${PLANTED_MARKER}&lang=en$`));
+		expect(first.callback_url).toMatch(new RegExp(`=${PLANTED_MARKER}~p%40ss%20w0rd%23[0-9a-f]{12}~${PLANTED_MARKER}&next=${PLANTED_MARKER}~own%20secret%26[0-9a-f]{12}~${PLANTED_MARKER}&lang=en&redirect=https://idp\\.example\\.org/cb\\?[\\w.-]+=${PLANTED_MARKER}~[0-9a-f]{20}~${PLANTED_MARKER}&then=%2Fcb%3F[\\w.-]+%3D${PLANTED_MARKER}~[0-9a-f]{20}~${PLANTED_MARKER}$`));
+		// Pairs of other spellings, source code, an object of secrets under a plural.
+		expect(first.tags).toEqual(expect.arrayContaining([{ Key: 'Name', Value: 'backup-db' }, { Key: expect.any(String), Value: expect.stringMatching(/^PlAnTeD~/) }]));
+		expect(first.header_tuples).toEqual(expect.arrayContaining([['Accept', '*/*'], [expect.any(String), expect.stringMatching(/^PlAnTeD~/)]]));
+		expect(String(first.code).split('\n')).toHaveLength(5);
+		expect(Object.values(first.vault as object)).toEqual([{ DB_MAIN: expect.stringMatching(/^PlAnTeD~/) }]);
 		expect(first.note).toBe(`The new code ${String(first.own_secret)} was sent by text message.`);
 		expect(String(first.pin)).toMatch(new RegExp(`^${PLANTED_NUMBER_PREFIX}[0-9]{6}$`));
 		expect(holdsPlanted(String(first.pin))).toBe(true);

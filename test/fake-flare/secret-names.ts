@@ -74,6 +74,14 @@ const NAMES_AS_WORDS: readonly string[][] = [
 	['encryption', 'key'],
 	['master', 'key'],
 	['client', 'key'],
+	['ssh', 'key'],
+	['hmac', 'key'],
+	['license', 'key'],
+	['creds'],
+	['db', 'creds'],
+	['mnemonic'],
+	['seed', 'phrase'],
+	['bearer'],
 	['key'],
 	['hash'],
 ];
@@ -97,6 +105,9 @@ const ONE_WORD_NAMES: readonly string[] = [
 	'setcookie',
 	'masterpassphrase',
 	'rootpasswd',
+	'userpwd',
+	'userpass',
+	'sshkey',
 ];
 
 /** Secret names in the plural: their strings are secrets. */
@@ -108,6 +119,8 @@ export const PLURAL_SECRET_NAMES: readonly string[] = [
 	'ACCESS_TOKENS',
 	'credentials',
 	'pins',
+	'keys',
+	'hashes',
 ];
 
 const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
@@ -145,7 +158,7 @@ export const SECRET_NAME_SET: ReadonlySet<string> = new Set([...SECRET_NAMES, ..
 
 /**
  * How many names of the lists one planting takes (a tenant's feed of 80 events plants under each of
- * the 360 names and the 325 without a space).
+ * the 412 names and the 372 without a space).
  */
 const KEYS_PER_PLANTING = 8;
 const WORDS_PER_PLANTING = 5;
@@ -158,9 +171,11 @@ export interface PlantedUnderNames {
 
 /**
  * An object of values planted under secret names, in every nesting: a string, a number, a list and
- * an object under a name; a header object and a list of
- * name/value pairs; a name deep in a configuration; a plural; an assignment in free text and in
- * JSON quoted as text; URL parameters, percent-encoded, under a secret name and under another; the
+ * an object under a name; a header object, a list of name/value pairs, AWS tags' `{Key, Value}` and
+ * `[name, value]` tuples; a name deep in a configuration; a plural, with a list and with an object;
+ * an assignment in free text, in JSON quoted as text and as source code writes it (`'name' => '…'`,
+ * `name := "…"`, `define('name', '…')`, `<name>…</name>`, `--name …`); URL parameters,
+ * percent-encoded, under a secret name and under another, and inside another parameter's value; the
  * record's own secret quoted bare in free text.
  * `turn` picks the names, in turn: consecutive turns take the next names of each list, so that a
  * few dozen turns (a tenant's feed) plant under every name; without it, every name is planted.
@@ -213,9 +228,24 @@ export function plantUnderSecretNames(seed: string, turn?: number): PlantedUnder
 		{ name: 'Accept', value: '*/*' },
 		...pair.map((name) => ({ name, value: value(`pair/${name}`) })),
 	];
+	fields.tags = [{ Key: 'Name', Value: 'backup-db' }, ...pair.map((name) => ({ Key: name, Value: value(`tag/${name}`) }))];
+	fields.header_tuples = [['Accept', '*/*'], ...header.map((name) => [name, value(`tuple/${name}`)])];
 	fields.config = { database: { host: 'db.internal', ...Object.fromEntries(deep.map((name) => [name, value(`deep/${name}`)])) } };
 	fields.recovery = Object.fromEntries(plural.map((name) => [name, [value(`${name}/0`), value(`${name}/1`)]]));
 	fields.env = word.map((name) => `export ${name}=${value(`env/${name}`)}`).join('\n');
+	fields.code = word
+		.map((name, k) => {
+			const secret = value(`source/${name}`);
+			return [
+				`'${name}' => '${secret}',`,
+				`${name} := "${secret}"`,
+				`define('${name}', '${secret}');`,
+				`<${name}>${secret}</${name}>`,
+				`mysqldump --${name} ${secret} db`,
+			][(k + (turn ?? 0)) % 5];
+		})
+		.join('\n');
+	fields.vault = Object.fromEntries(plural.map((name) => [name, { DB_MAIN: value(`vault/${name}`) }]));
 	fields.log = JSON.stringify(Object.fromEntries(quoted.map((name) => [name, value(`log/${name}`)])));
 	// A value with characters a URL encodes, under a secret parameter's name; the record's own secret
 	// (under its name above) repeated encoded under a parameter of another name.
@@ -227,7 +257,11 @@ export function plantUnderSecretNames(seed: string, turn?: number): PlantedUnder
 	const own = planted(`own secret&${hex(`${seed}/own`)}`);
 	secrets.push(own);
 	fields.own_secret = own;
-	fields.callback_url = `https://sso.example.org/cb?state=af31&${encoded.join('&')}&next=${encodeURIComponent(own)}&lang=en`;
+	// A secret parameter inside another's value: as it is, then percent-encoded (last: it ends the URL).
+	const [inner, innerEncoded] = [parameter[0], parameter[parameter.length - 1]];
+	const nested = `redirect=https://idp.example.org/cb?${inner}=${value(`nested/${inner}`)}`;
+	const nestedEncoded = `then=${encodeURIComponent(`/cb?${innerEncoded}=`)}${value(`nested-encoded/${innerEncoded}`)}`;
+	fields.callback_url = `https://sso.example.org/cb?state=af31&${encoded.join('&')}&next=${encodeURIComponent(own)}&lang=en&${nested}&${nestedEncoded}`;
 	// A number under a secret's name; the record's own secret quoted bare in free text (not the
 	// number: a test that turns every number of an answer into text parts them).
 	const pin = plantedNumber(`${seed}/pin`);

@@ -237,9 +237,10 @@ describe('Leaked values: masked by default on every surface, in clear with Full'
 			expect(output).toEqual(asOutput(truth));
 			const leaked = dataOf(output).leaked_data as IDataObject;
 			expect(SECRET_NAMES.filter((name) => !/^\*{8}$|^.\*{8}.$/.test(String(leaked[name])))).toEqual([]);
-			expect([leaked.env, leaked.callback_url, leaked.note]).toEqual([
+			expect([leaked.env, leaked.code, leaked.callback_url, leaked.note]).toEqual([
 				expect.not.stringContaining('PlAnTeD'),
-				expect.stringMatching(/^https:\/\/sso\.example\.org\/cb\?state=af31&.*&next=\*{8}&lang=en$/),
+				expect.not.stringContaining('PlAnTeD'),
+				expect.stringMatching(/^https:\/\/sso\.example\.org\/cb\?state=af31&.*&next=\*{8}&lang=en&redirect=https:\/\/idp\.example\.org\/cb\?[\w.-]+=\*{8}&then=%2Fcb%3F[\w.-]+%3D\*{8}$/),
 				expect.stringMatching(/^The new code \*{8} was sent/),
 			]);
 			expect(await getFullEvent(uid, { leakedValueOutput: 'full' })).toEqual(truth);

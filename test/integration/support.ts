@@ -103,16 +103,30 @@ export function maskedView<T>(data: T, plantedValues: Iterable<string>): T {
 				.sort((a, b) => b.length - a.length)
 				.reduce((text, planted) => text.split(planted).join('********'), value);
 		}
-		if (Array.isArray(value)) return value.map(visit);
+		if (Array.isArray(value)) {
+			// A list of `[name, value]` pairs: the value of a secret's name is a secret.
+			return value.map((entry) =>
+				Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && SECRET_NAME_SET.has(entry[0]) && !/\s/.test(entry[0])
+					? [entry[0], whole(entry[1])]
+					: visit(entry),
+			);
+		}
 		if (value !== null && typeof value === 'object') {
 			const object = value as Record<string, unknown>;
-			const pairsSecret = typeof object.name === 'string' && SECRET_NAME_SET.has(object.name);
+			// `{name, value}`, `{Key, Value}`, `{header, value}`: a `key` beside a `value` is the pair's name.
+			const pairName = ['name', 'Name', 'NAME', 'key', 'Key', 'KEY', 'header', 'Header', 'HEADER'].map((key) => object[key]);
+			const pairsSecret = pairName.some((name) => typeof name === 'string' && SECRET_NAME_SET.has(name) && !/\s/.test(name));
+			const isValue = (key: string) => key.toLowerCase() === 'value';
+			const hasValue = Object.keys(object).some(isValue);
 			return Object.fromEntries(
 				Object.entries(object).map(([key, entry]) => {
-					if (SECRET_NAME_SET.has(key) || (key === 'value' && pairsSecret)) return [key, whole(entry)];
+					if (hasValue && key.toLowerCase() === 'key') return [key, visit(entry)];
+					if (SECRET_NAME_SET.has(key) || (isValue(key) && pairsSecret)) return [key, whole(entry)];
 					if (PLURAL_SECRET_NAMES.includes(key)) {
 						if (typeof entry === 'string') return [key, masked(entry)];
 						if (Array.isArray(entry)) return [key, entry.map((inner) => (typeof inner === 'string' || typeof inner === 'number' ? whole(inner) : visit(inner)))];
+						// An object of secrets (`secrets: {DB_MAIN: …}`): its strings are secrets.
+						if (entry !== null && typeof entry === 'object') return [key, Object.fromEntries(Object.entries(entry).map(([name, inner]) => [name, typeof inner === 'string' ? whole(inner) : visit(inner)]))];
 					}
 					return [key, visit(entry)];
 				}),

@@ -147,7 +147,6 @@ describe('the rule: every spelling of a secret name', () => {
 			design: 'flat',
 			possession: 'none',
 			tokenizer: 'words',
-			keys: ['a', 'b'],
 		};
 		expect(masked(kept)).toEqual(kept);
 	});
@@ -186,6 +185,8 @@ describe("Flare's documented fields (Flared/docs-api: OpenAPI v2, v3, v4 and the
 		number_of_leaked_secrets: 1,
 		secret_detection_rule_id: 'aws-access-key',
 		is_secret_detection_rule_match: true,
+		api_key_id: 12,
+		refresh_token_exp: 3600,
 		project_key: 'SEC',
 		keyword: 'globex',
 		included_keywords: ['globex'],

@@ -33,10 +33,10 @@ const SURROGATE = /[\uD800-\uDFFF]/;
 const SECRET = 1;
 const FREE_TEXT = 2;
 /**
- * `value`: a secret in a cookie or beside a secret's name (an entry of a list named like secrets such
- * as `cookies`, an object with a `host_key` or whose `name` is a secret's, as HTTP headers are
- * written in name/value pairs, or a record of an operation whose records are all cookies: Leaked
- * Cookie → Search, Expand Stealer Log).
+ * `value` (any case): a secret in a cookie or beside a secret's name (an entry of a list named like
+ * secrets such as `cookies`, an object with a `host_key` or whose `name`, `key` or `header` is a
+ * secret's, as HTTP headers, environments and tags are written in name/value pairs, or a record of an
+ * operation whose records are all cookies: Leaked Cookie → Search, Expand Stealer Log).
  */
 const COOKIE_VALUE = 3;
 const STRUCTURED = 4;
@@ -45,6 +45,8 @@ const URL_TEXT = 5;
 const NETLOC = 6;
 /** Named like secrets in the plural (`passwords`, `tokens`): its strings are secrets, not its counts. */
 const SECRET_LIST = 7;
+/** `key` (any case): a secret, but the name of a pair when a `value` sits beside it (`{key, value}`). */
+const KEY_NAME = 8;
 type KeyKind =
 	| typeof SECRET
 	| typeof FREE_TEXT
@@ -52,7 +54,8 @@ type KeyKind =
 	| typeof STRUCTURED
 	| typeof URL_TEXT
 	| typeof NETLOC
-	| typeof SECRET_LIST;
+	| typeof SECRET_LIST
+	| typeof KEY_NAME;
 
 // ---- names of secrets ----
 
@@ -80,13 +83,23 @@ const SECRET_WORDS = new Set([
 	'session',
 	'sid',
 	'credential',
+	'creds',
+	'cred',
 	'signature',
 	'sig',
+	'bearer',
+	'mnemonic',
 ]);
-/** …or ends with one of these, written as one word (`dbpassword`, `csrftoken`, `PHPSESSID`, `apikey`)… */
+/**
+ * …or ends with one of these, written as one word (`dbpassword`, `csrftoken`, `PHPSESSID`, `apikey`,
+ * `userpwd`, `userpass`)…
+ */
 const SECRET_WORD_ENDING =
-	/(?:password|passwd|passphrase|secret|token|cookie|sessid|sessionid|apikey|accesskey|privatekey|secretkey)$/;
-/** …or it has `key` after one of these words (`api_key`, `X-Api-Key`, `accessKey`, `private key`)… */
+	/(?:password|passwd|passphrase|secret|token|cookie|sessid|sessionid|apikey|accesskey|privatekey|secretkey|sshkey|hmackey|licensekey|seedphrase|pwd|(?:user|db|admin|root|login|mail|ftp|ssh|sql|wifi|my)pass)$/;
+/**
+ * …or it has `key` after one of these words (`api_key`, `X-Api-Key`, `accessKey`, `private key`,
+ * `ssh_key`, `license_key`)…
+ */
 const KEY_QUALIFIERS = new Set([
 	'api',
 	'app',
@@ -97,9 +110,43 @@ const KEY_QUALIFIERS = new Set([
 	'encryption',
 	'master',
 	'client',
+	'ssh',
+	'hmac',
+	'license',
+	'licence',
+	'product',
+	'gpg',
+	'pgp',
+	'rsa',
+	'ssl',
+	'tls',
+	'wallet',
+	'recovery',
+	'deploy',
 ]);
-/** …or it is, as a whole, `key` or `hash` (a leaked password's hash). */
+/** …or `phrase` after one of these (`seed_phrase`, `recoveryPhrase`)… */
+const PHRASE_QUALIFIERS = new Set(['seed', 'recovery', 'backup', 'wallet', 'mnemonic']);
+/** …or it is, as a whole, `key` or `hash` (a leaked password's hash); `keys` and `hashes` hold secrets. */
 const SECRET_WHOLE_NAMES = new Set(['key', 'hash']);
+const SECRETS_WHOLE_NAMES = new Set(['keys', 'hashes']);
+/**
+ * A name whose last word says what kind of thing, how many or until when (`token_type`,
+ * `refresh_token_exp`, `pin_count`, `password_changed_at`) describes a secret without holding one.
+ */
+const DESCRIBING_WORDS = new Set([
+	'type',
+	'types',
+	'kind',
+	'count',
+	'exp',
+	'expiry',
+	'expires',
+	'expiration',
+	'length',
+	'format',
+	'algorithm',
+	'at',
+]);
 /**
  * Names of Flare's documented fields that say something about a secret without holding one
  * (docs/api-contract.md, "Masking", with their sources), as the rule's words write them.
@@ -121,6 +168,7 @@ const NOT_SECRET_NAMES = new Set([
 	'number_of_leaked_secrets',
 	'secret_detection_rule_id',
 	'is_secret_detection_rule_match',
+	'api_key_id',
 ]);
 
 /** What a name says of its value: nothing, a secret, or (a plural: `passwords`, `tokens`) secrets. */
@@ -130,7 +178,8 @@ const SECRETS_NAME = 2;
 type NameKind = typeof NOT_SECRET_NAME | typeof SECRET_NAME | typeof SECRETS_NAME;
 
 /** Every name the rule makes a secret's holds one of these (a fast test for the many that do not). */
-const SECRET_NAME_HINT = /pass|pw|pin|otp|secret|token|jwt|auth|cookie|sess|sid|credential|sig|key|hash/i;
+const SECRET_NAME_HINT =
+	/pass|pw|pin|otp|secret|token|jwt|auth|cookie|sess|sid|cred|sig|key|hash|bearer|mnemonic|phrase/i;
 /** The kinds of names met in free text and URLs, as {@link KINDS} of keys. */
 const NAME_KINDS = new Map<string, NameKind>();
 
@@ -168,12 +217,20 @@ function nameKindOf(name: string): NameKind {
 	const joined = words.join('_');
 	if (NOT_SECRET_NAMES.has(joined)) return NOT_SECRET_NAME;
 	if (SECRET_WHOLE_NAMES.has(joined)) return SECRET_NAME;
+	if (SECRETS_WHOLE_NAMES.has(joined)) return SECRETS_NAME;
+	if (words.length > 1 && DESCRIBING_WORDS.has(words[words.length - 1])) return NOT_SECRET_NAME;
 	let plural = false;
 	for (let index = 0; index < words.length; index++) {
 		const word = words[index];
 		if (isSecretWord(word)) return SECRET_NAME;
-		if ((word === 'key' || word === 'keys') && index > 0 && KEY_QUALIFIERS.has(words[index - 1])) {
-			if (word === 'key') return SECRET_NAME;
+		const qualifiers =
+			word === 'key' || word === 'keys'
+				? KEY_QUALIFIERS
+				: word === 'phrase' || word === 'phrases'
+					? PHRASE_QUALIFIERS
+					: undefined;
+		if (qualifiers && index > 0 && qualifiers.has(words[index - 1])) {
+			if (!word.endsWith('s')) return SECRET_NAME;
 			plural = true;
 		} else if (word.endsWith('s') && isSecretWord(word.slice(0, -1))) plural = true;
 	}
@@ -182,7 +239,6 @@ function nameKindOf(name: string): NameKind {
 
 /** Keys that are not secrets' names, by what they hold. */
 const KEY_KINDS = new Map<string, KeyKind>([
-	['value', COOKIE_VALUE],
 	...[
 		// An alert channel's Slack, Discord or Teams webhook URL: whoever has it can post there.
 		'webhook_url',
@@ -251,13 +307,22 @@ function kindOf(key: string): KeyKind {
 	const known = KINDS.get(key);
 	if (known !== undefined) return known;
 	const name = nameKind(key);
+	const lower = key.length <= 5 ? key.toLowerCase() : '';
 	const kind =
-		name === SECRET_NAME
-			? SECRET
-			: name === SECRETS_NAME
-				? SECRET_LIST
-				: (KEY_KINDS.get(key) ??
-					(STRUCTURED_ENDING.test(key) ? STRUCTURED : URL_ENDING.test(key) ? URL_TEXT : FREE_TEXT));
+		lower === 'key'
+			? KEY_NAME
+			: lower === 'value'
+				? COOKIE_VALUE
+				: name === SECRET_NAME
+					? SECRET
+					: name === SECRETS_NAME
+						? SECRET_LIST
+						: (KEY_KINDS.get(key) ??
+							(STRUCTURED_ENDING.test(key)
+								? STRUCTURED
+								: URL_ENDING.test(key)
+									? URL_TEXT
+									: FREE_TEXT));
 	if (KINDS.size < MAX_KINDS) KINDS.set(key, kind);
 	return kind;
 }
@@ -267,6 +332,24 @@ const HIGHLIGHTS = 'highlights';
 
 /** Secret values shorter than this are looked for in free text only as the whole text: they would match ordinary words. */
 const MIN_FREE_TEXT_SECRET_LENGTH = 6;
+/**
+ * Secret values shorter than this are looked for in free text only as whole words (not inside a
+ * longer run of letters and digits: a hash `123456` leaves the uid `91234567` alone).
+ */
+const ANYWHERE_SECRET_LENGTH = 8;
+/**
+ * Values that are words of the rule itself (a password `password`, a token type `Bearer`) are looked
+ * for in free text only as the whole text: elsewhere they are the words that speak of secrets.
+ */
+const isRuleWord = (value: string) => {
+	const lower = value.toLowerCase();
+	return (
+		SECRET_WORDS.has(lower) ||
+		SECRET_WHOLE_NAMES.has(lower) ||
+		lower === 'basic' ||
+		lower === 'digest'
+	);
+};
 
 /**
  * Masks a leaked value (docs/api-contract.md, "Masking"): eight stars; for a string of 12 characters
@@ -298,6 +381,8 @@ interface Found {
 	mode: Exclude<LeakedValueOutput, 'full'>;
 	/** The record's secret values (strings), to look for in its free text. */
 	values?: string[];
+	/** What the rules found in its strings, noted among `values` (`noteRuleValues`). */
+	ruleValues?: Set<string>;
 	texts?: Place[];
 	urls?: Place[];
 	netlocs?: Place[];
@@ -319,22 +404,36 @@ function noteValue(text: string, found: Found): void {
 	if (encoded.includes('%20')) values.push(encoded.replace(/%20/g, '+'));
 }
 
+/** Whether a key names a secret whose value is noted (a secret's name, `key`, or a `value`). */
+function namesNotedSecret(key: string): boolean {
+	const kind = kindOf(key);
+	return kind === SECRET || kind === SECRET_LIST || kind === KEY_NAME || kind === COOKIE_VALUE;
+}
+
 /**
- * Notes a secret value to look for in the record's free text: a string, a number's digits, and the
- * strings and numbers inside a list or an object (at most {@link MAX_NOTED_LEAVES} of them).
+ * Notes a secret value to look for in the record's free text: a string, a number's digits, the
+ * strings and numbers of a list, and of an object those under a secret's name or a `value` (a
+ * cookie's domain or a header's name is not a secret, whatever name it sits under); at most
+ * {@link MAX_NOTED_LEAVES} of them.
  */
 function noteSecret(value: unknown, found: Found): void {
 	if (typeof value === 'string') noteValue(value, found);
 	else if (typeof value === 'number' && Number.isFinite(value)) noteValue(String(value), found);
 	else if (value !== null && typeof value === 'object') {
-		const pending: unknown[] = [value];
+		// Each entry with whether it is a secret: a list's entries are, an object's by their names.
+		const pending: Array<[unknown, boolean]> = [[value, true]];
 		for (let noted = 0; pending.length > 0 && noted < MAX_NOTED_LEAVES; ) {
-			const next = pending.pop();
+			const [next, secret] = pending.pop()!;
 			if (typeof next === 'string' || typeof next === 'number') {
+				if (!secret) continue;
 				noteSecret(next, found);
 				noted++;
+			} else if (Array.isArray(next)) {
+				for (const entry of next) pending.push([entry, secret]);
 			} else if (next !== null && typeof next === 'object') {
-				for (const entry of Object.values(next)) pending.push(entry);
+				for (const key in next) {
+					pending.push([(next as IDataObject)[key], namesNotedSecret(key)]);
+				}
 			}
 		}
 	}
@@ -356,6 +455,34 @@ function protectSecret(object: IDataObject, key: string, found: Found): void {
 	else object[key] = protectedValue(value, found.mode) as string;
 }
 
+/**
+ * Records are walked this deep at most: what lies deeper is masked whole, as a secret is (not
+ * noted), so that an answer nested thousands deep is masked rather than failing (review of issue 30,
+ * R5). Flare's records are a few levels deep.
+ */
+const MAX_DEPTH = 100;
+
+/** The value at `place`, past {@link MAX_DEPTH}: masked whole (Omit: left out, or null in a list). */
+function protectTooDeep([holder, key]: Place, found: Found): void {
+	const value = (holder as Record<string | number, unknown>)[key];
+	if (found.mode === 'omit') {
+		if (Array.isArray(holder)) holder[key as number] = null;
+		else delete holder[key as string];
+	} else {
+		(holder as Record<string | number, unknown>)[key] =
+			found.mode === 'sha256' ? safeDigestOf(value) : MASK;
+	}
+}
+
+/** {@link digestOf}, or the mask when the value is too deep to write as JSON. */
+function safeDigestOf(value: unknown): unknown {
+	try {
+		return digestOf(value);
+	} catch {
+		return MASK;
+	}
+}
+
 /** Notes the string at `place` as free text or a URL; structured strings are left alone. */
 function noteString(kind: KeyKind, place: Place, found: Found): void {
 	if (kind === FREE_TEXT) (found.texts ??= []).push(place);
@@ -363,32 +490,67 @@ function noteString(kind: KeyKind, place: Place, found: Found): void {
 	else if (kind === NETLOC) (found.netlocs ??= []).push(place);
 }
 
-/**
- * Whether an object pairs a secret's name with its text `value` (`{"name": "Authorization", "value":
- * "Bearer …"}`); a matching policy's `value` is an object, whatever the policy is named.
- */
-function namesSecret(object: IDataObject): boolean {
-	const value = object.value;
+/** The keys that name the other half of a pair (`{name, value}`, `{Key, Value}`, `{header, value}`). */
+const PAIR_NAME_KEYS = ['name', 'Name', 'NAME', 'key', 'Key', 'KEY', 'header', 'Header', 'HEADER'];
+
+/** Whether `name` is a secret's name as a pair writes it: one word (no space), named by the rule. */
+function isPairName(name: unknown): name is string {
 	return (
-		typeof object.name === 'string' &&
-		(typeof value === 'string' || typeof value === 'number') &&
-		nameKind(object.name) === SECRET_NAME
+		typeof name === 'string' &&
+		name.length <= 64 &&
+		!/\s/.test(name) &&
+		nameKind(name) !== NOT_SECRET_NAME
 	);
 }
 
 /**
- * Walks an object: its secrets get the mode; its free text and URLs are noted. A `value` is a
- * secret in an entry of a list named like secrets (`cookies`), beside a `host_key` (Flare's cookie
- * shape) or a secret's name, or in a record its operation says is a cookie (`inSecretList`). Under
+ * Whether an object pairs a secret's name with its `value` (`{"name": "Authorization", "value":
+ * "Bearer …"}`, AWS tags' `{Key, Value}`); a matching policy, named in words, is not such a pair.
+ */
+function namesSecret(object: IDataObject): boolean {
+	for (const key of PAIR_NAME_KEYS) if (isPairName(object[key])) return true;
+	return false;
+}
+
+/** Whether an object has a `value` (any case) beside its other keys: then its `key` is a name. */
+const hasPairValue = (object: IDataObject) =>
+	object.value !== undefined || object.Value !== undefined || object.VALUE !== undefined;
+
+/** How an object's fields are read: by their names; `value` a secret; every string a secret. */
+const BY_NAME = 0;
+const VALUE_SECRET = 1;
+const STRINGS_SECRET = 2;
+type Reading = typeof BY_NAME | typeof VALUE_SECRET | typeof STRINGS_SECRET;
+
+/**
+ * Walks an object: its secrets get the mode; its free text and URLs are noted. A `value` (any case) is
+ * a secret in an entry of a list named like secrets (`cookies`), beside a `host_key` (Flare's cookie
+ * shape) or a secret's name (`name`, `key`, `header`), or in a record its operation says is a cookie
+ * (`reading` VALUE_SECRET). Under a name of secrets in the plural whose value is an object (`secrets`,
+ * `credentials`), every string that is not structured is a secret (`reading` STRINGS_SECRET). Under
  * `highlights` every string that is not a secret is free text.
  */
-function walkObject(object: IDataObject, found: Found, inSecretList: boolean, highlights: boolean) {
+function walkObject(
+	object: IDataObject,
+	found: Found,
+	reading: Reading,
+	highlights: boolean,
+	depth: number,
+) {
 	// A record may have a million siblings (a Return All): no array of keys is made per object.
 	// Records are parsed JSON: plain objects, without inherited keys.
 	for (const key in object) {
 		let kind = kindOf(key);
+		if (kind === KEY_NAME) kind = hasPairValue(object) ? STRUCTURED : SECRET;
 		if (kind === COOKIE_VALUE) {
-			if (inSecretList || object.host_key !== undefined || namesSecret(object)) {
+			const value = object[key];
+			if (
+				reading !== BY_NAME ||
+				object.host_key !== undefined ||
+				// A matching policy's `value` is an object: it is read field by field.
+				((value === null || typeof value !== 'object' || Array.isArray(value)) &&
+					namesSecret(object))
+			) {
 				protectSecret(object, key, found);
 				continue;
 			}
@@ -398,42 +560,60 @@ function walkObject(object: IDataObject, found: Found, inSecretList: boolean, hi
 			protectSecret(object, key, found);
 			continue;
 		}
+		if (reading === STRINGS_SECRET && kind !== STRUCTURED) kind = SECRET_LIST;
 		const value = object[key];
+		if (value !== null && typeof value === 'object' && depth >= MAX_DEPTH) {
+			protectTooDeep([object, key], found);
+			continue;
+		}
 		if (kind === SECRET_LIST) {
 			// Its strings are secrets; a count (`credentials: 3`) or a flag is not.
 			if (typeof value === 'string') protectSecret(object, key, found);
-			else if (Array.isArray(value)) walkSecrets(value, found, highlights);
+			else if (Array.isArray(value)) walkSecrets(value, found, highlights, depth + 1);
 			else if (value !== null && typeof value === 'object') {
-				walkObject(value as IDataObject, found, true, highlights);
+				walkObject(value as IDataObject, found, STRINGS_SECRET, highlights, depth + 1);
 			}
 			continue;
 		}
 		if (highlights) kind = FREE_TEXT;
 		if (typeof value === 'string') noteString(kind, [object, key], found);
 		else if (value !== null && typeof value === 'object') {
-			walkValue(value as IDataObject, key, kind, found, highlights || key === HIGHLIGHTS);
+			walkValue(value as IDataObject, kind, found, highlights || key === HIGHLIGHTS, depth + 1);
 		}
 	}
 }
 
-/** Walks the value of `key`: an object, or a list whose entries are walked alike. */
+/**
+ * Walks the value of a key of kind `kind`: an object, or a list whose entries are walked alike. An
+ * entry that is itself a pair `[name, value]` whose name is a secret's (headers as tuples) has its
+ * value protected.
+ */
 function walkValue(
 	value: IDataObject | unknown[],
-	key: string,
 	kind: KeyKind,
 	found: Found,
 	highlights: boolean,
+	depth: number,
 ) {
 	if (!Array.isArray(value)) {
-		walkObject(value, found, false, highlights);
+		walkObject(value, found, BY_NAME, highlights, depth);
 		return;
 	}
 	for (let index = 0; index < value.length; index++) {
 		const entry = value[index];
 		if (typeof entry === 'string') noteString(kind, [value, index], found);
 		else if (entry !== null && typeof entry === 'object') {
-			if (Array.isArray(entry)) walkValue(entry, key, kind, found, highlights);
-			else walkObject(entry as IDataObject, found, false, highlights);
+			if (depth >= MAX_DEPTH) protectTooDeep([value, index], found);
+			else if (!Array.isArray(entry)) {
+				walkObject(entry as IDataObject, found, BY_NAME, highlights, depth + 1);
+			} else {
+				if (entry.length === 2 && isPairName(entry[0]) && nameKind(entry[0]) === SECRET_NAME) {
+					noteSecret(entry[1], found);
+					if (found.mode === 'omit') entry.length = 1;
+					else entry[1] = protectedValue(entry[1], found.mode);
+				}
+				walkValue(entry, kind, found, highlights, depth + 1);
+			}
 		}
 	}
 }
@@ -442,7 +622,7 @@ function walkValue(
  * Walks a list named like secrets (`passwords`, `cookies`): its strings and numbers are secrets
  * (Omit leaves them out of the list), its objects are walked, their `value` a secret.
  */
-function walkSecrets(list: unknown[], found: Found, highlights: boolean) {
+function walkSecrets(list: unknown[], found: Found, highlights: boolean, depth: number) {
 	let kept = 0;
 	for (let index = 0; index < list.length; index++) {
 		const entry = list[index];
@@ -452,11 +632,13 @@ function walkSecrets(list: unknown[], found: Found, highlights: boolean) {
 			list[kept++] = protectedValue(entry, found.mode);
 			continue;
 		}
-		if (Array.isArray(entry)) walkSecrets(entry, found, highlights);
+		if (entry !== null && typeof entry === 'object' && depth >= MAX_DEPTH) {
+			protectTooDeep([list, index], found);
+		} else if (Array.isArray(entry)) walkSecrets(entry, found, highlights, depth + 1);
 		else if (entry !== null && typeof entry === 'object') {
-			walkObject(entry as IDataObject, found, true, highlights);
+			walkObject(entry as IDataObject, found, VALUE_SECRET, highlights, depth + 1);
 		}
-		list[kept++] = entry;
+		list[kept++] = list[index];
 	}
 	list.length = kept;
 }
@@ -473,16 +655,47 @@ const EMAIL = /^[^\s@:<>/]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
 const USERNAME = /^[A-Za-z][\w.+-]*$/;
 /**
  * The name of an assignment, as source code, configuration and pastes write it: a whole word of at
- * most 64 characters, quotes (JSON's, also escaped inside another JSON string), then `=` or `:`.
+ * most 64 characters, quotes (JSON's, also escaped inside another JSON string) and a `]` (`$cfg['password']`),
+ * then `=`, `:`, `:=` (Go), `=>` (PHP, Ruby) or `==`.
  */
-const ASSIGNED_NAME = /(?<![\w.-])([\w.-]{1,64})(?:\\?["'])?[ \t]{0,16}[:=]/g;
+const ASSIGNED_NAME = /(?<![\w.-])([\w.-]{1,64})(?:\\?["'])?\]?[ \t]{0,16}(?::=|=>|={1,3}|:)/g;
+/** An authorization scheme before a value (`Authorization: Bearer …`). */
+const SCHEME = '(?:(?:bearer|basic|token|digest)[ \\t]+)?';
 /**
- * What follows a secret's name: quotes, an authorization scheme, and the value, up to a space, a
- * quote, `;`, or a comma that a space or another assignment follows (`DB_PASSWORD=Winter,2025` is one
- * value; `token=abc, user=jane` and `token=abc,user=jane` end at the comma).
+ * What follows a secret's name: a value in quotes, read to its closing quote on the same line (a
+ * passphrase with spaces; at most 1,024 characters), or else quotes, an authorization scheme, and the
+ * value, up to a space, a quote, `;`, or a comma that a space or another assignment follows
+ * (`DB_PASSWORD=Winter,2025` is one value; `token=abc, user=jane` and `token=abc,user=jane` end at the
+ * comma). The value is the group that matched.
  */
-const ASSIGNED_VALUE =
-	/[ \t]{0,16}(?:\\?["'])?(?:(?:bearer|basic|token|digest)[ \t]+)?([^\s"'\\,;<]+(?:,(?![\s,]|[\w.-]{1,64}(?:\\?["'])?[ \t]{0,16}[:=])[^\s"'\\,;<]+)*)/iy;
+const ASSIGNED_VALUE = new RegExp(
+	`[ \\t]{0,16}(?:"${SCHEME}([^"\\\\\\r\\n]{1,1024})"|'${SCHEME}([^'\\\\\\r\\n]{1,1024})'|\\\\"${SCHEME}([^"\\\\\\r\\n]{1,1024})\\\\"|` +
+		`(?:\\\\?["'])?${SCHEME}([^\\s"'\\\\,;<]+(?:,(?![\\s,]|[\\w.-]{1,64}(?:\\\\?["'])?[ \\t]{0,16}[:=])[^\\s"'\\\\,;<]+)*))`,
+	'iy',
+);
+/** After a `key="…"` or `"key": "…"`, a `value` follows: the key is a pair's name, not a secret. */
+const PAIR_VALUE_AFTER = /\\?["']?[ \t]{0,16},?\s{0,16}\\?["']?value\b/iy;
+/**
+ * A name/value pair written in text (`<add key="Password" value="…"/>`, `{"name": "Authorization",
+ * "value": "…"}`): the name is the second group, the value the third or fourth.
+ */
+const TEXT_PAIR =
+	/(?<![\w-])(?:key|name|header)\\?["']?[ \t]{0,16}[:=][ \t]{0,16}\\?(["'])([\w.-]{1,64})\\?\1[ \t]{0,16},?\s{0,16}\\?["']?value\\?["']?[ \t]{0,16}[:=][ \t]{0,16}(?:\\?"([^"\\\r\n]{1,1024})\\?"|\\?'([^'\\\r\n]{1,1024})\\?')/gi;
+/** A call with a quoted name then a quoted value (`define('DB_PASSWORD', '…')`, `setenv("TOKEN", "…")`). */
+const CALL_PAIR =
+	/\(\s{0,16}\\?(["'])([\w.-]{1,64})\\?\1\s{0,16},\s{0,16}(?:\\?"([^"\\\r\n]{1,1024})\\?"|\\?'([^'\\\r\n]{1,1024})\\?')/g;
+/** An element whose name is a secret's (`<password>…</password>`), attributes allowed, on one element. */
+const ELEMENT = /<([A-Za-z_][\w.:-]{0,63})(?:\s[^<>]{0,256})?>([^<]{1,1024})<\/\1\s*>/g;
+/** A command-line option and its value (`--password …`); one that is not followed by a value is skipped. */
+const OPTION =
+	/(?<!\S)--([A-Za-z][\w.-]{0,63})[ \t]+(?!-)(?:"([^"\r\n]{1,1024})"|'([^'\r\n]{1,1024})'|([^\s"']+))/g;
+/** Options named like secrets that take no secret (`--password-stdin`, `--token-file`). */
+const OPTION_WITHOUT_SECRET = /[-_.](?:stdin|file|prompt)$/i;
+/** The start of a PEM private key block (`-----BEGIN RSA PRIVATE KEY-----`, PGP's `… PRIVATE KEY BLOCK-----`). */
+const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
+const PEM_END = '-----END ';
+/** What the rules of source code need: one of them is looked for only in a text that has it. */
+const CODE_HINT = /--|[<(]/;
 /**
  * A maximal run of non-space characters with a colon: a candidate credential line, or a part of one.
  * It starts only where a run starts, so that each run is read once (a long run costs its length).
@@ -492,8 +705,20 @@ const WITH_COLON = /(?<!\S)\S*:\S*/g;
 const URL_USERINFO = /(?<![\w+.-])[a-z][\w+.-]{0,31}:\/\/([^\s/?#:]{0,256}):([^\s/?#]{1,1024})@/gi;
 /** The userinfo of a host without scheme (a `netloc`): `user:password@host`. */
 const NETLOC_USERINFO = /^([^\s/?#:@]{0,256}):([^\s/?#]{1,1024})@/;
-/** A query (or fragment) parameter of a URL: its name and value. */
-const QUERY_PARAMETER = /[?&#;]([^=&#;\s]{1,64})=([^&#;\s]+)/g;
+/**
+ * The name of a query (or fragment) parameter of a URL, also percent-encoded inside another
+ * parameter's value (`?next=%2Fcb%3Ftoken%3D…`): its name, and `=` or `%3D`. A parameter inside
+ * another's value (`?redirect=https://sso/cb?token=…`) is found as well: names are looked for
+ * everywhere after the previous one's `=`.
+ */
+const PARAMETER_NAME = /(?:[?&#;]|%3[FfBb]|%2[36])([^=&#;?%\s]{1,64})(=|%3[Dd])/g;
+/** What ends a parameter's value: `&`, `#`, `;` or a space; encoded ones too after `%3D`. */
+const VALUE_END = /[&#;\s]/g;
+const ENCODED_VALUE_END = /[&#;\s]|%2[36]|%3[Bb]/g;
+/** What separates the parts of a URL that a record's value may be: path segments, parameters. */
+const URL_PART_END = /[/?&#;=\s]/g;
+const HOST_END = /[/?#]/g;
+const ENCODED_PART_END = /%(?:2[Ff]|3[Ff]|26|23|3[Bb]|3[Dd])/g;
 /** A `Cookie:` or `Set-Cookie:` header: its pairs follow, up to the end of the line. */
 const COOKIE_HEADER = /(?<![\w-])(?:set-)?cookie[ \t]{0,16}:[ \t]{0,16}([^\r\n]{1,8192})/gi;
 /** The start of a `Cookie:` or `Set-Cookie:` header, as an assignment's name meets it. */
@@ -561,8 +786,15 @@ class SecretValues {
 
 	constructor(values: readonly string[] = []) {
 		this.whole = new Set(values);
-		this.long = [...this.whole].filter((value) => value.length >= MIN_FREE_TEXT_SECRET_LENGTH);
+		this.long = [...this.whole].filter(
+			(value) => value.length >= MIN_FREE_TEXT_SECRET_LENGTH && !isRuleWord(value),
+		);
 		if (this.long.length > FEW_VALUES) this.automaton = automatonOf(this.long);
+	}
+
+	/** Whether there is no value. */
+	get empty(): boolean {
+		return this.whole.size === 0;
 	}
 
 	/** Whether `text` is, as a whole, one of the values. */
@@ -570,16 +802,31 @@ class SecretValues {
 		return this.whole.has(text);
 	}
 
+	/** Whether `text`, as it is or percent- or form-decoded, is one of the values. */
+	hasEncoded(text: string): boolean {
+		if (this.whole.has(text)) return true;
+		if (!text.includes('%') && !text.includes('+')) return false;
+		try {
+			return this.whole.has(decodeURIComponent(text.replace(/\+/g, '%20')));
+		} catch {
+			return false;
+		}
+	}
+
 	/**
 	 * Every occurrence of the values of 6 characters or more in `text` (with many values, the longest
-	 * that ends at each character: the shorter ones ending there lie inside it).
+	 * that ends at each character: the shorter ones ending there lie inside it); those shorter than 8
+	 * characters only as whole words.
 	 */
 	find(text: string, ranges: Ranges): void {
 		const root = this.automaton;
 		if (!root) {
 			for (const value of this.long) {
-				for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + value.length)) {
-					ranges.push(at, at + value.length);
+				for (let at = text.indexOf(value); at !== -1; ) {
+					const end = at + value.length;
+					const whole = value.length >= ANYWHERE_SECRET_LENGTH || isWord(text, at, end);
+					if (whole) ranges.push(at, end);
+					at = text.indexOf(value, whole ? end : at + 1);
 				}
 			}
 			return;
@@ -593,20 +840,42 @@ class SecretValues {
 				next = state.next.get(code);
 			}
 			state = next ?? root;
-			if (state.longest > 0) ranges.push(at + 1 - state.longest, at + 1);
+			const longest = state.longest;
+			if (
+				longest > 0 &&
+				(longest >= ANYWHERE_SECRET_LENGTH || isWord(text, at + 1 - longest, at + 1))
+			) {
+				ranges.push(at + 1 - longest, at + 1);
+			}
 		}
 	}
 }
 
 const NO_VALUES = new SecretValues();
 
+/** Whether a letter or a digit is at `at` in `text`. */
+function isAlphanumeric(text: string, at: number): boolean {
+	const code = text.charCodeAt(at);
+	return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+/** Whether `text` from `start` to `end` is not inside a longer run of letters and digits. */
+function isWord(text: string, start: number, end: number): boolean {
+	return (
+		!(start > 0 && isAlphanumeric(text, start) && isAlphanumeric(text, start - 1)) &&
+		!(end < text.length && isAlphanumeric(text, end - 1) && isAlphanumeric(text, end))
+	);
+}
+
 /**
  * The values of secret assignments (`DB_PASSWORD=…`, `"api_key": "…"`, `Authorization: Basic …`):
  * only after a secret's name is a value read, so that each character is read a bounded number of times.
  */
 function findAssignments(text: string, ranges: Ranges): void {
-	const names = new RegExp(ASSIGNED_NAME);
-	const values = new RegExp(ASSIGNED_VALUE);
+	// The patterns themselves, not copies (a copy of the long value pattern costs more than most texts).
+	const names = ASSIGNED_NAME;
+	const values = ASSIGNED_VALUE;
+	names.lastIndex = 0;
 	for (let name = names.exec(text); name; name = names.exec(text)) {
 		if (nameKind(name[1]) !== SECRET_NAME) continue;
 		// A `Cookie:` header: its pairs are masked one by one, their names kept (findCookieHeaders).
@@ -615,9 +884,78 @@ function findAssignments(text: string, ranges: Ranges): void {
 		const value = values.exec(text);
 		if (!value) continue;
 		names.lastIndex = values.lastIndex;
+		const group =
+			value[1] !== undefined ? 1 : value[2] !== undefined ? 2 : value[3] !== undefined ? 3 : 4;
 		// An e-mail address after such a name is a login ("logins for password: jane@acme.com").
-		if (value[1] === MASK || EMAIL.test(value[1])) continue;
-		ranges.push(values.lastIndex - value[1].length, values.lastIndex);
+		if (value[group] === MASK || EMAIL.test(value[group])) continue;
+		// `key="Password" value="…"`: the key is the name of a pair (findTextPairs).
+		if (name[1].toLowerCase() === 'key') {
+			PAIR_VALUE_AFTER.lastIndex = values.lastIndex;
+			if (PAIR_VALUE_AFTER.test(text)) continue;
+		}
+		pushLast(value, group, ranges);
+	}
+}
+
+/**
+ * Pushes the range of the first group of `match` from `first` on that matched, which the match ends
+ * with, or with its closing quote (`"`, `'`, JSON's escaped `\"`: the value holds no backslash).
+ */
+function pushLast(match: RegExpExecArray | RegExpMatchArray, first: number, ranges: Ranges): void {
+	for (let group = first; group < match.length; group++) {
+		const value = match[group];
+		if (value === undefined) continue;
+		const whole = match[0];
+		const last = whole[whole.length - 1];
+		const closing =
+			last !== '"' && last !== "'"
+				? 0
+				: whole[whole.length - 2] === '\\' && value[value.length - 1] !== '\\'
+					? 2
+					: 1;
+		const end = match.index! + whole.length - (value.length === whole.length ? 0 : closing);
+		ranges.push(end - value.length, end);
+		return;
+	}
+}
+
+/**
+ * The values of name/value pairs written in text whose name is a secret's: `key="…" value="…"`
+ * (.NET configuration), `{"name": "…", "value": "…"}` (`pattern` TEXT_PAIR), and calls
+ * `define('DB_PASSWORD', '…')` (CALL_PAIR).
+ */
+function findTextPairs(text: string, pattern: RegExp, ranges: Ranges): void {
+	for (const match of text.matchAll(pattern)) {
+		if (nameKind(match[2]) !== NOT_SECRET_NAME) pushLast(match, 3, ranges);
+	}
+}
+
+/** The text of elements named like secrets (`<password>…</password>`). */
+function findElements(text: string, ranges: Ranges): void {
+	for (const match of text.matchAll(ELEMENT)) {
+		if (nameKind(match[1]) !== SECRET_NAME) continue;
+		const start = match.index + match[0].indexOf('>') + 1;
+		ranges.push(start, start + match[2].length);
+	}
+}
+
+/** The values of command-line options named like secrets (`--password …`). */
+function findOptions(text: string, ranges: Ranges): void {
+	for (const match of text.matchAll(OPTION)) {
+		if (nameKind(match[1]) !== SECRET_NAME || OPTION_WITHOUT_SECRET.test(match[1])) continue;
+		pushLast(match, 2, ranges);
+	}
+}
+
+/** The bodies of PEM private keys, up to their `-----END` (or the text's end, when cut). */
+function findPrivateKeys(text: string, ranges: Ranges): void {
+	const begins = new RegExp(PEM_BEGIN);
+	for (let begin = begins.exec(text); begin; begin = begins.exec(text)) {
+		const start = begins.lastIndex;
+		const end = text.indexOf(PEM_END, start);
+		ranges.push(start, end === -1 ? text.length : end);
+		if (end === -1) return;
+		begins.lastIndex = end;
 	}
 }
 
@@ -688,13 +1026,64 @@ function findCookieHeaders(text: string, ranges: Ranges): void {
 	}
 }
 
-/** The values of query and fragment parameters named like secrets (`?token=…`, `&password=…`). */
+/**
+ * The values of query and fragment parameters named like secrets (`?token=…`, `&password=…`), also
+ * inside another parameter's value, as it is or percent-encoded (a URL in a URL).
+ */
 function findSecretParameters(url: string, ranges: Ranges): void {
-	for (const match of url.matchAll(QUERY_PARAMETER)) {
-		const [whole, name, value] = match;
-		if (nameKind(name) !== SECRET_NAME) continue;
-		const end = match.index + whole.length;
-		ranges.push(end - value.length, end);
+	// Where the values end, each found once: the values start further on at each match.
+	let end = -1;
+	let encodedEnd = -1;
+	for (const match of url.matchAll(PARAMETER_NAME)) {
+		if (nameKind(match[1]) !== SECRET_NAME) continue;
+		const start = match.index + match[0].length;
+		if (match[2] === '=') {
+			if (end < start) end = endOf(url, VALUE_END, start);
+			ranges.push(start, end);
+		} else {
+			if (encodedEnd < start) encodedEnd = endOf(url, ENCODED_VALUE_END, start);
+			ranges.push(start, encodedEnd);
+		}
+	}
+}
+
+/** Where `pattern` (global) next matches in `text` from `start`, or the text's length. */
+function endOf(text: string, pattern: RegExp, start: number): number {
+	pattern.lastIndex = start;
+	const match = pattern.exec(text);
+	return match ? match.index : text.length;
+}
+
+/**
+ * A record's own secret values in a URL: where one is a whole part after the host (a path segment,
+ * a parameter's name or value), as it is or percent- or form-encoded, also inside another
+ * parameter's percent-encoded value; never the host, nor inside a longer part.
+ */
+function findOwnValues(url: string, values: SecretValues, ranges: Ranges): void {
+	const scheme = url.indexOf('://');
+	const host = scheme === -1 ? 0 : scheme + 3;
+	const afterHost = endOf(url, HOST_END, host);
+	for (let start = afterHost; start < url.length; ) {
+		const end = endOf(url, URL_PART_END, start + 1);
+		const part = start + 1;
+		if (end > part) {
+			const text = url.slice(part, end);
+			if (values.hasEncoded(text)) ranges.push(part, end);
+			else if (text.includes('%')) findEncodedParts(text, part, values, ranges);
+		}
+		start = end;
+	}
+}
+
+/** The parts of a percent-encoded value (`%2Fcb%3Fq%3D…`) that are a record's values. */
+function findEncodedParts(text: string, offset: number, values: SecretValues, ranges: Ranges) {
+	let start = 0;
+	for (let end = endOf(text, ENCODED_PART_END, 0); ; end = endOf(text, ENCODED_PART_END, start)) {
+		if (end > start && values.hasEncoded(text.slice(start, end))) {
+			ranges.push(offset + start, offset + end);
+		}
+		if (end >= text.length) return;
+		start = end + 3;
 	}
 }
 
@@ -771,19 +1160,29 @@ interface Scanned {
 	text: string;
 	plain: string;
 	ranges: Ranges;
+	/** Whether the record's values are looked for as in a URL (whole parts after its host). */
+	url: boolean;
 }
 
 /**
- * Free text, and where the rules find secrets in it: the values of secret assignments, the
- * passwords of credential lines and of URLs' userinfo, and the values of cookie headers.
+ * Free text, and where the rules find secrets in it: the values of secret assignments (source code's
+ * forms too), private keys, the passwords of credential lines and of URLs' userinfo, incoming-webhook
+ * URLs and the values of cookie headers.
  */
 function textRules(text: string): Scanned {
 	const plain =
 		text.includes(MARK_OPEN) || text.includes(MARK_CLOSE) ? text.replace(MARK_TAG, '') : text;
 	const ranges: Ranges = [];
-	// Every rule needs a colon or an equals sign.
+	if (CODE_HINT.test(plain)) {
+		if (plain.includes('-----BEGIN ')) findPrivateKeys(plain, ranges);
+		if (plain.includes('--')) findOptions(plain, ranges);
+		if (plain.includes('<')) findElements(plain, ranges);
+		if (plain.includes('(')) findTextPairs(plain, CALL_PAIR, ranges);
+	}
+	// Every other rule needs a colon or an equals sign.
 	if (plain.includes(':') || plain.includes('=')) {
 		findAssignments(plain, ranges);
+		if (/value/i.test(plain)) findTextPairs(plain, TEXT_PAIR, ranges);
 		if (plain.includes(':')) {
 			findCredentialLines(plain, ranges);
 			if (plain.includes('://')) {
@@ -793,10 +1192,13 @@ function textRules(text: string): Scanned {
 			if (/cookie/i.test(plain)) findCookieHeaders(plain, ranges);
 		}
 	}
-	return { text, plain, ranges };
+	return { text, plain, ranges, url: false };
 }
 
-/** A URL, and where the rules find secrets in it: its userinfo's password, secret-named parameters. */
+/**
+ * A URL, and where the rules find secrets in it: its userinfo's password, an incoming-webhook URL's
+ * path, the values of secret-named parameters (also inside another parameter's value).
+ */
 function urlRules(url: string): Scanned {
 	const ranges: Ranges = [];
 	if (url.includes('://')) {
@@ -804,7 +1206,7 @@ function urlRules(url: string): Scanned {
 		findWebhookUrls(url, ranges);
 	}
 	if (url.includes('=')) findSecretParameters(url, ranges);
-	return { text: url, plain: url, ranges };
+	return { text: url, plain: url, ranges, url: true };
 }
 
 /** A host (`user:password@host`, a URL's netloc), and where the rules find secrets in it. */
@@ -816,27 +1218,46 @@ function netlocRules(netloc: string): Scanned {
 }
 
 /**
+ * What the rules find that a record's other strings are searched for (docs/api-contract.md,
+ * "Masking"): values of up to 512 characters, the first 256 of a record. Attacker-written text can
+ * hold a hundred thousand "secrets", and the search for them all would take memory without bound;
+ * each is masked where a rule finds it all the same.
+ */
+const MAX_RULE_VALUE_LENGTH = 512;
+const MAX_RULE_VALUES = 256;
+
+/**
  * Notes what the rules found in `found` as values of the record (6 characters or more), so that a
  * value stated anywhere in the record is masked wherever it is repeated, prose included.
  */
 function noteRuleValues(found: Scanned, into: Found): void {
 	const { plain, ranges } = found;
 	for (let index = 0; index < ranges.length; index += 2) {
+		if ((into.ruleValues ??= new Set()).size >= MAX_RULE_VALUES) return;
 		const value = plain.slice(ranges[index], ranges[index + 1]);
 		// Our own marks (the mask, errors' `[redacted]`) are not secrets to look for.
-		if (value.length < MIN_FREE_TEXT_SECRET_LENGTH || value.includes(MASK)) continue;
-		if (value.includes('[redacted]')) continue;
+		if (value.length < MIN_FREE_TEXT_SECRET_LENGTH || value.length > MAX_RULE_VALUE_LENGTH) continue;
+		if (value.includes(MASK) || value.includes('[redacted]') || into.ruleValues.has(value)) continue;
+		into.ruleValues.add(value);
 		noteValue(value, into);
 	}
 }
 
-/** `found`'s text with what the rules found and the record's `values` masked. */
-function maskFound(found: Scanned, values: SecretValues, whole: boolean): string {
+/**
+ * `found`'s text with what the rules found and the record's `values` masked: in free text wherever
+ * they are (docs/api-contract.md, "Masking"), in a URL as a whole part after its host (a path
+ * segment, a parameter's value; as it is or percent-encoded). A string that is a secret value of the
+ * record as a whole is masked as that value is.
+ */
+function maskFound(found: Scanned, values: SecretValues): string {
 	const { text, plain } = found;
-	// A text that is a secret value of the record as a whole is masked as that value is.
-	if (whole && values.has(text)) return maskValue(text) as string;
+	if (values.has(text)) return maskValue(text) as string;
 	const ranges = found.ranges.slice();
-	values.find(plain, ranges);
+	if (found.url) {
+		if (!values.empty) findOwnValues(plain, values, ranges);
+	} else {
+		values.find(plain, ranges);
+	}
 	return ranges.length === 0 ? text : applyRanges(text, plain, ranges);
 }
 
@@ -851,7 +1272,7 @@ export function maskFreeText(text: string, values: readonly string[] = []): stri
 	const found = textRules(text);
 	const noted: Found = { mode: 'masked', values: [...values] };
 	noteRuleValues(found, noted);
-	return maskFound(found, noted.values!.length ? new SecretValues(noted.values) : NO_VALUES, true);
+	return maskFound(found, noted.values!.length ? new SecretValues(noted.values) : NO_VALUES);
 }
 
 /**
@@ -860,22 +1281,21 @@ export function maskFreeText(text: string, values: readonly string[] = []): stri
  * "Masking": a password a record states once and repeats in prose is masked in both).
  */
 function maskNoted(found: Found): void {
-	const strings: Array<[Place, Scanned, boolean]> = [];
-	const note = (places: Place[] | undefined, rules: (text: string) => Scanned, whole: boolean) => {
+	const strings: Array<[Place, Scanned]> = [];
+	const note = (places: Place[] | undefined, rules: (text: string) => Scanned) => {
 		for (const place of places ?? []) {
 			const [holder, key] = place;
-			const text = (holder as Record<string | number, string>)[key];
-			const scanned = rules(text);
+			const scanned = rules((holder as Record<string | number, string>)[key]);
 			noteRuleValues(scanned, found);
-			strings.push([place, scanned, whole]);
+			strings.push([place, scanned]);
 		}
 	};
-	note(found.texts, textRules, true);
-	note(found.urls, urlRules, false);
-	note(found.netlocs, netlocRules, false);
+	note(found.texts, textRules);
+	note(found.urls, urlRules);
+	note(found.netlocs, netlocRules);
 	const values = found.values ? new SecretValues(found.values) : NO_VALUES;
-	for (const [[holder, key], rules, whole] of strings) {
-		(holder as Record<string | number, string>)[key] = maskFound(rules, values, whole);
+	for (const [[holder, key], scanned] of strings) {
+		(holder as Record<string | number, string>)[key] = maskFound(scanned, values);
 	}
 }
 
@@ -907,7 +1327,7 @@ export function protectLeakedValuesWith(
 	if (mode === 'full') return record;
 	const found: Found = { mode };
 	for (const value of given) noteValue(value, found);
-	walkObject(record, found, isCookie, false);
+	walkObject(record, found, isCookie ? VALUE_SECRET : BY_NAME, false, 0);
 	maskNoted(found);
 	return record;
 }
