@@ -14,6 +14,7 @@ import { tenantKey } from '../Flare/shared/connection';
 import { asNodeError, callFlare, settingsOf, tenantOf } from '../Flare/shared/runner';
 import { BACKFILL_MS } from './backfill';
 import {
+	digest,
 	fingerprint,
 	instantOf,
 	prune,
@@ -585,6 +586,13 @@ function flareAheadOf(poll: Poll): number {
 }
 const CLOCKS_APART_MS = 5_000;
 
+/**
+ * A record's key for the node's Tenant: a digest of both, no longer than a record's own, so that the
+ * state's bound holds (docs/trigger.md, "Bounded"). States saved before keep `<tenant>:<key>`, read
+ * as legacy keys.
+ */
+export const tenantRecordKey = (tenant: number, key: string) => `t:${digest(`${tenant}:${key}`)}`;
+
 /** An active poll: see the top of this file. */
 export async function pollWatch(
 	context: IPollFunctions,
@@ -612,10 +620,9 @@ export async function pollWatch(
 				? asked
 				: {
 						...asked,
-						keyOf: (record) => `${tenant}:${asked.keyOf(record)}`,
-						legacyKeysOf: asked.legacyKeysOf
-							? (record) => asked.legacyKeysOf!(record).map((key) => `${tenant}:${key}`)
-							: undefined,
+						keyOf: (record) => tenantRecordKey(tenant, asked.keyOf(record)),
+						legacyKeysOf: (record) =>
+							[asked.keyOf(record), ...(asked.legacyKeysOf?.(record) ?? [])].map((key) => `${tenant}:${key}`),
 					};
 		const staticData = context.getWorkflowStaticData('node');
 		const stored = readState(staticData);
