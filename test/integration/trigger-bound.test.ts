@@ -78,7 +78,7 @@ describe('New Event: the bound of 2,000 keys and events acted on before the firs
 	}, 120_000);
 
 	it.each(volume([300], [300, 2_100, 3_000]))(
-		'Backfill 7 days, %i events, 10 of them remediated before activation: each emitted once; of those remediated, all dated at or after the floor',
+		'Backfill 7 days, %i events, 10 of them remediated before activation: each emitted once; only what is dated before the floor may be missing',
 		async (count) => {
 			start();
 			const now = Date.now();
@@ -103,7 +103,7 @@ describe('New Event: the bound of 2,000 keys and events acted on before the firs
 			const floor = Date.parse(String(workflow.state.floor ?? ''));
 			// Beyond 2,000 keys, what only a sweep finds and is dated before the floor is lost (docs/trigger.md, "Known limits").
 			const lost = Number.isNaN(floor) ? [] : remediated.filter((uid) => matchedAtOf(uid, fake) < floor);
-			expect(remediated.filter((uid) => !emitted.includes(uid))).toEqual(lost);
+			// Only what is dated before the floor may be missing (the floor may have moved on after others came).
 			expect(all.filter((uid) => !emitted.includes(uid) && !lost.includes(uid))).toEqual([]);
 			if (count <= 300) expect(lost).toEqual([]);
 		},
@@ -111,7 +111,7 @@ describe('New Event: the bound of 2,000 keys and events acted on before the firs
 	);
 
 	it.each(volume([200], [2_500]))(
-		'n8n stopped for a day, %i events meanwhile, 10 remediated before n8n is back: of those remediated, all dated at or after the floor emitted, once',
+		'n8n stopped for a day, %i events meanwhile, 10 remediated before n8n is back: each emitted once; of those remediated, only what is dated before the floor may be missing',
 		async (count) => {
 			start();
 			const workflow = new TriggerWorkflow(harness, { parameters: { event: 'newEvent', feed: 'tenant' } });
@@ -138,7 +138,7 @@ describe('New Event: the bound of 2,000 keys and events acted on before the firs
 			expect(new Set(emitted).size).toBe(emitted.length);
 			const floor = Date.parse(String(workflow.state.floor ?? ''));
 			const lost = Number.isNaN(floor) ? [] : remediated.filter((uid) => matchedAtOf(uid, fake) < floor);
-			expect(remediated.filter((uid) => !emitted.includes(uid))).toEqual(lost);
+			expect(remediated.filter((uid) => !emitted.includes(uid) && !lost.includes(uid))).toEqual([]);
 			expect(all.filter((uid) => !remediated.includes(uid) && !emitted.includes(uid))).toEqual([]);
 		},
 		300_000,
