@@ -315,10 +315,17 @@ export function newEventWatch(item: FlareItem): Watch {
 		const all = { ...filters, ...partition, ...(materialized ? { materialized_at: materialized } : {}) };
 		return { ...(query ? { query } : {}), ...(Object.keys(all).length ? { filters: all } : {}), order };
 	};
-	// A test fetch asks Flare for what it can: events marked ignored (or remediated) only.
+	// A test fetch asks Flare for what it can: events marked ignored (or remediated) only, and (below) the severity and tags.
 	const newestPartition = {
 		...(ignored === 'only' ? { is_ignored: true } : {}),
 		...(remediated === 'only' ? { is_remediated: true } : {}),
+	};
+	// It shows a sample: Flare is also asked for the severity and tags as the tenant sees them now,
+	// so that a rare match is not behind pages of others; each is then judged as a poll would.
+	const sample = {
+		...newestPartition,
+		...(severity !== undefined ? { severity } : {}),
+		...(tags !== undefined ? { tags } : {}),
 	};
 	const filtered = Object.keys(kept).length > 0;
 	return {
@@ -339,7 +346,7 @@ export function newEventWatch(item: FlareItem): Watch {
 		partitions: EVENT_PARTITIONS,
 		body: (gte, part = 0) => search('asc', { gte }, EVENT_PARTITIONS[part]),
 		accepts: filtered ? (record, partition) => passes(kept, record, partition) : undefined,
-		newest: search('desc', undefined, newestPartition),
+		newest: search('desc', undefined, sample),
 		newestPartition,
 		keyOf: eventKey,
 		legacyKeysOf: legacyEventKeys,

@@ -14,6 +14,7 @@ import { tenantKey } from '../Flare/shared/connection';
 import { asNodeError, callFlare, settingsOf, tenantOf } from '../Flare/shared/runner';
 import { BACKFILL_MS } from './backfill';
 import {
+	digest,
 	fingerprint,
 	instantOf,
 	prune,
@@ -242,6 +243,8 @@ class Poll {
 	private slowestPageMs = 0;
 	/** Flare's time (ms) when it answered the first page, from its `Date` header. */
 	flareTime?: number;
+	/** How far Flare's clock is ahead of the host's (ms), by that answer; none without a `Date`. */
+	flareAhead?: number;
 
 	constructor(
 		private readonly item: FlareItem,
@@ -273,7 +276,10 @@ class Poll {
 	private take(records: IDataObject[], response: FlareResponse, page: Page, now: number): void {
 		if (this.flareTime === undefined) {
 			const date = Date.parse(String(response.headers?.date ?? ''));
-			if (!Number.isNaN(date)) this.flareTime = date;
+			if (!Number.isNaN(date)) {
+				this.flareTime = date;
+				this.flareAhead = date - now;
+			}
 		}
 		const partition = this.watch.partitions?.[page.part];
 		for (const record of records) {
@@ -570,6 +576,23 @@ function flareTimeOf(poll: Poll, startedAt: number): number {
 	return time;
 }
 
+/**
+ * How far Flare's clock is ahead of the host's (ms), by the poll's first answer; 0 within what its
+ * `Date` header (whole seconds) and the request's time cannot tell apart, or without one.
+ */
+function flareAheadOf(poll: Poll): number {
+	const ahead = poll.flareAhead ?? 0;
+	return Math.abs(ahead) < CLOCKS_APART_MS ? 0 : ahead;
+}
+const CLOCKS_APART_MS = 5_000;
+
+/**
+ * A record's key for the node's Tenant: a digest of both, no longer than a record's own, so that the
+ * state's bound holds (docs/trigger.md, "Bounded"). States saved before keep `<tenant>:<key>`, read
+ * as legacy keys.
+ */
+export const tenantRecordKey = (tenant: number, key: string) => `t:${digest(`${tenant}:${key}`)}`;
+
 /** An active poll: see the top of this file. */
 export async function pollWatch(
 	context: IPollFunctions,
@@ -597,10 +620,9 @@ export async function pollWatch(
 				? asked
 				: {
 						...asked,
-						keyOf: (record) => `${tenant}:${asked.keyOf(record)}`,
-						legacyKeysOf: asked.legacyKeysOf
-							? (record) => asked.legacyKeysOf!(record).map((key) => `${tenant}:${key}`)
-							: undefined,
+						keyOf: (record) => tenantRecordKey(tenant, asked.keyOf(record)),
+						legacyKeysOf: (record) =>
+							[asked.keyOf(record), ...(asked.legacyKeysOf?.(record) ?? [])].map((key) => `${tenant}:${key}`),
 					};
 		const staticData = context.getWorkflowStaticData('node');
 		const stored = readState(staticData);
@@ -641,8 +663,12 @@ export async function pollWatch(
 			state.lastPage = [];
 			longLived = await poll.walk('longLived', watch.body(state.start));
 		}
+		// Where the search and the sweeps got to is kept on Flare's clock, which dates the records: a
+		// step of the host's clock (NTP, a VM resumed) then moves none of it (docs/trigger.md, "How it
+		// follows Flare").
+		const flareNow = startedAt + flareAheadOf(poll);
 		let sweep: SweepEnd | undefined;
-		if (longLived.complete && sweepDue(state, startedAt) && poll.timeLeft) {
+		if (longLived.complete && sweepDue(state, flareNow) && poll.timeLeft) {
 			sweep = await sweepWalk(item, poll, watch, state);
 		}
 
@@ -654,7 +680,7 @@ export async function pollWatch(
 				throw new NodeOperationError(context.getNode(), message, { description });
 			context.logger?.warn(`${message}: ${description}`);
 		}
-		settle(state, poll, longLived, sweep, stop, startedAt);
+		settle(state, poll, longLived, sweep, stop, startedAt, flareNow);
 
 		// n8n stores the static data with an emit, and after the poll of an activation; the progress
 		// of a poll that emits nothing stays in memory, and is simply made again after a restart.
@@ -722,6 +748,7 @@ function settle(
 	sweep: SweepEnd | undefined,
 	stop: Found | undefined,
 	startedAt: number,
+	flareNow: number,
 ): void {
 	let longLivedEnd = longLived;
 	let sweepComplete = sweep?.complete === true;
@@ -736,9 +763,13 @@ function settle(
 	}
 	// Read up to the newest arrival it read; at its end, up to what may still come late.
 	const newest = poll.newestRead(stop?.page.walk === 'longLived' ? stop : undefined);
-	const reached = Math.max(
-		...[newest, instantOf(state.reached ?? '')].filter((ms) => !Number.isNaN(ms)),
-		longLivedEnd.complete ? startedAt - LOOKBACK_MS : -Infinity,
+	// Never after Flare's present (a state saved while the host's clock ran ahead).
+	const reached = Math.min(
+		flareNow,
+		Math.max(
+			...[newest, instantOf(state.reached ?? '')].filter((ms) => !Number.isNaN(ms)),
+			longLivedEnd.complete ? flareNow - LOOKBACK_MS : -Infinity,
+		),
 	);
 	if (Number.isFinite(reached)) state.reached = iso(reached);
 	state.cursor = longLivedEnd.cursor;
@@ -747,13 +778,15 @@ function settle(
 	// What existed at activation: what arrived before Flare's time then (its clock, not n8n's).
 	if (poll.noteAll) state.baseline = iso(flareTimeOf(poll, startedAt));
 	if (sweepComplete) {
-		// Done: the next sweep reads what arrived since this one began, less the look-back; never from
-		// before where the last one started (a host clock stepped back would have it read again records
-		// whose keys `prune` dropped, and emit them twice; docs/trigger.md, "How it follows Flare").
-		const began = instantOf(state.sweepStarted ?? '');
-		const sweptAt = Number.isNaN(began) ? startedAt : began;
+		// Done: the next sweep reads what arrived since this one began, less the look-back, on Flare's
+		// clock; never from before where the last one started (the activation's, on the host's clock,
+		// may be later: reading before it again would emit records whose keys `prune` dropped), nor
+		// after Flare's present (a state saved while the host's clock ran ahead).
+		const began = Math.min(instantOf(state.sweepStarted ?? ''), flareNow);
+		const sweptAt = Number.isNaN(began) ? flareNow : began;
 		const sinceBefore = instantOf(state.since ?? '');
-		state.since = iso(Math.max(sweptAt - LOOKBACK_MS, Number.isNaN(sinceBefore) ? -Infinity : sinceBefore));
+		const since = Math.max(sweptAt - LOOKBACK_MS, Number.isNaN(sinceBefore) ? -Infinity : sinceBefore);
+		state.since = iso(Math.min(since, flareNow));
 		state.sweptAt = iso(sweptAt);
 		delete state.sweepFrom;
 		delete state.sweepStarted;
@@ -766,7 +799,7 @@ function settle(
 				: stop
 					? [state.sweepFrom, state.sweepPart]
 					: [sweep.cursor, sweep.part];
-		state.sweepStarted ??= iso(startedAt);
+		state.sweepStarted ??= iso(flareNow);
 		if (from === undefined) delete state.sweepFrom;
 		else state.sweepFrom = from;
 		if (!part) delete state.sweepPart;

@@ -63,7 +63,7 @@ export interface TriggerState {
 	scope?: Record<string, string>;
 }
 
-/** At most this many keys are kept in `seen`; see {@link prune}. About 40 bytes each. */
+/** At most this many keys are kept in `seen`, `rejected` and `lastPage` together; see {@link prune}. About 32 bytes each. */
 export const MAX_SEEN = 2_000;
 
 const isRecord = (value: unknown): value is IDataObject =>
@@ -139,28 +139,32 @@ export function resumeAt(state: TriggerState, fallback: number): number {
 /**
  * Keeps `seen` and `rejected` bounded: keys of records that arrived before {@link resumeAt} are
  * dropped (no sweep reads them again, no restarted search either, and the long-lived search only
- * meets again the keys kept in `lastPage`); beyond {@link MAX_SEEN} keys of both, the oldest go, and
- * `floor` moves after them; `since` (where every sweep starts) is never before `floor`, so that
- * nothing reads them again: the rest of their second is skipped.
+ * meets again the keys kept in `lastPage`); beyond {@link MAX_SEEN} keys of the three, those of records
+ * left out (`rejected`) go first, oldest first: one read again is decided again (docs/trigger.md,
+ * "What the tenant does to an event"). Beyond {@link MAX_SEEN} keys of records emitted, the oldest
+ * go, and `floor` moves after them; `since` (where every sweep starts) is never before `floor`, so
+ * that nothing reads them again: the rest of their second is skipped.
  */
 export function prune(state: TriggerState): void {
 	const sinceS = Math.floor(resumeAt(state, instantOf(state.since)) / 1000);
-	const entries = (keys: Record<string, number> | undefined, rejected: boolean) =>
-		Object.entries(keys ?? {}).map(([key, arrivedS]) => ({ key, arrivedS, rejected }));
-	const recent = [...entries(state.seen, false), ...entries(state.rejected, true)]
-		.filter(({ arrivedS }) => arrivedS >= sinceS)
-		.sort((a, b) => b.arrivedS - a.arrivedS);
-	const kept = recent.slice(0, MAX_SEEN);
-	if (recent.length > kept.length) {
-		const afterOldest = (kept[kept.length - 1].arrivedS + 1) * 1000;
+	const recent = (keys: Record<string, number> | undefined) =>
+		Object.entries(keys ?? {})
+			.filter(([, arrivedS]) => arrivedS >= sinceS)
+			.sort((a, b) => b[1] - a[1]);
+	const room = MAX_SEEN - state.lastPage.length;
+	const seen = recent(state.seen);
+	const kept = seen.slice(0, room);
+	if (seen.length > kept.length) {
+		const afterOldest = (kept[kept.length - 1][1] + 1) * 1000;
 		if (!(afterOldest <= instantOf(state.floor))) state.floor = new Date(afterOldest).toISOString();
 	}
 	// A sweep, too, starts at the floor at the earliest (one that completes sets `since` earlier).
 	if (state.floor && instantOf(state.since) < instantOf(state.floor)) state.since = state.floor;
-	const keysOf = (rejected: boolean) =>
-		Object.fromEntries(kept.filter((entry) => entry.rejected === rejected).map((entry) => [entry.key, entry.arrivedS]));
-	state.seen = keysOf(false);
-	const rejected = keysOf(true);
-	if (Object.keys(rejected).length > 0) state.rejected = rejected;
+	const floorS = state.floor ? Math.floor(instantOf(state.floor) / 1000) : -Infinity;
+	const rejected = recent(state.rejected)
+		.filter(([, arrivedS]) => arrivedS >= floorS)
+		.slice(0, room - kept.length);
+	state.seen = Object.fromEntries(kept);
+	if (rejected.length > 0) state.rejected = Object.fromEntries(rejected);
 	else delete state.rejected;
 }

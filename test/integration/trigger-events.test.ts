@@ -15,6 +15,8 @@ const MINUTE = 60_000;
 const LOOKBACK = 15 * MINUTE;
 const SWEEP_EVERY = 10 * MINUTE;
 const DAY = 24 * 60 * MINUTE;
+/** Severity medium or more, as the form's Minimum Severity sends it. */
+const SEVERITY_MEDIUM = 'medium';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const uidOf = (item: { metadata: unknown }) => (item.metadata as IDataObject).uid as string;
@@ -433,13 +435,32 @@ describe('Flare Trigger: New Event', () => {
 			const newest = fake.feed.feedAll(TENANT, { filters: { severity: 'medium' }, order: 'desc' }).slice(0, 5);
 			expect(jsonOf(manual.items ?? [])).toEqual(newest);
 			// The watch's pages of 10 from the first, until 5 are found (Flare's pages may be short:
-			// ignored events are left out); the severity, as the tenant sees it, decided by the trigger.
+			// ignored events are left out); the severity asked of Flare too (a sample: the test shows
+			// what matches now), and decided by the trigger as a poll would.
 			const bodies = apiRequests(fake).map(bodyOf);
-			expect(bodies.map((body) => ({ ...body, from: undefined }))).toEqual(bodies.map(() => ({ order: 'desc', size: 10, from: undefined })));
+			expect(bodies.map((body) => ({ ...body, from: undefined }))).toEqual(bodies.map(() => ({ order: 'desc', size: 10, filters: { severity: SEVERITY_MEDIUM }, from: undefined })));
 			expect(bodies[0].from).toBeUndefined();
 			expect(workflow.state).toEqual(state);
 			// The events shown are still emitted by the next active poll, once.
 			expect(uidsOf(await drain(workflow))).toEqual(feedSince(iso(Date.now() - DAY), { severity: 'medium' }).map(uidOf));
+		});
+
+		it('a selective Severity: Flare is asked for it too; one critical event behind 1,000 low ones is shown (the hostile review of issue 31, R3)', async () => {
+			start();
+			const now = Date.now();
+			const [critical] = fake.addEvents(1, { severity: 'critical', materializedAt: iso(now - 2 * DAY), searchableLate: true });
+			for (let i = 0; i < 1_000; i++) fake.addEvents(1, { severity: 'low', materializedAt: iso(now - DAY + i * 1000), searchableLate: true });
+			fake.clearLog();
+			const workflow = trigger({ severityFilter: 'minimum', minimumSeverity: 'critical' });
+
+			const manual = await workflow.poll('manual');
+
+			expect(manual.error).toBeUndefined();
+			expect(uidsOf(manual.items)[0]).toBe(uidOf(critical));
+			// Flare empties pages by what the tenant changes (docs/api-contract.md, "Walks end"): the
+			// fake shows 100 empty pages first; a real Flare may send fewer.
+			const bodies = requests(TENANT_FEED).map(bodyOf);
+			expect(bodies.every((body) => (body.filters as IDataObject).severity === 'critical')).toBe(true);
 		});
 
 		it('with Fetch Full Event, the 5 newest with their full events', async () => {

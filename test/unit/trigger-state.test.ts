@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { eventKey } from '../../nodes/FlareTrigger/newEvent';
 import { credentialKey } from '../../nodes/FlareTrigger/newLeakedCredential';
-import { MAX_TRIGGERS, sharedOf, sweepDue, triggersInMemory } from '../../nodes/FlareTrigger/poll';
+import { MAX_LAST_PAGE, MAX_TRIGGERS, sharedOf, sweepDue, tenantRecordKey, triggersInMemory } from '../../nodes/FlareTrigger/poll';
 import { MAX_SEEN, prune, readState, resumeAt, writeState, type TriggerState } from '../../nodes/FlareTrigger/state';
 
 /** The bound docs/trigger.md states for the Flare Trigger's static data. */
@@ -13,18 +13,23 @@ const PER_POLL = 1_000;
 const bytesOf = (data: IDataObject) => Buffer.byteLength(JSON.stringify(data));
 
 /**
- * 100,000 emitted credentials, 1,000 a poll (a poll's most), every one arriving within the sweep's
- * window: the most keys the state can be asked to keep, with every other field filled. Keys of 12-digit ids, or of credentials with
- * neither id nor credential hash (the longest keys).
+ * 100,000 records read, 1,000 a poll (a poll's most), every one arriving within the sweep's window:
+ * the most keys the state can be asked to keep, with every other field filled and the most keys kept
+ * where the long-lived search resumes. Keys of 12-digit ids, of credentials with neither id nor
+ * credential hash, and of events for a Tenant (the longest keys, as poll.ts makes them); events
+ * left out by a filter on what the tenant changes (every other one, or all but 1 in 100: a trigger on
+ * critical events of a busy tenant).
  */
 describe('Flare Trigger state stays bounded', () => {
 	const credential = (recordOf: (n: number) => IDataObject) => (n: number) => credentialKey(recordOf(n));
+	const event = (n: number) => eventKey({ metadata: { uid: `stealer_log/russian_market/${n}`, matched_at: '2026-11-23T08:00:00.000000Z' } });
+	const forTenant = (n: number) => tenantRecordKey(1_234_567_890, event(n));
 	it.each([
-		['credentials, 12-digit ids', credential((n) => ({ id: 100_000_000_000 + n })), false],
-		['credentials, no id, no credential hash', credential((n) => ({ id: null, credential_hash: null, identity_name: `user${n}@acme.com`, source_id: 'combolist', imported_at: '2026-11-23T08:00:00' })), false],
-		// New Event with a filter on what the tenant changes: every other event read is left out, and kept.
-		['events, every other one left out', (n: number) => eventKey({ metadata: { uid: `stealer_log/russian_market/${n}`, matched_at: '2026-11-23T08:00:00.000000Z' } }), true],
-	])('after 100,000 records read (%s), the static data stays under 64 KB', (_keys, keyOf, leftOut) => {
+		['credentials, 12-digit ids', credential((n) => ({ id: 100_000_000_000 + n })), 1],
+		['credentials, no id, no credential hash', credential((n) => ({ id: null, credential_hash: null, identity_name: `user${n}@acme.com`, source_id: 'combolist', imported_at: '2026-11-23T08:00:00' })), 1],
+		['events of a Tenant, every other one left out', forTenant, 2],
+		['events of a Tenant, all but 1 in 100 left out', forTenant, 100],
+	])('after 100,000 records read (%s), the static data stays under 64 KB', (_keys, keyOf, emitEvery) => {
 		const staticData: IDataObject = {};
 		const start = Date.parse('2026-11-23T08:00:00Z');
 		// Every field filled, cursors of 200 characters (Flare's example cursors have about 50).
@@ -54,12 +59,12 @@ describe('Flare Trigger state stays bounded', () => {
 			const keys: string[] = [];
 			for (let n = poll * PER_POLL; n < (poll + 1) * PER_POLL; n++) {
 				const key = keyOf(n);
-				if (leftOut && n % 2 === 1) (state.rejected ??= {})[key] = arrivalOf(n);
+				if (n % emitEvery !== 0) (state.rejected ??= {})[key] = arrivalOf(n);
 				else state.seen[key] = arrivalOf(n);
 				keys.push(key);
 				keysSeen++;
 			}
-			state.lastPage = keys.slice(-10);
+			state.lastPage = keys.slice(-MAX_LAST_PAGE);
 			state.rev++;
 			prune(state);
 			writeState(staticData, state);
@@ -67,15 +72,24 @@ describe('Flare Trigger state stays bounded', () => {
 			state = readState(staticData)!;
 		}
 
-		expect(Object.keys(state.seen).length + Object.keys(state.rejected ?? {}).length).toBe(MAX_SEEN);
-		expect(Object.keys(state.rejected ?? {})).toHaveLength(leftOut ? MAX_SEEN / 2 : 0);
+		expect(Object.keys(state.seen).length + Object.keys(state.rejected ?? {}).length + state.lastPage.length).toBe(MAX_SEEN);
 		expect(largest).toBeLessThan(STATIC_DATA_BOUND);
-		// The sweep starts after every key it dropped (so it cannot read them again), at most a second
-		// after the oldest key kept.
-		const sinceS = Date.parse(state.since) / 1000;
-		expect(sinceS).toBeGreaterThan(arrivalOf(POLLS * PER_POLL - MAX_SEEN - 1));
-		expect(sinceS).toBeLessThanOrEqual(Math.min(...Object.values({ ...state.seen, ...state.rejected })) + 1);
 		expect(keysSeen).toBe(POLLS * PER_POLL);
+		const emitted = POLLS * PER_POLL / emitEvery;
+		if (emitted <= MAX_SEEN - MAX_LAST_PAGE) {
+			// Every key of what was emitted kept, the newest of those left out beside them; no floor: a
+			// sweep reads every partition from where it starts (an event left out and forgotten is decided again).
+			expect(Object.keys(state.seen)).toHaveLength(emitted);
+			expect(state.floor).toBeUndefined();
+			expect(state.since).toBe(instant);
+			return;
+		}
+		// The keys of what was emitted fill the bound; the sweep starts after every key dropped (so it
+		// cannot read them again), at most a second after the oldest key kept.
+		expect(state.rejected).toBeUndefined();
+		const sinceS = Date.parse(state.since) / 1000;
+		expect(sinceS).toBeGreaterThan(arrivalOf(POLLS * PER_POLL - (MAX_SEEN - MAX_LAST_PAGE) * emitEvery - 1));
+		expect(sinceS).toBeLessThanOrEqual(Math.min(...Object.values(state.seen)) + 1);
 	});
 
 	it('keys credentials without an id by their credential hash, or by what describes them, in 18 characters', () => {
