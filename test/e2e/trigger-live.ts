@@ -196,6 +196,13 @@ const enteredAt = new Map<string, string>();
 const eventKey = (uid: string) =>
 	`e:${createHash('sha256').update(`${uid}\n${Date.parse(enteredAt.get(uid) ?? '')}`).digest('hex').slice(0, 16)}`;
 
+/**
+ * The key of a trigger with a Tenant: a digest of the tenant and the event's key
+ * (nodes/FlareTrigger/poll.ts `tenantRecordKey`).
+ */
+const tenantEventKey = (tenant: number, uid: string) =>
+	`t:${createHash('sha256').update(`${tenant}:${eventKey(uid)}`).digest('hex').slice(0, 16)}`;
+
 /** The uids of events added to the fake, noting when each entered the feed. */
 const uidsAdded = (items: Array<{ metadata: { uid: string; matched_at: string | null } }>) =>
 	items.map((item) => {
@@ -497,9 +504,9 @@ export async function triggerLive(options: {
 		const addTenantEvents = (): Record<number, string> =>
 			Object.fromEntries(
 				TENANT_TRIGGERS.map(({ tenant }) => {
-					const [item] = fake.addEvents(1, { tenantId: tenant });
-					figures.tenants.added[tenant].push(item.metadata.uid);
-					return [tenant, item.metadata.uid];
+					const [uid] = uidsAdded(fake.addEvents(1, { tenantId: tenant }));
+					figures.tenants.added[tenant].push(uid);
+					return [tenant, uid];
 				}),
 			);
 		/** The two executions the round's events started: each trigger its tenant's event, once, named. */
@@ -637,7 +644,7 @@ export async function triggerLive(options: {
 						SAVE_DEADLINE_SECONDS,
 					);
 					for (const { tenant, trigger } of TENANT_TRIGGERS) {
-						const lastOfTenant = eventKey(figures.tenants.emitted[tenant][figures.tenants.emitted[tenant].length - 1]);
+						const lastOfTenant = tenantEventKey(tenant, figures.tenants.emitted[tenant][figures.tenants.emitted[tenant].length - 1]);
 						await waitFor(
 							`static data holding the last event of tenant ${tenant} in n8n's database`,
 							async () =>
