@@ -136,10 +136,10 @@ async function newestMatches(
 				onPage(records, response) {
 					read++;
 					const now = Date.now();
-					const kept = watch.wanted
-						? records.filter((record) => watch.wanted!(record, now))
-						: records;
-					const wanted = kept.slice(0, SAMPLE_SIZE - found);
+					const wanted = records
+						.filter((record) => watch.accepts?.(record, watch.newestPartition) !== false)
+						.filter((record) => watch.wanted?.(record, now) !== false)
+						.slice(0, SAMPLE_SIZE - found);
 					found += wanted.length;
 					pages.push([wanted, response]);
 					return found < SAMPLE_SIZE;

@@ -10,6 +10,7 @@ import { isRefusedCursorError, parameterError } from '../Flare/shared/errors';
 import { FlareItem } from '../Flare/shared/item';
 import { recordsOf, type FlareOperation, type FlareResponse } from '../Flare/shared/operation';
 import { DOCUMENTED_INTERVAL_MS } from '../Flare/shared/rateGate';
+import { tenantKey } from '../Flare/shared/connection';
 import { asNodeError, callFlare, settingsOf, tenantOf } from '../Flare/shared/runner';
 import { BACKFILL_MS } from './backfill';
 import {
@@ -32,9 +33,12 @@ import {
  *   page (a sweep longer than a poll goes on at the next); it brings what the saved cursor cannot
  *   (records that became searchable late, or that sort before the cursor), whatever order Flare
  *   returns;
+ * - where Flare leaves records out unless asked (the event feeds: remediated and ignored events),
+ *   the watch's partitions: the long-lived search walks the first, each sweep all of them in turn;
  * - each record goes out once: its key is checked against what was emitted before (bounded, see
  *   state.ts), and the new state is stored only with the emit, so that a poll that fails stores
- *   nothing. A poll emits its records in the order found; one that cannot finish (its deadline, a
+ *   nothing; a filter Flare cannot apply for good (what the tenant changes later) is decided at the
+ *   record's first read, and remembered as long as its key. A poll emits its records in the order found; one that cannot finish (its deadline, a
  *   full event to ask for again) emits those before and leaves the rest, unread, to the next poll.
  * The model test (test/model/trigger-model.ts) checks these promises as docs/trigger.md states them.
  */
@@ -47,10 +51,31 @@ export interface Watch {
 	pathParameters?: Record<string, string | number>;
 	/** What the user asks for (query, filters): a change starts a new long-lived search. */
 	asked: IDataObject;
-	/** The request body: what the user asks for, arrived at or after `gte` (ISO 8601), ascending. */
-	body(gte: string): IDataObject;
+	/**
+	 * The searches that together list every record, when Flare leaves some out unless asked (the
+	 * event feeds: remediated and ignored events), each as what it adds to the request's filters.
+	 * The long-lived search walks the first; each sweep walks them all, in turn, and so does one at
+	 * activation (from the second: the long-lived search reads the first). Default: one.
+	 */
+	partitions?: IDataObject[];
+	/**
+	 * The request body of partition `part` (default the first): what the user asks for, arrived at or
+	 * after `gte` (ISO 8601), ascending.
+	 */
+	body(gte: string, part?: number): IDataObject;
+	/**
+	 * Whether a record read goes out, by what the search cannot ask Flare for good: what the tenant
+	 * changes after the record arrived (a severity override, tags, remediated, ignored), `partition`
+	 * being what the page's search added. Decided once, at the record's first read, and remembered
+	 * (state.ts `rejected`): a later change never makes it go out. Default: every record.
+	 */
+	accepts?(record: IDataObject, partition?: IDataObject): boolean;
+	/** Keys an earlier version gave the record, which saved states may still hold: those count too. */
+	legacyKeysOf?(record: IDataObject): string[];
 	/** The request body of a test: what the user asks for, newest first. */
 	newest: IDataObject;
+	/** What the test's search adds to the request's filters (for {@link accepts}). */
+	newestPartition?: IDataObject;
 	/** What identifies a record, stable across searches. */
 	keyOf(record: IDataObject): string;
 	/** When the record reached Flare (the field `body` filters on). */
@@ -169,6 +194,8 @@ type WalkKind = 'longLived' | 'sweep';
 /** A page read by a walk: the cursor it was asked with, and the keys of its records in order. */
 interface Page {
 	walk: WalkKind;
+	/** Which of the watch's partitions the walk searched. */
+	part: number;
 	from?: string;
 	keys: string[];
 	/** Keys of the page read last time at the walk's first cursor that the walk had not met before this page. */
@@ -233,19 +260,35 @@ class Poll {
 		return this.state.baseline !== undefined && arrived < instantOf(this.state.baseline);
 	}
 
-	/** Takes a page: notes each record not seen before, and keeps it unless it is the baseline's. */
+	/** Whether a record of `key` was read before (emitted, noted, left out, or on the page resumed). */
+	private known(key: string): boolean {
+		const { seen, rejected, lastPage } = this.state;
+		return key in seen || (rejected !== undefined && key in rejected) || lastPage.includes(key);
+	}
+
+	/**
+	 * Takes a page: decides each record not read before, once: noted (the baseline's), left out (by
+	 * `Watch.accepts`, remembered in `rejected`), or kept to go out.
+	 */
 	private take(records: IDataObject[], response: FlareResponse, page: Page, now: number): void {
 		if (this.flareTime === undefined) {
 			const date = Date.parse(String(response.headers?.date ?? ''));
 			if (!Number.isNaN(date)) this.flareTime = date;
 		}
+		const partition = this.watch.partitions?.[page.part];
 		for (const record of records) {
 			const key = this.watch.keyOf(record);
 			page.keys.push(key);
 			const arrived = instantOf(this.watch.arrivedAt(record));
 			if (page.walk === 'longLived') this.arrivals.push({ page, key, arrived });
-			if (key in this.state.seen || this.state.lastPage.includes(key)) continue;
-			this.state.seen[key] = Math.floor((Number.isNaN(arrived) ? now : arrived) / 1000);
+			if (this.known(key)) continue;
+			if (this.watch.legacyKeysOf?.(record).some((legacy) => this.known(legacy))) continue;
+			const arrivedS = Math.floor((Number.isNaN(arrived) ? now : arrived) / 1000);
+			if (!this.noted(arrived) && this.watch.accepts?.(record, partition) === false) {
+				(this.state.rejected ??= {})[key] = arrivedS;
+				continue;
+			}
+			this.state.seen[key] = arrivedS;
 			if (this.noted(arrived) || this.watch.wanted?.(record, now) === false) continue;
 			this.found.push({ record, key, response, page });
 		}
@@ -285,6 +328,7 @@ class Poll {
 		body: IDataObject,
 		from?: string,
 		rereads: string[] = [],
+		part = 0,
 	): Promise<WalkEnd> {
 		let pageStart = Date.now();
 		let at = from;
@@ -321,7 +365,7 @@ class Poll {
 						const now = Date.now();
 						this.slowestPageMs = Math.max(this.slowestPageMs, now - pageStart);
 						pageStart = now;
-						read = { walk, from: at, keys: [], unmet: [...unmet] };
+						read = { walk, part, from: at, keys: [], unmet: [...unmet] };
 						this.take(records, response, read, now);
 						for (const key of read.keys) unmet.delete(key);
 						const next = paging.next(response.body, recordsOf(response, true));
@@ -403,38 +447,100 @@ export function sweepDue(state: TriggerState, now: number): boolean {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
+ * What the saved search belongs to besides what the user asks for, part by part (state.ts `scope`):
+ * `account`, the Flare instance and tenant of the credential. More parts may come (e.g. a tenant
+ * chosen on the trigger): a state that lacks one takes it as it is now.
+ */
+async function scopeOf(item: FlareItem): Promise<Record<string, string>> {
+	return { account: tenantKey(await settingsOf(item)) };
+}
+
+/** Whether a saved scope is the same: every part it has is the same now. */
+const sameScope = (saved: Record<string, string> | undefined, now: Record<string, string>) =>
+	Object.entries(now).every(([part, value]) => saved?.[part] === undefined || saved[part] === value);
+
+/**
  * The state this poll starts from: the stored one; a new one at first activation; or, when the user
- * changed the search, a new long-lived search that goes on from where the last one's knowledge ends
- * (state.ts `resumeAt`), so that what arrived since the last poll is not lost.
+ * changed the search (or its scope: the credential reads another tenant), a new long-lived search
+ * that goes on from where the last one's knowledge ends (state.ts `resumeAt`), so that what arrived
+ * since the last poll is not lost; what the last search left out is decided again.
  */
 function stateFor(
 	known: TriggerState | undefined,
-	search: string,
+	fingerprints: { search: string; scope: Record<string, string> },
 	first: { start: string; backfill: boolean },
 	now: number,
+	partitioned: boolean,
 ): TriggerState {
+	const { search, scope } = fingerprints;
 	if (!known) {
 		return {
 			rev: 1,
 			search,
 			start: first.start,
-			since: iso(now - LOOKBACK_MS),
-			// The long-lived search starts at least as early as a sweep would.
-			sweptAt: iso(now),
+			// Partitioned, the first sweep comes at activation and reads the other partitions from the
+			// start (a backfill's included); else the long-lived search reads what a sweep would.
+			...(partitioned
+				? { since: first.start, sweepPart: 1 }
+				: { since: iso(now - LOOKBACK_MS), sweptAt: iso(now) }),
 			seen: {},
 			lastPage: [],
 			// Set from Flare's clock once the activation has read (see settle).
 			...(first.backfill ? {} : { baseline: iso(now) }),
+			scope,
 		};
 	}
 	const state = JSON.parse(JSON.stringify({ ...known, rev: known.rev + 1 })) as TriggerState;
-	if (known.search === search) return state;
-	const start = iso(Math.min(resumeAt(known, now - LOOKBACK_MS), now - LOOKBACK_MS));
+	state.scope = { ...known.scope, ...scope };
+	if (known.search === search && sameScope(known.scope, scope)) return state;
+	// Never before where the knowledge ends: the keys of what arrived before it are gone (state.ts
+	// `prune`), even when the host's clock went back since.
+	const start = iso(resumeAt(known, now - LOOKBACK_MS));
 	delete state.cursor;
 	delete state.reached;
 	delete state.sweepFrom;
 	delete state.sweepStarted;
-	return { ...state, search, start, lastPage: [], sweptAt: iso(now) };
+	delete state.sweepPart;
+	delete state.rejected;
+	// The long-lived search starts at least as early as a sweep would; the other partitions are
+	// swept when due (at once if they never were).
+	if (!partitioned) state.sweptAt = iso(now);
+	return { ...state, search, start, lastPage: [] };
+}
+
+/** Where a sweep got to: the partition it walked last, and where that walk ended. */
+interface SweepEnd extends WalkEnd {
+	part: number;
+}
+
+/**
+ * The sweep: each partition in turn, from the one under way (at its saved cursor) to the last; it
+ * is complete when the last is. One whose time runs out between two goes on at the next poll from
+ * the next partition's first page.
+ */
+async function sweepWalk(
+	item: FlareItem,
+	poll: Poll,
+	watch: Watch,
+	state: TriggerState,
+): Promise<SweepEnd> {
+	const parts = watch.partitions?.length ?? 1;
+	let part = Math.min(state.sweepPart ?? 0, parts - 1);
+	let from = state.sweepFrom;
+	for (;;) {
+		let end: WalkEnd;
+		try {
+			end = await poll.walk('sweep', watch.body(state.since, part), from, [], part);
+		} catch (error) {
+			if (!isRefusedCursorError(error)) throw asNodeError(item, watch.operation, error);
+			// From its first page again.
+			end = await poll.walk('sweep', watch.body(state.since, part), undefined, [], part);
+		}
+		if (!end.complete || part === parts - 1) return { ...end, part };
+		part++;
+		from = undefined;
+		if (!poll.timeLeft) return { complete: false, lastPage: [], part };
+	}
 }
 
 /**
@@ -481,29 +587,30 @@ export async function pollWatch(
 		const item = FlareItem.ofNode(context, properties, cancel);
 		// The node's Tenant is part of the search (another tenant starts a new one), and of each
 		// record's key: a record emitted for one tenant (Flare's event uid names the event, which
-		// several tenants may have) still comes for another. Without a Tenant, the credential's
-		// Tenant ID is part of the search instead (when set: a credential without one keeps the
-		// fingerprint saved triggers have), and keys are as saved triggers have them
-		// (docs/trigger.md, "Changing the query").
+		// several tenants may have) still comes for another. Without a Tenant, keys are as saved
+		// triggers have them, and the credential's tenant is the search's scope (`scopeOf`;
+		// docs/trigger.md, "Changing the query").
 		const tenant = tenantOf(item);
-		const credentialTenant = tenant === undefined ? (await settingsOf(item)).tenantId : undefined;
 		const asked = watchOf(item);
 		const watch: Watch =
 			tenant === undefined
 				? asked
-				: { ...asked, keyOf: (record) => `${tenant}:${asked.keyOf(record)}` };
+				: {
+						...asked,
+						keyOf: (record) => `${tenant}:${asked.keyOf(record)}`,
+						legacyKeysOf: asked.legacyKeysOf
+							? (record) => asked.legacyKeysOf!(record).map((key) => `${tenant}:${key}`)
+							: undefined,
+					};
 		const staticData = context.getWorkflowStaticData('node');
 		const stored = readState(staticData);
 		const known =
 			shared.state && (!stored || shared.state.rev > stored.rev) ? shared.state : stored;
 		const first = startOf(item, startedAt);
-		const search = fingerprint({
-			query: watch.asked,
-			backfill: first.backfill,
-			tenant,
-			credentialTenant,
-		});
-		const state = stateFor(known, search, first, startedAt);
+		const search = fingerprint({ query: watch.asked, backfill: first.backfill, tenant });
+		const partitioned = (watch.partitions?.length ?? 1) > 1;
+		const scope = await scopeOf(item);
+		const state = stateFor(known, { search, scope }, first, startedAt, partitioned);
 		const poll = new Poll(
 			item,
 			properties,
@@ -534,14 +641,9 @@ export async function pollWatch(
 			state.lastPage = [];
 			longLived = await poll.walk('longLived', watch.body(state.start));
 		}
-		let sweep: WalkEnd | undefined;
+		let sweep: SweepEnd | undefined;
 		if (longLived.complete && sweepDue(state, startedAt) && poll.timeLeft) {
-			try {
-				sweep = await poll.walk('sweep', watch.body(state.since), state.sweepFrom);
-			} catch (error) {
-				if (!isRefusedCursorError(error)) throw asNodeError(item, watch.operation, error);
-				sweep = await poll.walk('sweep', watch.body(state.since)); // from its first page again
-			}
+			sweep = await sweepWalk(item, poll, watch, state);
 		}
 
 		const { items, stop, later } = await emit(item, poll, watch, shared, cancel);
@@ -617,7 +719,7 @@ function settle(
 	state: TriggerState,
 	poll: Poll,
 	longLived: WalkEnd,
-	sweep: WalkEnd | undefined,
+	sweep: SweepEnd | undefined,
 	stop: Found | undefined,
 	startedAt: number,
 ): void {
@@ -644,23 +746,33 @@ function settle(
 	state.lastPage = longLivedEnd.lastPage;
 	// What existed at activation: what arrived before Flare's time then (its clock, not n8n's).
 	if (poll.noteAll) state.baseline = iso(flareTimeOf(poll, startedAt));
-	// Caught up once: what existed at activation has all been read.
-	if (longLivedEnd.complete) delete state.baseline;
 	if (sweepComplete) {
-		// Done: the next sweep reads what arrived since this one began, less the look-back.
+		// Done: the next sweep reads what arrived since this one began, less the look-back; never from
+		// before where the last one started (a host clock stepped back would have it read again records
+		// whose keys `prune` dropped, and emit them twice; docs/trigger.md, "How it follows Flare").
 		const began = instantOf(state.sweepStarted ?? '');
 		const sweptAt = Number.isNaN(began) ? startedAt : began;
-		state.since = iso(sweptAt - LOOKBACK_MS);
+		const sinceBefore = instantOf(state.since ?? '');
+		state.since = iso(Math.max(sweptAt - LOOKBACK_MS, Number.isNaN(sinceBefore) ? -Infinity : sinceBefore));
 		state.sweptAt = iso(sweptAt);
 		delete state.sweepFrom;
 		delete state.sweepStarted;
+		delete state.sweepPart;
 	} else if (sweep) {
 		// Not done: the next poll goes on from where this one got to (or from its stop).
-		const from =
-			stop?.page.walk === 'sweep' ? stop.page.from : stop ? state.sweepFrom : sweep.cursor;
+		const [from, part] =
+			stop?.page.walk === 'sweep'
+				? [stop.page.from, stop.page.part]
+				: stop
+					? [state.sweepFrom, state.sweepPart]
+					: [sweep.cursor, sweep.part];
 		state.sweepStarted ??= iso(startedAt);
 		if (from === undefined) delete state.sweepFrom;
 		else state.sweepFrom = from;
+		if (!part) delete state.sweepPart;
+		else state.sweepPart = part;
 	}
+	// Caught up once, and swept once since activation: what existed then has all been read.
+	if (longLivedEnd.complete && state.sweptAt !== undefined) delete state.baseline;
 	prune(state);
 }

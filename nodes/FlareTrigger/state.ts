@@ -23,8 +23,16 @@ export interface TriggerState {
 	/** A sweep under way (longer than a poll): when it began (ISO 8601), and where it goes on. */
 	sweepStarted?: string;
 	sweepFrom?: string;
+	/** Which of the watch's searches (poll.ts `Watch.partitions`) the sweep under way, or the next, walks; none: the first. */
+	sweepPart?: number;
 	/** Keys of the records emitted (or found at activation) that a sweep may read again: key → arrival (s). */
 	seen: Record<string, number>;
+	/**
+	 * Keys of the records read and left out by a filter Flare cannot apply for good (what the tenant
+	 * changes later: poll.ts `Watch.accepts`), kept as `seen` is: decided at their first read, they
+	 * are not decided again, however they change. None in a state saved before, or when none was.
+	 */
+	rejected?: Record<string, number>;
 	/**
 	 * Keys the long-lived search read before that it may meet again where it resumes: those of the
 	 * page at `cursor` (the next poll reads it again), and of the page read before that it has not met
@@ -46,6 +54,13 @@ export interface TriggerState {
 	 * {@link MAX_SEEN}, so a restarted or changed search, and every sweep, start here at the earliest.
 	 */
 	floor?: string;
+	/**
+	 * What else the saved search belongs to, part by part, each a digest (poll.ts `scopeOf`): e.g.
+	 * `account`, the Flare instance and tenant the credential reads. A part that differs starts a new
+	 * search, as a change of the query does; a part the state lacks (saved by an earlier version, or
+	 * added since) is taken as it is now, so that an upgrade keeps the saved search.
+	 */
+	scope?: Record<string, string>;
 }
 
 /** At most this many keys are kept in `seen`; see {@link prune}. About 40 bytes each. */
@@ -57,7 +72,7 @@ const isRecord = (value: unknown): value is IDataObject =>
 /** The state stored by an earlier poll, or undefined on first activation (or if it is unreadable). */
 export function readState(data: IDataObject): TriggerState | undefined {
 	const { rev, search, start, cursor, since, sweptAt, seen, lastPage } = data;
-	const { reached, baseline, sweepStarted, sweepFrom, floor } = data;
+	const { reached, baseline, sweepStarted, sweepFrom, floor, rejected, sweepPart, scope } = data;
 	if (typeof rev !== 'number' || typeof search !== 'string' || typeof start !== 'string')
 		return undefined;
 	if (typeof since !== 'string' || !isRecord(seen) || !Array.isArray(lastPage)) return undefined;
@@ -75,8 +90,15 @@ export function readState(data: IDataObject): TriggerState | undefined {
 		...(typeof sweepStarted === 'string' ? { sweepStarted } : {}),
 		...(typeof sweepFrom === 'string' ? { sweepFrom } : {}),
 		...(typeof floor === 'string' ? { floor } : {}),
+		...(isRecord(rejected) ? { rejected: { ...(rejected as Record<string, number>) } } : {}),
+		...(Number.isInteger(sweepPart) && (sweepPart as number) > 0 ? { sweepPart: sweepPart as number } : {}),
+		...(isRecord(scope) ? { scope: textsOf(scope) } : {}),
 	};
 }
+
+/** The text values of a record (the others dropped). */
+const textsOf = (value: IDataObject): Record<string, string> =>
+	Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 
 /** Replaces the static data's content with `state`, in place, as n8n expects. */
 export function writeState(data: IDataObject, state: TriggerState): void {
@@ -115,23 +137,30 @@ export function resumeAt(state: TriggerState, fallback: number): number {
 }
 
 /**
- * Keeps `seen` bounded: keys of records that arrived before {@link resumeAt} are dropped (no sweep
- * reads them again, no restarted search either, and the long-lived search only meets again the keys
- * kept in `lastPage`); beyond {@link MAX_SEEN} keys, the oldest go, and `floor` moves after them;
- * `since` (where every sweep starts) is never before `floor`, so that nothing reads them again: the
- * rest of their second is skipped.
+ * Keeps `seen` and `rejected` bounded: keys of records that arrived before {@link resumeAt} are
+ * dropped (no sweep reads them again, no restarted search either, and the long-lived search only
+ * meets again the keys kept in `lastPage`); beyond {@link MAX_SEEN} keys of both, the oldest go, and
+ * `floor` moves after them; `since` (where every sweep starts) is never before `floor`, so that
+ * nothing reads them again: the rest of their second is skipped.
  */
 export function prune(state: TriggerState): void {
 	const sinceS = Math.floor(resumeAt(state, instantOf(state.since)) / 1000);
-	const recent = Object.entries(state.seen)
-		.filter(([, arrivedS]) => arrivedS >= sinceS)
-		.sort((a, b) => b[1] - a[1]);
+	const entries = (keys: Record<string, number> | undefined, rejected: boolean) =>
+		Object.entries(keys ?? {}).map(([key, arrivedS]) => ({ key, arrivedS, rejected }));
+	const recent = [...entries(state.seen, false), ...entries(state.rejected, true)]
+		.filter(({ arrivedS }) => arrivedS >= sinceS)
+		.sort((a, b) => b.arrivedS - a.arrivedS);
 	const kept = recent.slice(0, MAX_SEEN);
 	if (recent.length > kept.length) {
-		const afterOldest = (kept[kept.length - 1][1] + 1) * 1000;
+		const afterOldest = (kept[kept.length - 1].arrivedS + 1) * 1000;
 		if (!(afterOldest <= instantOf(state.floor))) state.floor = new Date(afterOldest).toISOString();
 	}
 	// A sweep, too, starts at the floor at the earliest (one that completes sets `since` earlier).
 	if (state.floor && instantOf(state.since) < instantOf(state.floor)) state.since = state.floor;
-	state.seen = Object.fromEntries(kept);
+	const keysOf = (rejected: boolean) =>
+		Object.fromEntries(kept.filter((entry) => entry.rejected === rejected).map((entry) => [entry.key, entry.arrivedS]));
+	state.seen = keysOf(false);
+	const rejected = keysOf(true);
+	if (Object.keys(rejected).length > 0) state.rejected = rejected;
+	else delete state.rejected;
 }

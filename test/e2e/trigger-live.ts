@@ -13,10 +13,14 @@
  *   5. the next poll.
  *
  * Beside it, in the same n8n, the New Event trigger (`workflows/behaviours/trigger-active-events.json`,
- * the tenant's feed → a NoOp) gets one new event in each round: in round 3 Flare also refuses every
- * cursor it handed out (both triggers start their search again), and in round 5 the event comes after
- * 1,000 ignored events (pages Flare leaves empty: more than one poll reads). Each event starts exactly
- * one execution with exactly one item.
+ * the tenant's feed, severity high or more → a NoOp) gets one new event in each round: in round 3
+ * Flare also refuses every cursor it handed out (both triggers start their search again), and in round 5
+ * the event comes after 1,000 ignored low events (pages Flare leaves empty: more than one poll reads).
+ * Each event starts exactly one execution with exactly one item. What the tenant does to an event
+ * (docs/trigger.md, "What the tenant does to an event"): a critical event remediated right after the
+ * activation, before any poll read it, is emitted once, by the first sweep (10 minutes on); a medium
+ * event that round 1's poll read is raised to critical after it, and never emitted, though that sweep
+ * reads it again.
  *
  * And beside them, two New Event triggers of two tenants with one credential
  * (`workflows/behaviours/trigger-active-tenants.json`, tenants 202 and 303): each round, one new event
@@ -31,7 +35,8 @@
  * n8n's database. A kill comes once n8n has stored the static data of its last emit: n8n saves it as
  * it starts the execution, and a crash in between would emit that credential again at the next start.
  *
- *   npm run test:trigger-live   (5 to 7 minutes: n8n polls once a minute at most)
+ *   npm run test:trigger-live   (11 to 13 minutes: n8n polls once a minute at most, and New Event's
+ *                                 first sweep comes 10 minutes after its activation)
  *   FLARE_E2E_SKIP_BUILD=1 npm run test:trigger-live    (pack the current dist/)
  */
 import { sleep } from 'n8n-workflow';
@@ -124,6 +129,11 @@ export interface TriggerLiveFigures {
 	restarts: Array<{ restart: Restart; exit: string; exitSeconds: number; gapSeconds: number }>;
 	/** Seconds from asking for the activation to the trigger activated (its first poll over). */
 	activationSeconds: number;
+	/**
+	 * New Event: seconds from asking for the activation to n8n's database holding what the activation
+	 * noted (read every 100 ms): n8n stopped before then starts the trigger anew (docs/trigger.md).
+	 */
+	activationStoredSeconds: number;
 	/** Seconds from a kill's emit (its execution ended) to the emitted key found in the database. */
 	savedBeforeKillSeconds?: number;
 	rounds: Array<{
@@ -158,6 +168,10 @@ export interface TriggerLiveFigures {
 		polls: number;
 		feedPages: number;
 		staticDataBytes: number;
+		/** The event remediated before any poll read it: its execution, and seconds from its arrival. */
+		remediated?: { event: string; executionId: string; seconds: number };
+		/** The event raised to critical after round 1's poll read it as medium: never emitted. */
+		raised?: string;
 	};
 	/** The two triggers of two tenants: each round's event of each tenant and its execution. */
 	tenants: {
@@ -172,8 +186,22 @@ export interface TriggerLiveFigures {
 	totalSeconds: number;
 }
 
-/** The key the New Event trigger keeps for an event (nodes/FlareTrigger/newEvent.ts `eventKey`). */
-const eventKey = (uid: string) => `e:${createHash('sha256').update(uid).digest('hex').slice(0, 16)}`;
+/** When each event added entered the feed (its `matched_at`), by uid. */
+const enteredAt = new Map<string, string>();
+
+/**
+ * The key the New Event trigger keeps for an event: a digest of its uid and of when it entered the
+ * feed (nodes/FlareTrigger/newEvent.ts `eventKey`).
+ */
+const eventKey = (uid: string) =>
+	`e:${createHash('sha256').update(`${uid}\n${Date.parse(enteredAt.get(uid) ?? '')}`).digest('hex').slice(0, 16)}`;
+
+/** The uids of events added to the fake, noting when each entered the feed. */
+const uidsAdded = (items: Array<{ metadata: { uid: string; matched_at: string | null } }>) =>
+	items.map((item) => {
+		enteredAt.set(item.metadata.uid, item.metadata.matched_at ?? '');
+		return item.metadata.uid;
+	});
 
 interface ExecutionSummary {
 	id: string;
@@ -302,18 +330,19 @@ class LiveInstance {
 	}
 }
 
-/** Polls `find` every second until it returns something, or fails after `timeoutSeconds`. */
+/** Polls `find` every `everyMs` (a second) until it returns something, or fails after `timeoutSeconds`. */
 async function waitFor<T>(
 	what: string,
 	find: () => Promise<T | undefined>,
 	timeoutSeconds: number,
+	everyMs = 1_000,
 ): Promise<T> {
 	const deadline = Date.now() + timeoutSeconds * 1000;
 	for (;;) {
 		const found = await find();
 		if (found !== undefined) return found;
 		if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutSeconds} s`);
-		await sleep(1_000);
+		await sleep(everyMs);
 	}
 }
 
@@ -344,6 +373,7 @@ export async function triggerLive(options: {
 		starts: [],
 		restarts: [],
 		activationSeconds: 0,
+		activationStoredSeconds: 0,
 		rounds: [],
 		beforeActivation: 0,
 		added: [],
@@ -424,17 +454,25 @@ export async function triggerLive(options: {
 		);
 
 		// The New Event trigger: two events entered the feed 5 minutes before; noted, not emitted.
-		const eventsBefore = fake
-			.addEvents(2, { materializedAt: new Date(fake.now() - BEFORE_ACTIVATION_MS).toISOString() })
-			.map((item) => item.metadata.uid);
+		const eventsBefore = uidsAdded(
+			fake.addEvents(2, { materializedAt: new Date(fake.now() - BEFORE_ACTIVATION_MS).toISOString() }),
+		);
 		figures.events.beforeActivation = eventsBefore.length;
+		const eventsActivatedAt = Date.now();
 		await live.rest.activate(eventsWorkflow.id);
-		await live.activated(1, eventsWorkflow);
 		const eventsBaseline = await waitFor(
 			'static data of the New Event trigger stored after its activation poll',
 			async () => await live!.storedState(eventsWorkflow, EVENT_TRIGGER),
 			SAVE_DEADLINE_SECONDS,
+			100,
 		);
+		figures.activationStoredSeconds = round((Date.now() - eventsActivatedAt) / 1000);
+		await live.activated(1, eventsWorkflow);
+		// A critical event that another workflow remediates at once, before any poll reads it: Flare's
+		// feed leaves it out unless asked; the first sweep (10 minutes after the activation) asks.
+		const [remediated] = fake.addEvents(1, { severity: 'critical' }).map((item) => item.metadata.uid);
+		fake.events.act(fake.options.tenants[0], [remediated], 'remediate', Date.now());
+		const remediatedAt = Date.now();
 		const eventsNoted = eventsBefore.filter((uid) => eventsBaseline.seen[eventKey(uid)] !== undefined);
 		if (eventsNoted.length !== eventsBefore.length) {
 			fail(
@@ -444,7 +482,9 @@ export async function triggerLive(options: {
 		if ((await live.executions(eventsWorkflow)).length > 0) {
 			fail('the New Event trigger started executions at activation, expected none');
 		}
-		log(`New Event activated: no execution; ${eventsBefore.length} events of 5 min before were noted.`);
+		log(
+			`New Event activated: no execution; ${eventsBefore.length} events of 5 min before were noted (stored ${figures.activationStoredSeconds} s after the activation was asked); event ${remediated} added and remediated at once.`,
+		);
 
 		// Two triggers of two tenants, one credential: activated (two activations logged), nothing emitted.
 		await live.rest.activate(tenantsWorkflow.id);
@@ -500,12 +540,22 @@ export async function triggerLive(options: {
 		const emitted: number[] = [];
 		const eventsEmitted: string[] = [];
 		/** One new event as this round wants it (after refusing cursors, or after a filtered run). */
-		const addEvent = (step: (typeof ROUNDS)[number]): string => {
+		let raised: string | undefined;
+		const addEvent = (step: (typeof ROUNDS)[number], index: number): string => {
 			if (step.event === 'refusedCursors') fake.expireCursors();
-			if (step.event === 'filteredRun') fake.addEvents(FILTERED_RUN, { ignored: true });
-			const [item] = fake.addEvents(1);
+			if (step.event === 'filteredRun') fake.addEvents(FILTERED_RUN, { ignored: true, severity: 'low' });
+			const [item] = fake.addEvents(1, { severity: 'high' });
+			uidsAdded([item]);
+			// Round 1: also a medium event, which its poll reads and leaves out; raised after it.
+			if (index === 0) [raised] = fake.addEvents(1, { severity: 'medium' }).map((event) => event.metadata.uid);
 			figures.events.added.push(item.metadata.uid);
 			return item.metadata.uid;
+		};
+		/** The execution of the `seen`th new event, the remediated one's (a sweep's) skipped. */
+		const eventExecution = async (seen: number): Promise<ExecutionSummary | undefined> => {
+			const executions = await live!.executions(eventsWorkflow);
+			const remediatedRun = figures.events.remediated?.executionId;
+			return executions.filter((execution) => execution.id !== remediatedRun)[seen];
 		};
 		/** The execution the round's event started: exactly that event, reaching the next node. */
 		const checkEvent = async (
@@ -519,11 +569,18 @@ export async function triggerLive(options: {
 			try {
 				const execution = await waitFor(
 					`New Event execution after event ${uid} was added`,
-					async () => (await live!.executions(eventsWorkflow))[seen],
+					async () => await eventExecution(seen),
 					// Past a run of empty pages, one poll more.
 					EXECUTION_DEADLINE_SECONDS + (step.event === 'filteredRun' ? 60 : 0),
 				);
 				const runJson = await live!.rest.finishedExecution(execution.id);
+				const uidsIn = (json: typeof runJson) => new RunView(json).json(EVENT_TRIGGER).map((item) => (item.metadata as { uid: string }).uid);
+				if (uidsIn(runJson).join() === remediated) {
+					// The first sweep came early: the remediated event's execution, checked at the end.
+					figures.events.remediated = { event: remediated, executionId: execution.id, seconds: round((Date.now() - remediatedAt) / 1000) };
+					await checkEvent(label, step, uid, seen, addedAt);
+					return;
+				}
 				secrets.addRun(runJson, `execution ${execution.id}`);
 				fs.writeFileSync(
 					path.join(live!.n8n.userFolder, 'runs', `execution-${execution.id}.json`),
@@ -547,7 +604,7 @@ export async function triggerLive(options: {
 		for (const [index, step] of ROUNDS.entries()) {
 			const label = `round ${index + 1}/${ROUNDS.length} (${step.about})`;
 			const seen = (await live.executions()).length;
-			const eventsSeen = (await live.executions(eventsWorkflow)).length;
+			const eventsSeen = figures.events.added.length;
 			const tenantsSeen = (await live.executions(tenantsWorkflow)).length;
 			let event: string;
 			let tenantEvents: Record<number, string>;
@@ -556,7 +613,7 @@ export async function triggerLive(options: {
 			let addedAt: number;
 			if (step.restart === 'none') {
 				added = addOneAcmeCredential(fake);
-				event = addEvent(step);
+				event = addEvent(step, index);
 				tenantEvents = addTenantEvents();
 				addedAt = Date.now();
 				figures.added.push(...added);
@@ -595,7 +652,7 @@ export async function triggerLive(options: {
 				const signalled = Date.now();
 				const ended = await live.end(step.restart);
 				added = addOneAcmeCredential(fake);
-				event = addEvent(step);
+				event = addEvent(step, index);
 				tenantEvents = addTenantEvents();
 				addedAt = Date.now();
 				figures.added.push(...added);
@@ -661,6 +718,33 @@ export async function triggerLive(options: {
 			}
 			await checkEvent(label, step, event, eventsSeen, addedAt);
 			await checkTenants(label, step.about, tenantEvents, tenantsSeen, addedAt);
+			// After round 1's poll read it as medium, another workflow (or an analyst) raises it.
+			if (index === 0 && raised) {
+				fake.events.setMetadata(fake.options.tenants[0], raised, { severity: 'critical' });
+				figures.events.raised = raised;
+				log(`  · event ${raised}, read as medium by that poll, raised to critical: never to be emitted`);
+			}
+		}
+
+		// The remediated event comes with the first sweep, 10 minutes after the activation, once.
+		try {
+			if (!figures.events.remediated) {
+				const sweepDeadline = (eventsActivatedAt + 10 * 60_000 - Date.now()) / 1000 + EXECUTION_DEADLINE_SECONDS;
+				const execution = await waitFor(
+					`New Event execution of event ${remediated}, remediated before any poll read it`,
+					async () => (await live!.executions(eventsWorkflow))[ROUNDS.length],
+					Math.max(sweepDeadline, EXECUTION_DEADLINE_SECONDS),
+				);
+				figures.events.remediated = { event: remediated, executionId: execution.id, seconds: round((Date.now() - remediatedAt) / 1000) };
+			}
+			const runJson = await live.rest.finishedExecution(figures.events.remediated.executionId);
+			secrets.addRun(runJson, `execution ${figures.events.remediated.executionId}`);
+			const uids = (node: string) => new RunView(runJson).json(node).map((item) => (item.metadata as { uid: string }).uid);
+			checkEqual(uids(EVENT_TRIGGER), [remediated], EVENT_TRIGGER, `execution ${figures.events.remediated.executionId}: the items emitted`);
+			checkEqual(uids(EVENT_NEXT_NODE), [remediated], EVENT_NEXT_NODE, `execution ${figures.events.remediated.executionId}: the items received`);
+			log(`  ✓ New Event: event ${remediated}, remediated before any poll read it → execution ${figures.events.remediated.executionId} (the first sweep), 1 item, ${figures.events.remediated.seconds} s after it was added`);
+		} catch (error) {
+			fail(`New Event, the event remediated before any poll read it: ${(error as Error).message}`);
 		}
 
 		// One more poll, which finds nothing new: then across the whole run, one execution per added
@@ -701,13 +785,15 @@ export async function triggerLive(options: {
 		}
 		figures.events.executions = eventExecutions.length;
 		try {
-			checkEqual(figures.events.emitted, figures.events.added, EVENT_TRIGGER, 'the events emitted, in all');
+			// Each event once, the remediated one included; the raised one never.
+			const expected = [...figures.events.added, remediated].sort();
+			checkEqual([...figures.events.emitted].sort(), expected, EVENT_TRIGGER, 'the events emitted, in all');
 		} catch (error) {
 			fail((error as Error).message);
 		}
-		if (eventExecutions.length !== ROUNDS.length) {
+		if (eventExecutions.length !== ROUNDS.length + 1) {
 			fail(
-				`the New Event trigger started ${eventExecutions.length} executions in all, expected ${ROUNDS.length}: one per new event`,
+				`the New Event trigger started ${eventExecutions.length} executions in all, expected ${ROUNDS.length + 1}: one per new event`,
 			);
 		}
 		// The two tenants: in all, each trigger emitted each of its tenant's new events once, and every
@@ -781,13 +867,27 @@ export function render(figures: TriggerLiveFigures): string {
 		'',
 		table(
 			['Round', 'Event (New Event)', 'Execution', 'Items', 'Seconds from its arrival to the execution ended'],
-			figures.events.rounds.map((row, index) => [
-				`${index + 1}: ${row.about}`,
-				row.event,
-				row.executionId,
-				figures.events.itemsPerExecution[index] ?? '?',
-				row.seconds,
-			]),
+			[
+				...figures.events.rounds.map((row, index) => [
+					`${index + 1}: ${row.about}`,
+					row.event,
+					row.executionId,
+					1,
+					row.seconds,
+				]),
+				...(figures.events.remediated
+					? [[
+							'after activation: remediated before any poll read it, emitted by the first sweep',
+							figures.events.remediated.event,
+							figures.events.remediated.executionId,
+							1,
+							figures.events.remediated.seconds,
+						]]
+					: []),
+				...(figures.events.raised
+					? [['round 1: read as medium, raised to critical after that poll', figures.events.raised, 'none', 0, '–']]
+					: []),
+			],
 		),
 		'',
 		table(
@@ -840,7 +940,9 @@ async function main(): Promise<void> {
 				`(${figures.events.feedPages} feed pages); static data ${figures.staticDataBytes} and ` +
 				`${figures.events.staticDataBytes} bytes; two New Event triggers of tenants 202 and 303 with one ` +
 				`credential: ${figures.tenants.executions} executions, each tenant's events once, ` +
-				`${figures.tenants.feedRequests} feed requests each with its tenant's token.`,
+				`${figures.tenants.feedRequests} feed requests each with its tenant's token. New Event's ` +
+				`activation: what it noted was in n8n's database ${figures.activationStoredSeconds} s after ` +
+				`the activation was asked (n8n stopped before then starts the trigger anew).`,
 			'',
 			render(figures),
 		].join('\n'),

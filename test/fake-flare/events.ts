@@ -33,6 +33,7 @@ import {
 	type TenantMetadataResponse,
 } from '../contract';
 import { planted, plantedSecret } from './planted';
+import { plantUnderSecretNames, type PlantedUnderNames } from './secret-names';
 import { hash32, seededStream } from './random';
 import * as words from './words';
 
@@ -188,6 +189,16 @@ export interface StoredEvent {
 	userNotes: string | null;
 	/** URLs the event links to (`features.urls`), or none. */
 	urls: string[];
+	/**
+	 * Values planted under secret names (secret-names.ts), the full event's `data.leaked_data`: the
+	 * fake's stand-in for the fields Flare does not document (new event types, new alert fields).
+	 */
+	underNames: PlantedUnderNames;
+	/**
+	 * Filed again later (see {@link EventStore.refile}): this entry stays where it was, so that cursors
+	 * keep their place, but no search selects it any more.
+	 */
+	refiled?: true;
 }
 
 export interface EventState {
@@ -220,6 +231,8 @@ export interface AddEventsOptions {
 	notes?: string | null;
 	ignored?: boolean;
 	remediated?: boolean;
+	/** The full event's `data.leaked_data` plants under every secret name (secret-names.ts), not a few. */
+	everySecretName?: boolean;
 }
 
 /** Where the identifiers come from (the dataset). */
@@ -237,12 +250,21 @@ export type FeedScope = number | number[] | undefined;
 /** What the feeds are sorted by (then by arrival). */
 export type FeedSortKey = 'materialized_at' | 'estimated_created_at';
 
+/**
+ * What a feed search lists when it does not ask for ignored or remediated events (`is_ignored` and
+ * `is_remediated` false or absent): `leftOut` (the default) leaves them out, as the OpenAPI's default
+ * `false` reads; `listed` lists them, as Flare's MCP page says of `false` ("has no effect and behaves
+ * the same as omitting it"). Either way `true` keeps only those (docs/feed-endpoints.md).
+ */
+export type ActedOnDefault = 'leftOut' | 'listed';
+
 export interface EventStoreOptions {
 	seed: number;
 	tenants: number[];
 	eventsPerTenant: number;
 	startMs: number;
 	sortBy: FeedSortKey;
+	actedOnDefault?: ActedOnDefault;
 }
 
 /** Position predicates of one feed request. */
@@ -321,6 +343,7 @@ export class EventStore {
 			...(this.expand(event.uid, 'cookies') ?? []).map(
 				(entry) => (entry as StealerLogCookie).value,
 			),
+			...event.underNames.secrets,
 		]).concat(this.addedCookies.map((cookie) => cookie.value));
 	}
 
@@ -457,18 +480,23 @@ export class EventStore {
 		const tags = filters?.tags?.length ? filters.tags : undefined;
 		const ignored = filters?.is_ignored ?? false;
 		const remediated = filters?.is_remediated ?? false;
+		// `true` keeps only those; `false` (or none) leaves them out, or lists them too (`listed`).
+		const listed = this.options.actedOnDefault === 'listed';
+		const state = (asked: boolean, at: number | null) =>
+			asked ? at !== null : listed || at === null;
 		return {
 			selects: (event) =>
+				!event.refiled &&
 				(!scope || event.identifierIds.some((id) => scope.has(id))) &&
 				(!types || types.has(FILTER_TYPE[event.type] ?? event.type)) &&
 				(!query || query(event)) &&
 				created(event.estimatedCreatedMs) &&
 				materialized(event.materializedMs),
-			keeps: (event, state) =>
-				(state.ignoredMs !== null) === ignored &&
-				(state.remediatedMs !== null) === remediated &&
-				severity(state.override ?? event.severity) &&
-				(!tags || tags.some((tag) => state.tags.includes(tag))),
+			keeps: (event, tenant) =>
+				state(ignored, tenant.ignoredMs) &&
+				state(remediated, tenant.remediatedMs) &&
+				severity(tenant.override ?? event.severity) &&
+				(!tags || tags.some((tag) => tenant.tags.includes(tag))),
 		};
 	}
 
@@ -659,6 +687,7 @@ export class EventStore {
 					},
 					...typeFields(event, created),
 					...structuredClone(event.texts),
+					leaked_data: structuredClone(event.underNames.fields),
 				},
 				duplicates: [],
 				header: {
@@ -731,6 +760,23 @@ export class EventStore {
 		return this.item(tenantId, shared);
 	}
 
+	/**
+	 * Files an event of the tenant's feed again, as having entered it at `atMs` (e.g. when it matches
+	 * one more identifier: whether Flare does so is not documented, docs/api-contract.md): the feed
+	 * lists it once, at its new place, with the new `matched_at` and the tenant's state as it was. Its
+	 * old entry stays in place for the cursors, selected by no search. Returns the new feed item.
+	 */
+	refile(tenantId: number, uid: string, atMs: number = Math.floor(Date.now() / 1000) * 1000): FeedItem {
+		const feed = this.feeds.get(tenantId) ?? [];
+		const old = feed.find((event) => event.uid === uid && !event.refiled);
+		const state = this.state(tenantId, uid);
+		if (!old || !state) throw new Error(`FakeFlare.refile: event ${uid} is not in tenant ${tenantId}'s feed`);
+		const event: Omit<StoredEvent, 'seq'> & { seq?: number } = { ...old, materializedMs: atMs };
+		delete event.seq;
+		old.refiled = true;
+		return this.item(tenantId, this.add(event, state));
+	}
+
 	/** Appends `count` events to a tenant's feed; returns their feed items. */
 	append(count: number, options: AddEventsOptions = {}): FeedItem[] {
 		const tenantId = options.tenantId ?? this.options.tenants[0];
@@ -762,6 +808,7 @@ export class EventStore {
 				estimatedCreatedMs,
 				severity: options.severity,
 				identifierIds: options.identifierIds,
+				everySecretName: options.everySecretName,
 			});
 			const event = this.add(generated, {
 				override: null,
@@ -816,6 +863,7 @@ export class EventStore {
 			estimatedCreatedMs: number;
 			severity?: Severity;
 			identifierIds?: number[];
+			everySecretName?: boolean;
 		},
 	): Omit<StoredEvent, 'seq'> {
 		const { type, id } = spec;
@@ -924,6 +972,8 @@ export class EventStore {
 			texts,
 			userNotes,
 			urls,
+			// From the uid and the event's rank: the seeded stream stays as it was.
+			underNames: plantUnderSecretNames(uid, spec.everySecretName ? undefined : k),
 		};
 	}
 }

@@ -277,6 +277,45 @@ describe('tenant event feed', () => {
 		expect(remediated.length).toBeGreaterThan(0);
 	});
 
+	it("actedOnDefault 'listed' (the MCP page's reading): without the flags, ignored and remediated events are listed too; true still keeps only those", async () => {
+		fake.reset({ actedOnDefault: 'listed' });
+		const token = await tokenFor();
+		const walk = async (filters: object) =>
+			uidsOf(itemsOf(await walkFeed(token, tenantFeedPath(), { filters })));
+		expect(await walk({})).toEqual(fake.events.feed(101).map((event) => event.uid).reverse());
+		expect(await walk({ is_ignored: false, is_remediated: false })).toEqual(await walk({}));
+		expect(await walk({ is_ignored: true })).toEqual(
+			fake.events.feed(101).filter((event) => fake.events.state(101, event.uid)!.ignoredMs !== null).map((event) => event.uid).reverse(),
+		);
+	});
+
+	it('an event filed again: listed once, at its new place with its new matched_at and its tenant state; a cursor saved before still walks on', async () => {
+		const token = await tokenFor();
+		const body = { order: 'asc' as const, size: 10 };
+		const minuteAgo = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000).toISOString();
+		const [first, second] = fake.addEvents(2, { severity: 'high', tags: ['vip'], materializedAt: minuteAgo });
+		const pages = await walkFeed(token, tenantFeedPath(), body);
+		const saved = pages.at(-2)?.next ?? null;
+		fake.events.setMetadata(101, first.metadata.uid, { severity: 'critical' });
+		const again = fake.refileEvent(first.metadata.uid);
+
+		const all = uidsOf(itemsOf(await walkFeed(token, tenantFeedPath(), body)));
+		expect(all.filter((uid) => uid === first.metadata.uid)).toHaveLength(1);
+		expect(all.slice(-2)).toEqual([second.metadata.uid, first.metadata.uid]);
+		expect(again.metadata.matched_at).not.toBe(first.metadata.matched_at);
+		expect(again.metadata.severity).toBe('critical');
+		expect(again.tenant_metadata?.tags).toEqual(['vip']);
+		expect(fake.feed.feedAll(101, body).slice(-1)).toEqual([again]);
+		let from = saved;
+		const resumed: string[] = [];
+		do {
+			const page = FeedPage.parse((await call('POST', tenantFeedPath(), { token, body: { ...body, from } })).json);
+			resumed.push(...uidsOf(page.items));
+			from = page.next;
+		} while (from);
+		expect(resumed.slice(-2)).toEqual([second.metadata.uid, first.metadata.uid]);
+	});
+
 	it('a selective filter makes empty pages common mid-walk; the walk still ends', async () => {
 		const token = await tokenFor();
 		const pages = await walkFeed(token, tenantFeedPath(), {

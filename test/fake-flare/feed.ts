@@ -33,6 +33,7 @@ import {
 } from '../contract';
 import { type Dataset, SCAN_CAP } from './dataset';
 import {
+	type ActedOnDefault,
 	type AddEventsOptions,
 	EventStore,
 	expandType,
@@ -131,6 +132,7 @@ export interface FeedSettings {
 	tenants: number[];
 	eventsPerTenant: number;
 	eventSortKey: FeedSortKey;
+	actedOnDefault: ActedOnDefault;
 	startTime: string;
 	quirks: Quirks;
 	endCursor: EndCursor;
@@ -168,6 +170,7 @@ export class FeedApi {
 				eventsPerTenant: settings.eventsPerTenant,
 				startMs: dateTimeToMs(settings.startTime),
 				sortBy: settings.eventSortKey,
+				actedOnDefault: settings.actedOnDefault,
 			},
 			dataset,
 		);

@@ -12,7 +12,8 @@ import {
 	SECRET_IDENTIFIER_ID,
 	type StoredEvent,
 } from './index';
-import { PLANTED_FORMS } from './planted';
+import { PLANTED_FORMS, PLANTED_NUMBER_PREFIX } from './planted';
+import { HEADER_NAMES, PLURAL_SECRET_NAMES, plantUnderSecretNames, SECRET_NAMES, WORD_NAMES } from './secret-names';
 
 const TENANT = 101;
 
@@ -34,12 +35,23 @@ async function get(path: string): Promise<unknown> {
 	return await answer.json();
 }
 
-/** `text` with every planted value the fake reports removed: no marker may remain. */
-const withoutPlanted = (text: string) =>
-	fake
+/**
+ * `text` with every planted value the fake reports removed, also percent-encoded: no marker may remain.
+ * Those in clear are found by their markers (thousands of them: one reading), the others (base64) one
+ * by one.
+ */
+const withoutPlanted = (text: string) => {
+	const forms = fake
 		.plantedValues()
+		.flatMap((value) => [value, encodeURIComponent(value)])
+		.map((form) => JSON.stringify(form).slice(1, -1));
+	const marked = new Set(forms.filter((form) => form.startsWith(`${PLANTED_MARKER}~`)));
+	const encoded = forms.filter((form) => !marked.has(form) && PLANTED_FORMS.some((planted) => form.includes(planted)));
+	const inClear = new RegExp(`${PLANTED_MARKER}~[^~]{0,256}~${PLANTED_MARKER}`, 'g');
+	return encoded
 		.sort((a, b) => b.length - a.length)
-		.reduce((rest, value) => rest.split(JSON.stringify(value).slice(1, -1)).join(''), text);
+		.reduce((rest, form) => rest.split(form).join(''), text.replace(inClear, (found) => (marked.has(found) ? '' : found)));
+};
 
 const activity = async (uid: string) =>
 	FullEvent.parse(await get(`/firework/v2/activities/?uid=${encodeURIComponent(uid)}`)).activity as unknown as {
@@ -198,6 +210,39 @@ describe('planted leaked values', () => {
 		const answer = await get(`/firework/v4/events/?uid=${encodeURIComponent(quoting[0].metadata.uid)}`);
 		expect(withoutPlanted(JSON.stringify(answer))).not.toContain(PLANTED_MARKER);
 		expect(JSON.stringify(answer)).toContain(PLANTED_MARKER);
+	});
+
+	it('values under secret names: every name of the rule, in every spelling and nesting, across a tenant\'s feed', async () => {
+		const events = fake.events.feed(TENANT);
+		const planted = await Promise.all(events.map(async (event) => (await activity(event.uid)).data.leaked_data as Record<string, unknown>));
+		const keysOf = (value: unknown): string[] =>
+			value !== null && typeof value === 'object'
+				? Object.entries(value).flatMap(([key, entry]) => [key, ...(Array.isArray(entry) ? [] : keysOf(entry))])
+				: [];
+		const keys = new Set(planted.flatMap(keysOf));
+		const pairs = new Set(planted.flatMap((fields) => (fields.header_list as Array<{ name: string }>).map((pair) => pair.name)));
+		const text = JSON.stringify(planted);
+		expect(SECRET_NAMES.filter((name) => !keys.has(name))).toEqual([]);
+		expect(HEADER_NAMES.filter((name) => !keys.has(name) && !pairs.has(name))).toEqual([]);
+		expect(PLURAL_SECRET_NAMES.filter((name) => !keys.has(name))).toEqual([]);
+		expect(WORD_NAMES.filter((name) => !text.includes(`export ${name}=PlAnTeD~`))).toEqual([]);
+		expect(WORD_NAMES.filter((name) => !text.includes(`&${name}=PlAnTeD~p%40ss`))).toEqual([]);
+		// Each nesting: a string, a number, a list and an object under a name; headers, pairs, a
+		// configuration, a plural, an assignment, JSON quoted as text, URL parameters encoded.
+		const [first] = planted;
+		expect(Object.values(first).map((value) => (Array.isArray(value) ? 'list' : value === null ? 'null' : typeof value))).toEqual(
+			expect.arrayContaining(['string', 'number', 'list', 'object']),
+		);
+		expect(first.callback_url).toMatch(new RegExp(`=${PLANTED_MARKER}~p%40ss%20w0rd%23[0-9a-f]{12}~${PLANTED_MARKER}&next=${PLANTED_MARKER}~own%20secret%26[0-9a-f]{12}~${PLANTED_MARKER}&lang=en$`));
+		expect(first.note).toBe(`The new code ${String(first.own_secret)} was sent by text message.`);
+		expect(String(first.pin)).toMatch(new RegExp(`^${PLANTED_NUMBER_PREFIX}[0-9]{6}$`));
+		expect(holdsPlanted(String(first.pin))).toBe(true);
+		// All planted: the registry lists them (numbers written out), and they are in the alert pushed.
+		const values = new Set(fake.plantedValues());
+		expect(events.flatMap((event) => event.underNames.secrets).every((value) => values.has(value) && holdsPlanted(value))).toBe(true);
+		expect(fake.newAlerts(1)[0].data).toMatchObject({ leaked_data: expect.objectContaining({ headers: expect.any(Object) }) });
+		// Without a turn, one planting holds every name.
+		expect(Object.keys(plantUnderSecretNames('all').fields).length).toBeGreaterThan(SECRET_NAMES.length);
 	});
 
 	it('nothing else holds the marker: every occurrence in what the fake serves is a listed planted value', async () => {

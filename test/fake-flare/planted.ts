@@ -7,7 +7,8 @@
  * test/e2e/secrets.ts) looks for the marker, and for its base64 and hex forms, in every output of this
  * package's nodes: a value masked whole keeps at most its first and last characters (`P********D`)
  * and a digest none, so the marker survives only where some of the value is still in clear, at its
- * start, at its end or encoded.
+ * start, at its end or encoded. Values under secret names, in every spelling of the masking's rule,
+ * are planted too (secret-names.ts), numbers among them.
  */
 import { createHash } from 'crypto';
 
@@ -17,6 +18,18 @@ export const PLANTED_MARKER = 'PlAnTeD';
 /** `value`, planted: the marker at both ends (`hunter2` → `PlAnTeD~hunter2~PlAnTeD`). */
 export function planted(value: string): string {
 	return `${PLANTED_MARKER}~${value}~${PLANTED_MARKER}`;
+}
+
+/**
+ * A number can hold no marker: a planted number is 15 digits that start with these nine (a PIN, a
+ * numeric password), which nothing else the fake serves has, bounded by characters other than digits.
+ */
+export const PLANTED_NUMBER_PREFIX = '731009137';
+
+/** A planted number derived from `seed`: {@link PLANTED_NUMBER_PREFIX} and 6 digits. */
+export function plantedNumber(seed: string): number {
+	const digits = parseInt(createHash('sha1').update(seed).digest('hex').slice(0, 8), 16) % 1_000_000;
+	return Number(`${PLANTED_NUMBER_PREFIX}${String(digits).padStart(6, '0')}`);
 }
 
 /** A planted secret derived from `seed` (e.g. a uid): `prefix` and 20 hex characters. */
@@ -47,13 +60,23 @@ export const PLANTED_FORMS: readonly string[] = [
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Finds a planted value in clear as one (both markers), or else any planted form (global: for `matchAll`). */
+/** A planted number, written out. */
+const PLANTED_NUMBER = `(?<![0-9])${PLANTED_NUMBER_PREFIX}[0-9]{6}(?![0-9])`;
+
+/**
+ * Finds a planted value in clear as one (both markers), or else any planted form, or a planted number
+ * (global: for `matchAll`).
+ */
 export const PLANTED_FORMS_PATTERN = new RegExp(
-	[`${PLANTED_MARKER}~[^~]{0,256}~${PLANTED_MARKER}`, ...PLANTED_FORMS.map(escapeRegExp)].join('|'),
+	[
+		`${PLANTED_MARKER}~[^~]{0,256}~${PLANTED_MARKER}`,
+		...PLANTED_FORMS.map(escapeRegExp),
+		PLANTED_NUMBER,
+	].join('|'),
 	'g',
 );
 
-/** Whether `text` holds a planted value, in clear or encoded. */
+/** Whether `text` holds a planted value, in clear or encoded, or a planted number. */
 export function holdsPlanted(text: string): boolean {
-	return PLANTED_FORMS.some((form) => text.includes(form));
+	return PLANTED_FORMS.some((form) => text.includes(form)) || new RegExp(PLANTED_NUMBER).test(text);
 }

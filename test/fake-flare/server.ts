@@ -55,7 +55,7 @@ import {
 import { OtherOrigin } from './other-origin';
 import { alertFor, type FlareAlert } from './push';
 import { plantedSecret } from './planted';
-import type { AddEventsOptions, EventStore, FeedSortKey } from './events';
+import type { ActedOnDefault, AddEventsOptions, EventStore, FeedSortKey } from './events';
 import { FeedApi, type FeedRouteName, feedRoutes } from './feed';
 import { ManagementApi, type ManagementRouteName, managementRoutes } from './management';
 import { PlaybookApi, type PlaybookRouteName, playbookRoutes } from './playbook';
@@ -114,6 +114,11 @@ export interface FakeFlareOptions {
 	eventsPerTenant?: number;
 	/** What the event feeds are sorted by (default materialized_at; see docs/feed-endpoints.md). */
 	eventSortKey?: FeedSortKey;
+	/**
+	 * Whether a feed search that does not ask for ignored or remediated events leaves them out (the
+	 * default, the OpenAPI's reading) or lists them too (the MCP page's): events.ts `ActedOnDefault`.
+	 */
+	actedOnDefault?: ActedOnDefault;
 	/** Identifiers listed (ids 7001 on; at least 30, the default). */
 	identifiers?: number;
 	/** Matching policies listed (at least 8, the default). */
@@ -161,6 +166,7 @@ export interface ResolvedFakeFlareOptions {
 	startTime: string;
 	eventsPerTenant: number;
 	eventSortKey: FeedSortKey;
+	actedOnDefault: ActedOnDefault;
 	identifiers?: number;
 	policies?: number;
 	sources?: number;
@@ -256,6 +262,7 @@ const DEFAULTS: ResolvedFakeFlareOptions = {
 	startTime: '2024-01-01T00:00:00+00:00',
 	eventsPerTenant: 80,
 	eventSortKey: 'materialized_at',
+	actedOnDefault: 'leftOut',
 	reportProcessingPolls: 1,
 	otherOrganizationTenants: [],
 };
@@ -869,6 +876,14 @@ export class FakeFlare {
 	/** Appends events to a tenant's feed (default: the first tenant, now); returns their feed items. */
 	addEvents(count: number, options?: AddEventsOptions) {
 		return this.feedApi.addEvents(count, options);
+	}
+
+	/**
+	 * Files an event of a tenant's feed (default: the first tenant) again, as entering it now on the
+	 * fake's clock (events.ts `refile`); returns its new feed item.
+	 */
+	refileEvent(uid: string, tenantId = this.currentOptions.tenants[0]) {
+		return this.events.refile(tenantId, uid, Math.floor(this.now() / 1000) * 1000);
 	}
 
 	/**

@@ -4,7 +4,8 @@
  * run, not only over the tests written for it. The outputs and errors of this package's nodes are
  * also scanned for the leaked values the fake plants (test/fake-flare/planted.ts): none may show
  * unless the node runs with Leaked Value Output Full, so that every operation, also one added later,
- * is checked.
+ * is checked; nor, in any mode, in the triggers' static data or the alert webhook's answers (the
+ * global teardown adds n8n's log files).
  *
  * The jest global setup (test/reliability/global-setup.js) sets FLARE_SECRET_SCAN_DIR; each worker
  * appends one JSON line per run to `runs-<pid>.jsonl` there (sizes, item and error counts, and any
@@ -22,6 +23,7 @@ import {
 	PACKAGE_NODE_PREFIX,
 	producedTextOf,
 	scanNodeRun,
+	scanSurface,
 	scanText,
 	secretPatterns,
 	textOf,
@@ -29,6 +31,7 @@ import {
 	type CollectedText,
 	type LeakedValueScan,
 	type SecretHit,
+	type Surface,
 } from '../reliability/secret-scan';
 
 export type CollectedKind = 'run' | 'poll' | 'list' | 'credentialTest' | 'webhook';
@@ -143,9 +146,25 @@ function leakedValuesOf(
 }
 
 /**
+ * A node's static data without the one secret kept there by design: the signing secret of the alert
+ * channel the Flare Alert Trigger created (docs/alerts.md, "A channel of its own"), which n8n's own
+ * webhook triggers keep there too. Anything else secret in static data is a leak.
+ */
+function withoutKeptSecrets(value: unknown): unknown {
+	return JSON.parse(JSON.stringify(value ?? null, (key: string, entry: unknown) => {
+		if (key !== 'flareChannel' || entry === null || typeof entry !== 'object') return entry;
+		return { ...(entry as Record<string, unknown>), secret: '[the channel secret, kept by design]' };
+	})) as unknown;
+}
+
+/** What else a run left behind, by where it is: a trigger's static data, a webhook's answer. */
+export type Surfaces = Partial<Record<Surface, unknown>>;
+
+/**
  * Scans what a run produced and records the result; returns the secret hits (empty when clean).
  * `nodes` are the workflow's (for a poll: the trigger; for a list: the node being edited), for the
  * leaked-value scan, with what each one's masking was given (`exposures`); `operation` names a list.
+ * `surfaces` are scanned for secrets and, whatever Leaked Value Output says, for planted values.
  */
 export function collectRun(
 	kind: CollectedKind,
@@ -154,11 +173,19 @@ export function collectRun(
 	nodes: INode[] = [],
 	exposures?: Exposures,
 	operation?: string,
+	surfaces: Surfaces = {},
 ): SecretHit[] {
-	const { text, errors } = kind === 'run' && isRun(data) ? runText(data) : textOf(data);
+	const collected = kind === 'run' && isRun(data) ? runText(data) : textOf(data);
+	const { errors } = collected;
+	const texts = Object.entries(surfaces).map(
+		([surface, value]) => [surface as Surface, textOf(surface === 'static data' ? withoutKeptSecrets(value) : value).text] as const,
+	);
+	const text = [collected.text, ...texts.map(([, surfaceText]) => surfaceText)].join('\n');
 	const hits = scanText(text, secretPatterns(secrets), kind);
 	lastHits = hits;
 	lastLeakedValues = leakedValuesOf(kind, data, items, nodes, exposures, operation);
+	const source = `${kind} in ${currentTest() ?? 'unknown test'}`;
+	for (const [surface, surfaceText] of texts) scanSurface(lastLeakedValues, surface, surfaceText, source);
 	const dir = collectorDir();
 	if (dir) {
 		const line: CollectedRun = { kind, test: currentTest(), bytes: text.length, items, errors, hits, leakedValues: lastLeakedValues };

@@ -171,13 +171,9 @@ export class TriggerWorkflow {
 	async poll(mode: 'trigger' | 'manual' = 'trigger'): Promise<PollResult> {
 		const node = this.node;
 		const [result, exposures] = await observeExposures(async () => await this.pollOnce(mode));
-		collectRun(
-			'poll',
-			{ result, state: this.state, saved: this.saved },
-			result.items?.length ?? 0,
-			[node],
-			exposures,
-		);
+		collectRun('poll', { result }, result.items?.length ?? 0, [node], exposures, undefined, {
+			'static data': { state: this.state, saved: this.saved },
+		});
 		return result;
 	}
 

@@ -523,11 +523,14 @@ export class AlertWebhookWorkflow {
 		this.record(response);
 	}
 
-	/** Keeps what n8n answered (the secret scan reads it). */
+	/** Keeps what n8n answered (the secret and leaked-value scans read it, and the static data saved). */
 	private record(response: HarnessResponse): void {
 		const answer = { status: response.statusCode, body: response.sentBody ?? null };
 		this.answers.push(answer);
-		collectRun('webhook', answer, 0);
+		collectRun('webhook', answer, 0, [], undefined, undefined, {
+			'webhook answers': answer,
+			'static data': this.saved,
+		});
 	}
 
 	/** webhook-helpers' `executeWebhook` when the node threw: an execution in error, without items. */

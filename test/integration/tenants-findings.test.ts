@@ -272,14 +272,14 @@ describe('One credential, every tenant: the review’s findings', () => {
 			expect(Object.keys(trigger.state.seen as IDataObject).every((key) => /^(202|303):e:/.test(key))).toBe(true);
 		});
 
-		it("without a Tenant, the credential's Tenant ID is part of the saved search: an edit of it starts a new search in the new tenant", async () => {
+		it("without a Tenant, the credential's Tenant ID is the saved search's scope: an edit of it starts a new search in the new tenant", async () => {
 			fake.reset({ ...OPTIONS, startTime: iso(Date.now() - 35 * DAY) });
 			harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url, tenantId: 202 });
 			const trigger = new TriggerWorkflow(harness, { parameters: { event: 'newEvent' } });
 			expect(await trigger.activate()).toEqual({ items: null });
 			const added202 = fake.addEvents(2, { tenantId: 202 }).map((event) => event.metadata.uid);
 			expect(uidsOf((await trigger.poll()).items)).toEqual(added202.map((uid) => [uid, undefined]));
-			const search = trigger.state.search;
+			const { search, scope } = trigger.state;
 			expect(Object.keys(trigger.state.seen as IDataObject).every((key) => key.startsWith('e:'))).toBe(true);
 
 			harness.editFlareCredential({ tenantId: 303 });
@@ -287,7 +287,9 @@ describe('One credential, every tenant: the review’s findings', () => {
 			fake.clearLog();
 			const moved = await trigger.poll();
 
-			expect(trigger.state.search).not.toBe(search);
+			// The same query, in another tenant: the saved search's scope changed (docs/trigger.md).
+			expect(trigger.state.search).toBe(search);
+			expect(trigger.state.scope).not.toEqual(scope);
 			expect(uidsOf(moved.items)).toEqual(added303.map((uid) => [uid, undefined]));
 			// A new search from its first page: no cursor of tenant 202's search goes to tenant 303.
 			const feed = apiRequests(fake).filter((request) => request.path === TENANT_FEED && request.status === 200);

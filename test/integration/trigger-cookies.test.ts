@@ -23,7 +23,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const justBefore = (ms: number) => `${iso(ms - 1).slice(0, -1)}999Z`;
 
 describe('Flare Trigger → New Leaked Cookie', () => {
-	useVirtualTime();
+	const clock = useVirtualTime();
 	let fake: FakeFlare;
 	let harness: Harness;
 
@@ -142,4 +142,35 @@ describe('Flare Trigger → New Leaked Cookie', () => {
 		expect(searches()).toEqual([]);
 		expect([result.error?.name, result.error?.message]).toEqual(['NodeOperationError', `'Domain' is not a domain name: "https://app.acme.com/login" [item 0]`]);
 	});
+
+	it("n8n's clock 4 minutes ahead at activation, then stepped back: what existed before is never emitted, by the polls or the next sweeps (found by the model, seed 20261128)", async () => {
+		const aheadMs = 4 * MINUTE;
+		clock.time.step(aheadMs);
+		fake.setClockOffset(-aheadMs);
+		const flareNow = () => fake.now();
+		// 300 cookies imported 14 to 3 minutes before the activation on Flare's clock: the first few
+		// are older than the activation's search reaches (15 minutes on n8n's clock, 11 on Flare's).
+		for (let minute = 14; minute >= 3; minute--) {
+			fake.addCookies(25, { domain: DOMAIN, importedAt: iso(Math.floor((flareNow() - minute * MINUTE) / 1000) * 1000), name: 'session' });
+		}
+		const workflow = trigger({ names: 'session' });
+		expect(await workflow.activate()).toEqual({ items: null });
+
+		clock.time.step(-aheadMs);
+		fake.setClockOffset(0);
+		const emitted: unknown[] = [];
+		for (let poll = 0; poll < 22; poll++) {
+			moveClock(MINUTE);
+			const result = await workflow.poll();
+			expect(result.error).toBeUndefined();
+			emitted.push(...uuids(result.items));
+		}
+
+		// Two sweeps ran after the step (each 10 minutes), neither from before where the first started.
+		const sweeps = searches().filter((request) => bodyOf(request).from === undefined).map((request) => String(bodyOf(request).imported_after));
+		expect(sweeps.length).toBeGreaterThanOrEqual(3);
+		expect([...sweeps].sort()).toEqual(sweeps);
+		expect(emitted).toEqual([]);
+	});
 });
+

@@ -5,6 +5,8 @@
  *   npm run test:trigger-model -- --runs 200 --seed 42 --kind event
  *   npm run test:trigger-model -- --runs 200 --variant lease
  *   npm run test:trigger-model -- --runs 20 --trace          each run's start, commands and duration
+ *   FLARE_MODEL_DEBUG=1 FLARE_MODEL_NO_SHRINK=1 npm run test:trigger-model -- --runs 1 --seed S --path P
+ *                                                            replays one run, printing each poll's state
  *
  * `--variant` runs a deliberately broken copy of the built trigger (dist/ patched into
  * test-results/trigger-model/<variant>/), to show what the model finds and what it shrinks to:
@@ -12,7 +14,15 @@
  * - `sweep`: the sweep also while the long-lived search is behind, and the keys kept only from where
  *   the sweep starts (c3b5608's);
  * - `fiveMinutesLate`: records wait until they are 5 minutes old ("on time, the next poll" broken);
- * - `noPrune`: the state is never pruned ("bounded" broken).
+ * - `noPrune`: the state is never pruned ("bounded" broken);
+ * - `oldDefaults` (New Event): only Flare's default search, which leaves remediated and ignored
+ *   events out (the trigger before issue 31): what someone acted on before the first read is lost;
+ * - `forgetRejected` (New Event): what a filter on the tenant's state left out is not remembered, so
+ *   a sweep that reads it again after a change emits it ("decided at the first read" broken);
+ * - `decideAgain` (New Event): what such a filter left out is remembered, but decided again when read
+ *   again (a sweep), so a change after the first read emits it;
+ * - `uidKey` (New Event): events known by their uid alone, not by each filing (an event filed again
+ *   comes again only once the first key is pruned: T2 of the review of 2026-11-28).
  * Prints fast-check's report (seed, path, the shrunk counterexample) and exits 1 on a failure.
  */
 import fc from 'fast-check';
@@ -42,6 +52,22 @@ const VARIANTS: Record<string, Array<[file: string, from: string, to: string]>> 
 	],
 	// The state is never pruned: `seen` grows with every record for ever.
 	noPrune: [['state.js', 'function prune(state) {', 'function prune(state) { return;']],
+	oldDefaults: [['newEvent.js', 'partitions: exports.EVENT_PARTITIONS,', 'partitions: [{}],']],
+	forgetRejected: [
+		[
+			'poll.js',
+			'((_h = (_j = this.state).rejected) !== null && _h !== void 0 ? _h : (_j.rejected = {}))[key] = arrivedS;',
+			'void arrivedS;',
+		],
+	],
+	decideAgain: [
+		[
+			'poll.js',
+			'return key in seen || (rejected !== undefined && key in rejected) || lastPage.includes(key);',
+			'return key in seen || lastPage.includes(key);',
+		],
+	],
+	uidKey: [['newEvent.js', 'Number.isNaN(entered) ? uid : `${uid}\\n${entered}`', 'uid']],
 	sweep: [
 		['poll.js', 'if (longLived.complete && sweepDue(', 'if (sweepDue('],
 		['state.js', 'resumeAt(state, instantOf(state.since))', 'instantOf(state.since)'],

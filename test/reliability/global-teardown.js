@@ -4,7 +4,8 @@
 //    file of the run for API keys and access tokens (test/reliability/secret-scan.ts), writes
 //    test-results/secret-scan-harness.json, and fails the run if anything was found. The same for the
 //    leaked values the fake plants: none in the output or errors of this package's nodes unless they
-//    ran with Leaked Value Output Full, and Full runs must give some back.
+//    ran with Leaked Value Output Full (and Full runs must give some back), and none, in any mode, in
+//    n8n's log files, the triggers' static data or the alert webhook's answers.
 // 2. Merges the result rows of the reliability tests into test-results/reliability.json (the long-proof
 //    run, FLARE_LONG=1: reliability-long.json), which test/reliability/table.ts prints as the tables of
 //    docs/reliability.md. Each row says which recorder (test file) it came from.
@@ -19,6 +20,7 @@ const {
 	emptyLeakedValueScan,
 	leakedValueProblems,
 	scanFiles,
+	scanLogSurface,
 	scanSummaryFile,
 	secretPatterns,
 } = require('./secret-scan.ts');
@@ -49,7 +51,9 @@ async function scanRun(scanDir) {
 		}
 	}
 	const literals = filesIn(scanDir, /^secrets-\d+\.json$/).flatMap((file) => JSON.parse(fs.readFileSync(file, 'utf8')));
-	const logs = await scanFiles(filesIn(path.join(scanDir, 'n8n-logs'), /\.log$/), secretPatterns(literals));
+	const logFiles = filesIn(path.join(scanDir, 'n8n-logs'), /\.log$/);
+	const logs = await scanFiles(logFiles, secretPatterns(literals));
+	await scanLogSurface(summary.leakedValues, logFiles);
 	summary.logFiles = logs.files;
 	summary.logLines = logs.lines;
 	summary.bytes += logs.bytes;

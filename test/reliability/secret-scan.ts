@@ -237,7 +237,7 @@ export interface LeakedValueScan {
 	outputs: number;
 	/** Their output items. */
 	items: number;
-	/** Planted values found in them: 0 is the only acceptable figure. */
+	/** Planted values found in them (and in `surfaces`): 0 is the only acceptable figure. */
 	found: number;
 	hits: SecretHit[];
 	/** Node runs with Leaked Value Output Full, their items, and the planted values they held. */
@@ -246,6 +246,65 @@ export interface LeakedValueScan {
 	fullFound: number;
 	/** The same, by operation (`flare.<resource>.<operation>`, `flareTrigger.<event>`, `list.<method>`). */
 	operations?: Record<string, OperationScan>;
+	/**
+	 * What else was scanned, whatever Leaked Value Output says: n8n's log files, the triggers' static
+	 * data (in memory and as saved), the alert webhook's answers. Their planted values count in `found`.
+	 */
+	surfaces?: Partial<Record<Surface, SurfaceScan>>;
+}
+
+/** Where a planted value must never be, in any mode: none of them holds an output. */
+export type Surface = 'n8n logs' | 'static data' | 'webhook answers';
+
+export interface SurfaceScan {
+	/** Log files, or static data and answers as the harness saw them after each poll or request. */
+	scanned: number;
+	found: number;
+}
+
+/** Adds one scan of `text` on `surface` (a log file, a trigger's static data, a webhook's answer) to `scan`. */
+export function scanSurface(scan: LeakedValueScan, surface: Surface, text: string, source: string): void {
+	addSurfaceHits(scan, surface, scanText(text, [PLANTED_PATTERN], `${surface}, ${source}`));
+}
+
+/**
+ * Adds n8n's log files to `scan`, as the surface `n8n logs` (missing files are skipped). A line of
+ * JSON is read without the workflow nodes n8n logs with an error or an execution: their parameters
+ * are what the user typed (the password a lookup is asked for), not what a node produced.
+ */
+export async function scanLogSurface(scan: LeakedValueScan, files: string[]): Promise<void> {
+	for (const file of files) {
+		let text: string;
+		try {
+			text = await fsp.readFile(file, 'utf8');
+		} catch {
+			continue;
+		}
+		const hits: SecretHit[] = [];
+		text.split('\n').forEach((line, index) => {
+			for (const hit of scanText(withoutWorkflowNodes(line), [PLANTED_PATTERN], file)) hits.push({ ...hit, line: index + 1 });
+		});
+		addSurfaceHits(scan, 'n8n logs', hits);
+	}
+}
+
+/** A log line, its workflow nodes left out when it is JSON. */
+function withoutWorkflowNodes(line: string): string {
+	if (!line.startsWith('{')) return line;
+	try {
+		return JSON.stringify(JSON.parse(line), (_key, value: unknown) => (isWorkflowNode(value) ? '[node]' : value));
+	} catch {
+		return line;
+	}
+}
+
+/** Adds what one scan of `surface` found (none, or its hits) to `scan`. */
+export function addSurfaceHits(scan: LeakedValueScan, surface: Surface, hits: SecretHit[]): void {
+	const row = ((scan.surfaces ??= {})[surface] ??= { scanned: 0, found: 0 });
+	row.scanned++;
+	row.found += hits.length;
+	scan.found += hits.length;
+	scan.hits.push(...hits);
 }
 
 /**
@@ -330,8 +389,14 @@ export function addLeakedValueScans(total: LeakedValueScan, part: LeakedValueSca
 		const sum = operations[name] ?? { outputs: 0, exposed: 0, found: 0 };
 		operations[name] = { outputs: sum.outputs + row.outputs, exposed: sum.exposed + row.exposed, found: sum.found + row.found };
 	}
+	const surfaces: Partial<Record<Surface, SurfaceScan>> = { ...total.surfaces };
+	for (const [name, row] of Object.entries(part.surfaces ?? {}) as Array<[Surface, SurfaceScan]>) {
+		const sum = surfaces[name] ?? { scanned: 0, found: 0 };
+		surfaces[name] = { scanned: sum.scanned + row.scanned, found: sum.found + row.found };
+	}
 	return {
 		operations,
+		surfaces,
 		outputs: total.outputs + part.outputs,
 		items: total.items + part.items,
 		found: total.found + part.found,
@@ -342,10 +407,18 @@ export function addLeakedValueScans(total: LeakedValueScan, part: LeakedValueSca
 	};
 }
 
-/** What is wrong with a scan: planted values in default output, or Full that returned none. */
+/**
+ * What is wrong with a scan: planted values in default output, in n8n's logs, static data or webhook
+ * answers, or Full that returned none.
+ */
 export function leakedValueProblems(scan: LeakedValueScan): string[] {
 	const problems: string[] = [];
-	if (scan.found > 0) problems.push(`${scan.found} planted leaked values in output that is not Full`);
+	const surfaces = (Object.entries(scan.surfaces ?? {}) as Array<[Surface, SurfaceScan]>).filter(([, row]) => row.found > 0);
+	const inSurfaces = surfaces.reduce((sum, [, row]) => sum + row.found, 0);
+	if (scan.found > inSurfaces) problems.push(`${scan.found - inSurfaces} planted leaked values in output that is not Full`);
+	if (inSurfaces > 0) {
+		problems.push(`${inSurfaces} planted leaked values in ${surfaces.map(([name]) => name).join(', ')}`);
+	}
 	if (scan.fullItems > 0 && scan.fullFound === 0) {
 		problems.push(`${scan.fullOutputs} outputs with Leaked Value Output Full held no planted value`);
 	}
@@ -367,8 +440,12 @@ export function exposedOperations(scan: LeakedValueScan): { exposed: string[]; n
 /** The summary of a scan: one line, then the operations whose masking was never given a planted value. */
 export function describeLeakedValueScan(scan: LeakedValueScan): string {
 	const { exposed, never } = exposedOperations(scan);
+	const surfaces = (Object.entries(scan.surfaces ?? {}) as Array<[Surface, SurfaceScan]>)
+		.sort(([a], [b]) => a.localeCompare(b))
+		.map(([name, row]) => `${name} ${row.scanned} (${row.found} found)`);
 	return [
 		`Leaked-value scan: ${scan.outputs} outputs (${scan.items} items) of this package's nodes with Leaked Value Output not Full: ${scan.found} planted values found; with Full: ${scan.fullOutputs} outputs (${scan.fullItems} items) gave back ${scan.fullFound}`,
+		`Also scanned for planted values, in any mode: ${surfaces.join(', ') || 'nothing'}`,
 		`Masking given a planted value in ${exposed.length} of ${exposed.length + never.length} operations and pickers; never in: ${never.join(', ') || 'none'}`,
 	].join('\n');
 }

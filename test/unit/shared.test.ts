@@ -130,9 +130,12 @@ describe('leaked values', () => {
 	const AWS_KEY = ['AKIA', 'XYZ0123456789ABC'].join('');
 	const STRIPE_KEY = ['sk', 'live', '0123456789'].join('_');
 
-	/** A full event of each kind that holds a secret (docs/event-types/*.mdx), shortened. */
+	/**
+	 * A full event of each kind that holds a secret (docs/event-types/*.mdx), shortened; each under a
+	 * key of its own (a key named like a secret, `leakedCredential`, would be masked whole).
+	 */
 	const fullEvents = () => ({
-		leakedCredential: {
+		combolist: {
 			data: { uid: 'leaked_credential/combolists/1', identity_name: 'jane@acme.com', password: 'Winter2024!!', imported_at: '2025-01-01T00:00:00+00:00' },
 			header: { uid: 'leaked_credential/combolists/1', title: 'Leaked credential of jane@acme.com', password: 'Winter2024!!', content_preview: 'jane@acme.com Winter2024!!' },
 		},
@@ -153,8 +156,8 @@ describe('leaked values', () => {
 	it('protect secrets at any depth, by what they are, and leave what workflows need', () => {
 		const events = fullEvents();
 		protectLeakedValues(events, 'masked');
-		expect(events.leakedCredential.data).toEqual({ uid: 'leaked_credential/combolists/1', identity_name: 'jane@acme.com', password: 'W********!', imported_at: '2025-01-01T00:00:00+00:00' });
-		expect(events.leakedCredential.header).toEqual({ uid: 'leaked_credential/combolists/1', title: 'Leaked credential of jane@acme.com', password: 'W********!', content_preview: 'jane@acme.com ********' });
+		expect(events.combolist.data).toEqual({ uid: 'leaked_credential/combolists/1', identity_name: 'jane@acme.com', password: 'W********!', imported_at: '2025-01-01T00:00:00+00:00' });
+		expect(events.combolist.header).toEqual({ uid: 'leaked_credential/combolists/1', title: 'Leaked credential of jane@acme.com', password: 'W********!', content_preview: 'jane@acme.com ********' });
 		expect(events.stealerLog.data.credentials).toEqual([{ url: 'https://login.acme.com/signin', username: 'jane@acme.com', password: 'r********1', application: 'Browser/Logins/Chrome_Default.txt' }]);
 		expect(events.stealerLog.data.cookies).toEqual([{ host_key: '.acme.com', path: '/', expires_utc: '2026-03-04T02:22:08', name: 'session', value: 'c********9' }]);
 		expect(events.stealerLog.data.user_information).toEqual({ ip_address: '198.51.100.1', username: 'jane', hwid: 'HWID-1' });
@@ -169,7 +172,7 @@ describe('leaked values', () => {
 		expect(protectLeakedValues(structuredClone(kept), 'masked')).toEqual(kept);
 		expect(protectLeakedValues({ data: { type: 'secret', secret: STRIPE_KEY }, name: 'Secret' }, 'masked')).toEqual({ data: { type: 'secret', secret: 's********9' }, name: 'Secret' });
 		expect(protectLeakedValues({ params: { api_key: 'k', api_token: 't', token: 't2', basic_auth: { password: 'p' } } }, 'masked')).toEqual({
-			params: { api_key: '********', api_token: '********', token: '********', basic_auth: { password: '********' } },
+			params: { api_key: '********', api_token: '********', token: '********', basic_auth: '********' },
 		});
 		// A cookie known by its shape, wherever it is.
 		expect(protectLeakedValues({ found: [[{ host_key: '.x.io', name: 'sid', value: 'v' }]] }, 'masked')).toEqual({ found: [[{ host_key: '.x.io', name: 'sid', value: '********' }]] });

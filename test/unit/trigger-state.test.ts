@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { eventKey } from '../../nodes/FlareTrigger/newEvent';
 import { credentialKey } from '../../nodes/FlareTrigger/newLeakedCredential';
 import { MAX_TRIGGERS, sharedOf, sweepDue, triggersInMemory } from '../../nodes/FlareTrigger/poll';
 import { MAX_SEEN, prune, readState, resumeAt, writeState, type TriggerState } from '../../nodes/FlareTrigger/state';
@@ -17,10 +18,13 @@ const bytesOf = (data: IDataObject) => Buffer.byteLength(JSON.stringify(data));
  * neither id nor credential hash (the longest keys).
  */
 describe('Flare Trigger state stays bounded', () => {
+	const credential = (recordOf: (n: number) => IDataObject) => (n: number) => credentialKey(recordOf(n));
 	it.each([
-		['12-digit ids', (n: number) => ({ id: 100_000_000_000 + n })],
-		['no id, no credential hash', (n: number) => ({ id: null, credential_hash: null, identity_name: `user${n}@acme.com`, source_id: 'combolist', imported_at: '2026-11-23T08:00:00' })],
-	])('after 100,000 emitted credentials (%s), the static data stays under 64 KB', (_keys, recordOf) => {
+		['credentials, 12-digit ids', credential((n) => ({ id: 100_000_000_000 + n })), false],
+		['credentials, no id, no credential hash', credential((n) => ({ id: null, credential_hash: null, identity_name: `user${n}@acme.com`, source_id: 'combolist', imported_at: '2026-11-23T08:00:00' })), false],
+		// New Event with a filter on what the tenant changes: every other event read is left out, and kept.
+		['events, every other one left out', (n: number) => eventKey({ metadata: { uid: `stealer_log/russian_market/${n}`, matched_at: '2026-11-23T08:00:00.000000Z' } }), true],
+	])('after 100,000 records read (%s), the static data stays under 64 KB', (_keys, keyOf, leftOut) => {
 		const staticData: IDataObject = {};
 		const start = Date.parse('2026-11-23T08:00:00Z');
 		// Every field filled, cursors of 200 characters (Flare's example cursors have about 50).
@@ -39,6 +43,8 @@ describe('Flare Trigger state stays bounded', () => {
 			lastPage: [],
 			reached: instant,
 			baseline: instant,
+			sweepPart: 3,
+			scope: { account: 'f'.repeat(16) },
 		};
 		const arrivalOf = (n: number) => Math.floor(start / 1000) + Math.floor(n / 200);
 		let largest = 0;
@@ -47,8 +53,9 @@ describe('Flare Trigger state stays bounded', () => {
 		for (let poll = 0; poll < POLLS; poll++) {
 			const keys: string[] = [];
 			for (let n = poll * PER_POLL; n < (poll + 1) * PER_POLL; n++) {
-				const key = credentialKey(recordOf(n) as IDataObject);
-				state.seen[key] = arrivalOf(n);
+				const key = keyOf(n);
+				if (leftOut && n % 2 === 1) (state.rejected ??= {})[key] = arrivalOf(n);
+				else state.seen[key] = arrivalOf(n);
 				keys.push(key);
 				keysSeen++;
 			}
@@ -60,13 +67,14 @@ describe('Flare Trigger state stays bounded', () => {
 			state = readState(staticData)!;
 		}
 
-		expect(Object.keys(state.seen)).toHaveLength(MAX_SEEN);
+		expect(Object.keys(state.seen).length + Object.keys(state.rejected ?? {}).length).toBe(MAX_SEEN);
+		expect(Object.keys(state.rejected ?? {})).toHaveLength(leftOut ? MAX_SEEN / 2 : 0);
 		expect(largest).toBeLessThan(STATIC_DATA_BOUND);
 		// The sweep starts after every key it dropped (so it cannot read them again), at most a second
 		// after the oldest key kept.
 		const sinceS = Date.parse(state.since) / 1000;
 		expect(sinceS).toBeGreaterThan(arrivalOf(POLLS * PER_POLL - MAX_SEEN - 1));
-		expect(sinceS).toBeLessThanOrEqual(Math.min(...Object.values(state.seen)) + 1);
+		expect(sinceS).toBeLessThanOrEqual(Math.min(...Object.values({ ...state.seen, ...state.rejected })) + 1);
 		expect(keysSeen).toBe(POLLS * PER_POLL);
 	});
 
@@ -91,10 +99,11 @@ describe('Flare Trigger state stays bounded', () => {
 		expect([undefined, 'garbage', ago(-3600)].map((sweptAt) => sweepDue(state(sweptAt), now))).toEqual([true, true, true]);
 	});
 
-	it('reads the fields of a sweep under way, where the search has read to, and the baseline; ignores what it cannot read', () => {
-		const stored = { rev: 3, search: 's', start: 'a', since: 'b', seen: {}, lastPage: [], reached: 'c', baseline: 'd', sweepStarted: 'e', sweepFrom: 'f' };
+	it('reads the fields of a sweep under way, where the search has read to, the baseline, what was left out and the scope; ignores what it cannot read', () => {
+		const stored = { rev: 3, search: 's', start: 'a', since: 'b', seen: {}, lastPage: [], reached: 'c', baseline: 'd', sweepStarted: 'e', sweepFrom: 'f', sweepPart: 2, rejected: { k: 1 }, scope: { account: 'g' } };
 		expect(readState(stored)).toEqual(stored);
-		expect(readState({ ...stored, reached: 1, baseline: null, sweepStarted: [], sweepFrom: {} })).toEqual({ rev: 3, search: 's', start: 'a', since: 'b', seen: {}, lastPage: [] });
+		expect(readState({ ...stored, reached: 1, baseline: null, sweepStarted: [], sweepFrom: {}, sweepPart: 'x', rejected: [], scope: 'h' })).toEqual({ rev: 3, search: 's', start: 'a', since: 'b', seen: {}, lastPage: [] });
+		expect(readState({ ...stored, sweepPart: 0, scope: { account: 'g', other: 1 } })?.scope).toEqual({ account: 'g' });
 	});
 
 	it("knows what arrived before the earlier of the sweep's start and where the long-lived search has read to", () => {

@@ -234,6 +234,16 @@ export function tokenFingerprint(settings: FlareSettings): string {
 }
 
 /**
+ * The feeds a credential reads: a digest of its Base URL, product segment and Tenant ID, or, without
+ * a Tenant ID, of its API key (whose default tenant Flare then uses). A rotated key of a credential
+ * with a Tenant ID reads the same feeds.
+ */
+export function tenantKey(settings: FlareSettings): string {
+	const tenant = settings.tenantId ?? `default tenant of ${digest('flare-key-v1', settings.apiKey)}`;
+	return digest('flare-tenant-v1', settings.baseUrl, settings.segment, tenant).slice(0, 16);
+}
+
+/**
  * The organization that Flare's rate limits count, as far as the node can know one: the Base URL and
  * a digest of the API key. Two credentials with different keys never share a rate gate.
  */

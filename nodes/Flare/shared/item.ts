@@ -160,25 +160,68 @@ export class FlareItem {
 	}
 
 	/**
-	 * The values of the form's password fields (the secret a search looks for, an identifier's
-	 * secret): outputs and error messages mask them where Flare quotes them (docs/api-contract.md,
-	 * "Masking").
+	 * The values of the form's password fields, also inside collections (the secret a search looks
+	 * for, an identifier's secret, the cookie value of Leaked Cookie → Search's Filters): outputs and
+	 * error messages mask them where Flare quotes them (docs/api-contract.md, "Masking").
 	 */
 	secretValues(): string[] {
 		const values: string[] = [];
+		const add = (value: unknown) => {
+			if (typeof value !== 'string') return;
+			for (const text of [value, value.trim()]) {
+				if (text !== '' && !values.includes(text)) values.push(text);
+			}
+		};
 		for (const property of this.properties) {
-			if (property.typeOptions?.password !== true) continue;
+			if (property.typeOptions?.password !== true && !holdsPassword(property)) continue;
 			let value: unknown;
 			try {
 				value = this.read(property.name, '');
 			} catch {
 				continue;
 			}
-			if (typeof value !== 'string') continue;
-			for (const text of [value, value.trim()]) {
-				if (text !== '' && !values.includes(text)) values.push(text);
-			}
+			passwordsIn(property, value, add);
 		}
 		return values;
+	}
+}
+
+/** The fields of a collection (its options) or of a fixed collection (its groups' values). */
+function fieldsOf(property: INodeProperties): INodeProperties[] {
+	const options = (property.options ?? []) as Array<INodeProperties | INodePropertyCollection>;
+	return options.flatMap((option) =>
+		'values' in option ? option.values : 'type' in option ? [option as INodeProperties] : [],
+	);
+}
+
+/** Whether a collection holds a password field, at any depth. */
+function holdsPassword(property: INodeProperties): boolean {
+	return fieldsOf(property).some(
+		(field) => field.typeOptions?.password === true || holdsPassword(field),
+	);
+}
+
+/** Gives `add` the values of the password fields in `value`, the value of `property`. */
+function passwordsIn(property: INodeProperties, value: unknown, add: (value: unknown) => void) {
+	if (property.typeOptions?.password === true) {
+		add(value);
+		return;
+	}
+	if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
+	const object = value as Record<string, unknown>;
+	const options = (property.options ?? []) as Array<INodeProperties | INodePropertyCollection>;
+	for (const option of options) {
+		if ('values' in option) {
+			// A group of a fixed collection: one entry, or a list of them.
+			const group = object[option.name];
+			for (const entry of Array.isArray(group) ? group : [group]) {
+				if (entry === null || typeof entry !== 'object') continue;
+				for (const field of option.values) {
+					passwordsIn(field, (entry as Record<string, unknown>)[field.name], add);
+				}
+			}
+		} else if ('type' in option) {
+			passwordsIn(option, object[option.name], add);
+		}
 	}
 }

@@ -65,6 +65,8 @@ export const expandStealerLogOperation: FlareOperation = {
 	// progress (docs/api-contract.md, "Expand a stealer log").
 	paging: { maxPageSize: 20, next: nextCursor, key: (record) => JSON.stringify(record) },
 	properties: fields,
+	// A cookie's value is a secret whatever else its entry has (a credential has no `value`).
+	outputsCookies: true,
 	apiFields: { uid: 'uid', field: 'expandField', size: 'limit' },
 	target: (item) => `Event '${String(item.parameter('uid', ''))}'`,
 	prepare(item, request) {

@@ -1,0 +1,139 @@
+/**
+ * Masking: the hostile review of 2026-11-28, findings M1 and M3–M6 (outputs and errors where a leaked
+ * value stayed in clear by default), their assertions turned to what is promised (docs/api-contract.md,
+ * "Masking").
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { expandStealerLogOperation } from '../../nodes/Flare/resources/event/expandStealerLog';
+import { searchOperation as cookieSearch } from '../../nodes/Flare/resources/leakedCookie/search';
+import { requestOptions } from '../../nodes/Flare/shared/descriptions';
+import { maskFailure } from '../../nodes/Flare/shared/errors';
+import { FlareItem } from '../../nodes/Flare/shared/item';
+import { maskFreeText, protectLeakedValues, protectLeakedValuesWith } from '../../nodes/Flare/shared/output';
+import { outputProtectionOf } from '../../nodes/Flare/shared/runner';
+
+// Test values, built from parts so that they are not taken for hardcoded secrets.
+const COOKIE = ['AQEDAR', 'x9Zk2', 'sessionvalue', '7731'].join('');
+const PW = ['Winter', '2025'].join('');
+
+/** An input item of the Flare node with these parameters (what the runner reads). */
+function itemWith(parameters: IDataObject, properties: INodeProperties[]): FlareItem {
+	const context = {
+		getNodeParameter(name: string, _index: number, fallback?: unknown) {
+			const value = name.split('.').reduce<unknown>((at, key) => (at as IDataObject | undefined)?.[key], parameters);
+			return value === undefined ? fallback : value;
+		},
+		getNode: () => ({ name: 'Flare', type: 'n8n-nodes-flareio.flare', typeVersion: 1, parameters: {}, id: 'n', position: [0, 0] }),
+	} as unknown as IExecuteFunctions;
+	return FlareItem.ofInput(context, 0, [...properties, requestOptions]);
+}
+
+describe('M1: Expand Stealer Log (List: Cookies) without host_key', () => {
+	const properties = [...expandStealerLogOperation.properties, requestOptions];
+	const protect = (record: IDataObject) => {
+		const item = itemWith({ uid: 'stealer_log/russian_market/1', expandField: 'cookies' }, expandStealerLogOperation.properties);
+		const [output] = expandStealerLogOperation.output(item, [record], undefined as never);
+		return outputProtectionOf(item, properties, expandStealerLogOperation.outputsCookies)(output);
+	};
+
+	it("a cookie entry without host_key (Flare leaving out a field, as the cookie search was found to): its value is masked", () => {
+		expect(protect({ path: '/', expires_utc: null, name: 'li_at', value: COOKIE })).toEqual({
+			path: '/',
+			expires_utc: null,
+			name: 'li_at',
+			value: 'A********1',
+			event_uid: 'stealer_log/russian_market/1',
+		});
+	});
+
+	it('a credential of the same operation keeps its URL and login, its password masked', () => {
+		expect(protect({ url: 'https://app.globex.io/login', username: 'lucia', password: PW, application: 'Chrome' })).toEqual({
+			url: 'https://app.globex.io/login',
+			username: 'lucia',
+			password: '********',
+			application: 'Chrome',
+			event_uid: 'stealer_log/russian_market/1',
+		});
+	});
+});
+
+describe('M6: the password field of Leaked Cookie → Search sits in a collection', () => {
+	it("its value is one of the item's secrets, masked where Flare's error quotes it", () => {
+		const item = itemWith({ domain: 'globex.io', filters: { value: COOKIE } }, cookieSearch.properties);
+		expect(item.secretValues()).toEqual([COOKIE]);
+		const failure = maskFailure({ status: 422, message: `no cookie ${COOKIE} for this tenant` }, item.secretValues());
+		expect(failure.message).toBe('no cookie ******** for this tenant');
+	});
+
+	it('an empty collection gives no secret', () => {
+		expect(itemWith({ domain: 'globex.io', filters: {} }, cookieSearch.properties).secretValues()).toEqual([]);
+	});
+});
+
+describe('M3: a secret that is not a string', () => {
+	it("a numeric password is masked in its field and where the record's free text repeats its digits", () => {
+		const record = { data: { password: 88442211, content: 'vpn.globex.io admin 88442211 (works)' } };
+		expect(protectLeakedValues(structuredClone(record), 'masked')).toEqual({
+			data: { password: '********', content: 'vpn.globex.io admin ******** (works)' },
+		});
+	});
+
+	it('a list or an object under a secret name is masked whole, and its strings in free text', () => {
+		const record = {
+			api_key: ['sk_live_a1b2c3d4', 'sk_live_e5f6a7b8'],
+			credential: { user: 'lucia', password: PW },
+			content: `rotated sk_live_e5f6a7b8 and ${PW}`,
+		};
+		expect(protectLeakedValues(structuredClone(record), 'masked')).toEqual({
+			api_key: '********',
+			credential: '********',
+			content: 'rotated ******** and ********',
+		});
+	});
+});
+
+describe("a record's many secrets, alike, each found in its free text", () => {
+	it('20 keys that start the same (sk_live_…), each quoted once', () => {
+		const keys = Array.from({ length: 20 }, (_, k) => `sk_live_${String(k).padStart(2, '0')}a1b2c3d4`);
+		const record = { api_keys: keys, content: keys.map((key, k) => `#${k} ${key}`).join('\n') };
+		expect(protectLeakedValues(record, 'masked').content).toBe(keys.map((_, k) => `#${k} ********`).join('\n'));
+	});
+
+	it('a value inside a longer one, and two that overlap, are masked as one', () => {
+		const values = Array.from({ length: 10 }, (_, k) => `value-${k}-xyz`);
+		const record = { passwords: [...values, 'abcdefgh', 'cdefghij'], content: 'x abcdefghij y value-3-xyz z' };
+		expect(protectLeakedValues(record, 'masked').content).toBe('x ******** y ******** z');
+	});
+});
+
+describe('M4: an assigned secret with a comma', () => {
+	it.each([
+		['DB_PASSWORD=Winter2025,Globex!', 'DB_PASSWORD=********'],
+		['password=a,b,c done', 'password=******** done'],
+		// A comma that a space or another assignment follows ends the value.
+		['token=abc123, user=jane', 'token=********, user=jane'],
+		['token=abc123,user=jane', 'token=********,user=jane'],
+		['{"password":"Winter,2025","user":"jane"}', '{"password":"********","user":"jane"}'],
+	])('%s', (text, expected) => {
+		expect(maskFreeText(text)).toBe(expected);
+	});
+});
+
+describe("M5: a record's own secret, URL-encoded in its URL", () => {
+	const password = 'p@ss word#2025!';
+
+	it.each([
+		['percent-encoded, under a parameter named like a secret (pw)', `https://intranet.globex.io/login?u=lucia&pw=${encodeURIComponent(password)}`, 'https://intranet.globex.io/login?u=lucia&pw=********'],
+		['percent-encoded, under any other parameter', `https://intranet.globex.io/login?u=lucia&x=${encodeURIComponent(password)}&lang=en`, 'https://intranet.globex.io/login?u=lucia&x=********&lang=en'],
+		['form-encoded (a space as +)', `https://intranet.globex.io/login?x=${encodeURIComponent(password).replace(/%20/g, '+')}`, 'https://intranet.globex.io/login?x=********'],
+	])('%s', (_name, url, expected) => {
+		const record = { url, username: 'lucia', password };
+		expect(protectLeakedValuesWith(structuredClone(record), 'masked', [])).toEqual({ url: expected, username: 'lucia', password: 'p********!' });
+	});
+
+	it('the secret an item was given, percent-encoded in a URL of its output', () => {
+		const record = { url: `https://globex.io/cb?q=${encodeURIComponent(password)}` };
+		expect(protectLeakedValuesWith(record, 'masked', [password])).toEqual({ url: 'https://globex.io/cb?q=********' });
+	});
+});
