@@ -163,7 +163,7 @@ async function readRawBody(req: http.IncomingMessage): Promise<Buffer | undefine
 export class AlertWebhookWorkflow {
 	/** Executions wait for this before they run (see {@link holdExecutions}). */
 	private held?: Promise<void>;
-	/** Saves after a request wait for this (see {@link holdSaves}). */
+	/** The next request's save waits for this (see {@link holdSaves}). */
 	private heldSaves?: Promise<void>;
 	private readonly database: StaticDataColumn;
 	/** Every execution started so far, in the order they ended. */
@@ -258,17 +258,12 @@ export class AlertWebhookWorkflow {
 	}
 
 	/**
-	 * The saves after the requests that arrive from now on wait until the function returned is called
-	 * (and n8n answers after the save): a request whose save comes after a later request's.
+	 * The save after the next request waits until the function returned is called (and n8n answers
+	 * after the save): a request whose save comes after a later request's.
 	 */
 	holdSaves(): () => void {
 		let release = () => {};
-		this.heldSaves = new Promise<void>((resolve) => {
-			release = () => {
-				this.heldSaves = undefined;
-				resolve();
-			};
-		});
+		this.heldSaves = new Promise<void>((resolve) => (release = resolve));
 		return release;
 	}
 
@@ -430,6 +425,8 @@ export class AlertWebhookWorkflow {
 
 	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
 		const receivedAt = Date.now();
+		const heldSave = this.heldSaves;
+		this.heldSaves = undefined;
 		const response = asExpressResponse(res);
 		const answer = (status: number, body: unknown) => {
 			if (!response.writableEnded) response.status(status).json(body);
@@ -502,7 +499,7 @@ export class AlertWebhookWorkflow {
 			if (mode === 'manual') this.listening = false;
 		}
 		// LiveWebhooks: the static data is saved when its Workflow's is marked changed, then n8n answers.
-		if (mode === 'webhook' && this.heldSaves) await this.heldSaves;
+		if (mode === 'webhook' && heldSave) await heldSave;
 		if (mode === 'webhook' && workflow.staticData.__dataChanged === true) {
 			this.save(workflow.staticData);
 		}
