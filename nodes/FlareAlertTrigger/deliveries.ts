@@ -105,14 +105,9 @@ function bounded(
 	return new Map(sorted.slice(-Math.min(MAX_IN_MEMORY, Math.max(MAX_REMEMBERED, young))));
 }
 
-/** What the static data holds (a window of this process, or what n8n read from its database). */
-function savedOf(state: DeliveryState): Array<[string, number]> {
-	const received = state.received as unknown;
-	if (!received || typeof received !== 'object') return [];
-	const { toJSON } = received as { toJSON?: unknown };
-	const saved = typeof toJSON === 'function' ? (toJSON as () => unknown).call(received) : received;
-	return Object.entries(saved as Record<string, number>);
-}
+/** What the static data holds: what n8n read, or a window of this process as it was made. */
+const savedOf = (state: DeliveryState): Array<[string, number]> =>
+	state.received && typeof state.received === 'object' ? Object.entries(state.received) : [];
 
 /**
  * The `received` of the static data: `entries` as they are now, and, when n8n writes it (n8n
