@@ -281,7 +281,6 @@ export class FlareAlertTrigger implements INodeType {
 	 */
 	webhookMethods = {
 		default: {
-			...channelWebhookMethods,
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				if (this.getMode() !== 'manual') {
 					const tolerance = signed(this) ? toleranceOf(this) : 0;
@@ -293,6 +292,12 @@ export class FlareAlertTrigger implements INodeType {
 					);
 				}
 				return await channelWebhookMethods.checkExists.call(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await channelWebhookMethods.create.call(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await channelWebhookMethods.delete.call(this);
 			},
 		},
 	};
