@@ -193,8 +193,8 @@ describe('Flare Alert Trigger: the window at its edges (hostile review of 2026-1
 
 	it('A4: a retry on the same process after 200 other triggers were served is recognised (memory is bounded by alerts, not triggers)', () => {
 		const name = trigger();
-		// What the database keeps when only the first change is saved (n8n 2.41 without the
-		// execution's save): every later request reads that copy.
+		// What the database keeps when only the first request's copy is saved (n8n 2.41 did so
+		// before the trigger marked its copy changed): every later request reads that copy.
 		const database: DeliveryState = {};
 		const first = deliveryKey('leak/a/1', { uid: 'leak/a/1' });
 		const second = deliveryKey('leak/a/2', { uid: 'leak/a/2' });
