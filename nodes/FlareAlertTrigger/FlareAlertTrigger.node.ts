@@ -4,13 +4,13 @@ import {
 	type ICredentialsDecrypted,
 	type ICredentialTestFunctions,
 	type IDataObject,
-	type IExecuteFunctions,
+	type IHookFunctions,
 	type INodeCredentialTestResult,
-	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
 	type IWebhookResponseData,
+	type Workflow,
 } from 'n8n-workflow';
 
 import { leakedValueOutput } from '../Flare/shared/descriptions';
@@ -23,7 +23,7 @@ import {
 	channelWebhookMethods,
 	createsChannel,
 } from './channel';
-import { admit, deliveryKey, type DeliveryState, persist } from './deliveries';
+import { admit, deliveryKey, type DeliveryState, rememberWhenSaved } from './deliveries';
 import { acceptedBody, parseAlerts, type Refusal, refusalLogLine } from './receive';
 import {
 	checkSignature,
@@ -52,16 +52,36 @@ const SIGNATURE_FIX =
  */
 const NOT_SET_UP = "The Flare Alert Trigger is not set up: see n8n's log";
 
-/**
- * The hidden mark of an item the webhook admitted: its delivery key, read by {@link
- * FlareAlertTrigger.execute}, which writes it into the execution's static data and outputs the item
- * without it (docs/alerts.md, "What n8n saves, and when").
- */
-const DELIVERY = 'flareAlertDelivery';
-
 /** A trigger of this process: its workflow and node. */
-const triggerOf = (context: IWebhookFunctions | IExecuteFunctions) =>
+const triggerOf = (context: IWebhookFunctions | IHookFunctions) =>
 	`${context.getWorkflow().id ?? ''} ${context.getNode().id}`;
+
+/** Whether alerts must be signed: Request Signature, or the channel the trigger created. */
+const signed = (context: IWebhookFunctions | IHookFunctions) =>
+	createsChannel(context) || context.getNodeParameter('authentication', 'none') === 'requestSignature';
+
+/** Options → Timestamp Tolerance, in seconds; NaN when it is not a number. */
+function toleranceOf(context: IWebhookFunctions | IHookFunctions): number {
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	return Number(options.timestampTolerance ?? DEFAULT_TOLERANCE_SECONDS);
+}
+
+/**
+ * n8n saves a webhook's static data after the request when it changed. n8n 2.41 wraps the same object
+ * again as it starts the execution (`WorkflowRunner.establishContextForPersistence`), which clears
+ * its change mark, so that only its first change was ever saved (docs/alerts.md, "What n8n saves, and
+ * when"). The request's workflow (n8n-core's context holds it, in 1.x and 2.x) gets a copy of its
+ * static data, marked changed (`Workflow.overrideStaticData`), which the second wrap does not touch:
+ * n8n saves it after the request, as n8n 1.x saves every change.
+ */
+function saveAfterTheRequest(context: IWebhookFunctions): void {
+	const { workflow } = context as unknown as {
+		workflow?: Partial<Pick<Workflow, 'staticData' | 'overrideStaticData'>>;
+	};
+	if (workflow?.staticData && typeof workflow.overrideStaticData === 'function') {
+		workflow.overrideStaticData({ ...workflow.staticData });
+	}
+}
 
 /**
  * Logs what was refused, in the trigger's own words (never a part of the request), at most a line a
@@ -259,9 +279,32 @@ export class FlareAlertTrigger implements INodeType {
 	/**
 	 * Set up in Flare: an admin creates the alert channel and pastes the URL, and n8n has nothing to
 	 * register with Flare, nor to remove. Create on Activation: the trigger creates its own channel
-	 * (channel.ts).
+	 * (channel.ts). At each activation, the static data n8n keeps for the workflow's pollers and other
+	 * triggers (and saves whole when they change it) is made to write the window of received alerts as
+	 * it is then, not as it was read (docs/alerts.md, "What n8n saves, and when").
 	 */
-	webhookMethods = { default: channelWebhookMethods };
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				if (this.getMode() !== 'manual') {
+					const tolerance = signed(this) ? toleranceOf(this) : 0;
+					rememberWhenSaved(
+						triggerOf(this),
+						this.getWorkflowStaticData('node') as DeliveryState,
+						Date.now(),
+						Number.isFinite(tolerance) ? Math.min(Math.max(tolerance, 0), MAX_TOLERANCE_SECONDS) : 0,
+					);
+				}
+				return await channelWebhookMethods.checkExists.call(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await channelWebhookMethods.create.call(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await channelWebhookMethods.delete.call(this);
+			},
+		},
+	};
 
 	/**
 	 * One request of the alert channel (docs/alerts.md, "What it checks and answers"): the body JSON,
@@ -282,9 +325,11 @@ export class FlareAlertTrigger implements INodeType {
 
 		/** The signature's time, when the request is signed: a replay of the request repeats it. */
 		let signedAt: string | undefined;
+		/** How long a replay of a signed request is accepted: its alerts are remembered that long. */
+		let tolerance = 0;
 		const created = createsChannel(this);
-		if (created || this.getNodeParameter('authentication', 'none') === 'requestSignature') {
-			const tolerance = Number(options.timestampTolerance ?? DEFAULT_TOLERANCE_SECONDS);
+		if (signed(this)) {
+			tolerance = toleranceOf(this);
 			if (!Number.isFinite(tolerance) || tolerance < 1 || tolerance > MAX_TOLERANCE_SECONDS) {
 				return refuse(
 					this,
@@ -338,13 +383,10 @@ export class FlareAlertTrigger implements INodeType {
 			this.getWorkflowStaticData('node') as DeliveryState,
 			keys,
 			Date.now(),
+			tolerance,
 		);
-		const started: INodeExecutionData[] = [];
-		output.forEach((item, index) => {
-			if (!fresh[index]) return;
-			const key = keys[index];
-			started.push(key === null ? item : { ...item, [DELIVERY]: key });
-		});
+		if (fresh.some((isNew, index) => isNew && keys[index] !== null)) saveAfterTheRequest(this);
+		const started = output.filter((_, index) => fresh[index]);
 		if (started.length === 0) {
 			return { webhookResponse: { message: 'Alert already received: no execution started' } };
 		}
@@ -352,33 +394,5 @@ export class FlareAlertTrigger implements INodeType {
 			workflowData: [started],
 			webhookResponse: { message: 'Workflow was started' },
 		};
-	}
-
-	/**
-	 * The first step of the execution a delivery started: the alerts it admitted are written into the
-	 * execution's static data, which n8n saves when the execution ends (every version; n8n 2.41 no
-	 * longer saves a webhook's static data after its first change), and the items go on without
-	 * their mark (docs/alerts.md, "What n8n saves, and when").
-	 */
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = this.getInputData();
-		const keys = items
-			.map((item) => item[DELIVERY])
-			.filter((key): key is string => typeof key === 'string' && /^[0-9a-f]{16}$/.test(key));
-		if (keys.length > 0 && this.getMode() !== 'manual') {
-			persist(
-				triggerOf(this),
-				this.getWorkflowStaticData('node') as DeliveryState,
-				keys,
-				Date.now(),
-			);
-		}
-		return [
-			items.map((item) => {
-				const copy = { ...item };
-				delete copy[DELIVERY];
-				return copy;
-			}),
-		];
 	}
 }

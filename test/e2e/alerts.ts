@@ -444,9 +444,8 @@ export const ALERT_CASES: AlertCase[] = [
 				`n8n's log: ${refusalLines.length} lines for ${refusals.filter(([, , status]) => status !== 200).length} refused requests (${statuses.join(', ')})`,
 			);
 
-			// A restart: what the trigger remembers is in the static data n8n saved, by the request
-			// (n8n 1.x) and by the execution as it ended (every version: n8n 2.41.1 saves a webhook's
-			// static data only at its first change; docs/alerts.md, "What n8n saves, and when").
+			// A restart: what the trigger remembers is in the static data n8n saved after each request
+			// (docs/alerts.md, "What n8n saves, and when").
 			const restartedAt = Date.now();
 			await server.restart();
 			await active.served();

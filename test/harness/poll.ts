@@ -5,6 +5,7 @@ import { ExecutionLifecycleHooks, PollContext } from 'n8n-core';
 import { collectRun } from './collect';
 import { observeExposures } from './exposure';
 import { CREDENTIAL_TYPE, type Harness, PACKAGE_NAME } from './engine';
+import { plain, StaticDataColumn } from './static-data';
 
 /** n8n's default poll time budget (PollContext). */
 export const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
@@ -23,6 +24,22 @@ export interface TriggerSpec {
 	 * the static data of the workflow it started with, over what the new activation stored.
 	 */
 	superseded?: 'discard' | 'emit';
+	/** The workflow's static data in the database, when another harness workflow shares it. */
+	database?: StaticDataColumn;
+	/** Other triggers of the same workflow, activated over the same Workflow object as n8n does. */
+	alongside?: AlongsideTrigger[];
+}
+
+/**
+ * Another trigger in the workflow (a Flare Alert Trigger): n8n's active-workflow manager builds one
+ * Workflow for the activation, runs the webhook triggers' methods over it (`addWebhooks`), then
+ * the pollers' (`addNonWebhookTriggers`), and the pollers keep it from poll to poll.
+ */
+export interface AlongsideTrigger {
+	/** The node as it is now (its id changes with a restart). */
+	node(): INode;
+	/** Its activation over the workflow n8n built (the webhook methods). */
+	activate(workflow: Workflow): Promise<void>;
 }
 
 export interface PollResult {
@@ -34,7 +51,6 @@ export interface PollResult {
 	discarded?: true;
 }
 
-const plain = (data: unknown): IDataObject => JSON.parse(JSON.stringify(data ?? {})) as IDataObject;
 
 /** Workflows made so far: each gets an id of its own unless the spec gives one. */
 let triggerWorkflows = 0;
@@ -53,8 +69,6 @@ let triggerWorkflows = 0;
  *   superseded (see {@link TriggerSpec.superseded}).
  */
 export class TriggerWorkflow {
-	/** The static data as n8n last saved it to the database. */
-	saved: IDataObject = {};
 	/** Answer of `getPollBudgetMs()` for the next active polls. */
 	budgetMs: number;
 
@@ -70,7 +84,19 @@ export class TriggerWorkflow {
 		this.name = spec.name ?? 'Flare Trigger';
 		this.workflowId = spec.workflowId ?? `harness-trigger-${++triggerWorkflows}`;
 		this.budgetMs = spec.budgetMs ?? DEFAULT_POLL_BUDGET_MS;
+		this.database = spec.database ?? new StaticDataColumn();
 		this.rebuild();
+	}
+
+	private readonly database: StaticDataColumn;
+
+	/** The static data as n8n last saved it to the database. */
+	get saved(): IDataObject {
+		return this.database.value ?? {};
+	}
+
+	set saved(data: IDataObject) {
+		this.database.value = data;
 	}
 
 	/** Restarts so far: each is a new n8n process. */
@@ -111,7 +137,7 @@ export class TriggerWorkflow {
 		this.workflow = new Workflow({
 			id: this.workflowId,
 			name: 'Harness trigger',
-			nodes: [this.node],
+			nodes: [this.node, ...(this.spec.alongside ?? []).map((other) => other.node())],
 			connections: {},
 			active: true,
 			nodeTypes: this.harness.nodeTypes(),
@@ -131,10 +157,12 @@ export class TriggerWorkflow {
 	}
 
 	/**
-	 * Activation, as n8n's active-workflow manager does it: the first poll runs at once (its data is
-	 * emitted), and the static data is saved afterwards, emit or not.
+	 * Activation, as n8n's active-workflow manager does it: the other triggers' webhook methods, then
+	 * the first poll at once (its data is emitted), and the static data is saved afterwards, emit or
+	 * not.
 	 */
 	async activate(): Promise<PollResult> {
+		for (const other of this.spec.alongside ?? []) await other.activate(this.workflow);
 		const result = await this.poll();
 		this.saveStaticData();
 		return result;

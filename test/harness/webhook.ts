@@ -14,6 +14,8 @@ import { ExecutionLifecycleHooks, HookContext, WebhookContext, WorkflowExecute }
 import { http, type net } from '../support/node';
 import { collectRun, registerSecret } from './collect';
 import { CREDENTIAL_TYPE, type Harness, PACKAGE_NAME } from './engine';
+import type { AlongsideTrigger } from './poll';
+import { plain, StaticDataColumn } from './static-data';
 
 /** The credential type of the Flare Alert Trigger's signing secret. */
 export const ALERT_CREDENTIAL_TYPE = 'flareAlertWebhookApi';
@@ -38,10 +40,10 @@ export function addAlertCredential(
 
 /**
  * How the n8n served here saves a webhook trigger's static data (docs/alerts.md, "What n8n saves, and
- * when"): both save what the webhook changed after the request, and what an execution changed when it
- * ends; n8n 2.41 wraps the same static data again as it starts the execution
- * (`WorkflowRunner.establishContextForPersistence`), which clears its change mark, so that the
- * webhook's change is saved only when the database held no static data yet (its first change).
+ * when"): both save what the webhook changed after the request (if its Workflow's static data is
+ * marked changed then), and what an execution changed when it ends; n8n 2.41 wraps the static data
+ * object the webhook's Workflow was built over again as it starts the execution
+ * (`WorkflowRunner.establishContextForPersistence`), which clears its change mark.
  */
 export type N8nSaving = '2.41' | '1.123';
 
@@ -55,6 +57,13 @@ export interface AlertTriggerSpec {
 	name?: string;
 	/** The n8n whose saving is reproduced; default 2.41. */
 	n8n?: N8nSaving;
+	/** The workflow's static data in the database, when another harness workflow shares it. */
+	database?: StaticDataColumn;
+	/**
+	 * Activated with another trigger of the workflow (a poller's harness, through {@link
+	 * AlertWebhookWorkflow.alongside}), not on its own.
+	 */
+	activatedAlongside?: boolean;
 }
 
 /** What n8n answered one request. */
@@ -76,8 +85,6 @@ export interface StartedExecution {
 	receivedAt: number;
 	startedAt: number;
 }
-
-const plain = (data: unknown): IDataObject => JSON.parse(JSON.stringify(data ?? {})) as IDataObject;
 
 /** Workflows made so far: each gets an id of its own unless the spec gives one. */
 let alertWorkflows = 0;
@@ -154,12 +161,11 @@ async function readRawBody(req: http.IncomingMessage): Promise<Buffer | undefine
  *   earlier process saw), the saved static data stays.
  */
 export class AlertWebhookWorkflow {
-	/** The static data as n8n last saved it to the database. */
-	saved: IDataObject = {};
-	/** Whether the database holds static data (n8n keeps none for a workflow that never saved any). */
-	private everSaved = false;
 	/** Executions wait for this before they run (see {@link holdExecutions}). */
 	private held?: Promise<void>;
+	/** The next request's save waits for this (see {@link holdSaves}). */
+	private heldSaves?: Promise<void>;
+	private readonly database: StaticDataColumn;
 	/** Every execution started so far, in the order they ended. */
 	readonly executions: StartedExecution[] = [];
 	/** Every answer, in order. */
@@ -183,7 +189,17 @@ export class AlertWebhookWorkflow {
 		this.name = spec.name ?? 'Flare Alert Trigger';
 		this.line = spec.n8n ?? '2.41';
 		this.workflowId = spec.workflowId ?? `harness-alert-workflow-${++alertWorkflows}`;
+		this.database = spec.database ?? new StaticDataColumn();
 		this.restart();
+	}
+
+	/** The static data as n8n last saved it to the database. */
+	get saved(): IDataObject {
+		return this.database.value ?? {};
+	}
+
+	set saved(data: IDataObject) {
+		this.database.value = data;
 	}
 
 	/** Serves its URLs, then activates the workflow (the node's webhook lifecycle, as n8n runs it). */
@@ -193,6 +209,7 @@ export class AlertWebhookWorkflow {
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
 		workflow.server = server;
 		workflow.base = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+		if (spec.activatedAlongside) return workflow;
 		// n8n does not activate a workflow whose activation fails: nothing is served then.
 		await workflow.activate().catch(async (error: unknown) => {
 			await workflow.stop();
@@ -248,16 +265,41 @@ export class AlertWebhookWorkflow {
 		return release;
 	}
 
-	/** Saves static data to the database, as WorkflowStaticDataService does. */
+	/**
+	 * The save after the next request waits until the function returned is called (and n8n answers
+	 * after the save): a request whose save comes after a later request's.
+	 */
+	holdSaves(): () => void {
+		let release = () => {};
+		this.heldSaves = new Promise<void>((resolve) => (release = resolve));
+		return release;
+	}
+
+	/**
+	 * This trigger in a workflow whose activation another harness runs (a poller's, sharing the
+	 * {@link AlertTriggerSpec.database}): n8n runs its webhook methods over the Workflow it built for
+	 * the activation, which the pollers keep.
+	 */
+	alongside(): AlongsideTrigger {
+		return {
+			node: () => this.node(),
+			activate: async (workflow) =>
+				await this.lifecycle('activate', workflow, async (methods, context) => {
+					if (!(await methods.checkExists!.call(context())))
+						await methods.create!.call(context());
+				}),
+		};
+	}
+
+	/** Saves static data to the database, as WorkflowStaticDataService does (JSON, `toJSON` called). */
 	private save(staticData: IDataObject): void {
 		this.saved = plain(staticData);
 		delete this.saved.__dataChanged;
-		this.everSaved = true;
 	}
 
 	/** The static data n8n reads from its database: null while it holds none. */
 	private stored(): IDataObject | null {
-		return this.everSaved || Object.keys(this.saved).length > 0 ? plain(this.saved) : null;
+		return this.database.value === null ? null : plain(this.database.value);
 	}
 
 	/** Waits until every execution started so far has ended. */
@@ -346,27 +388,33 @@ export class AlertWebhookWorkflow {
 	 * static data (`saveStaticData`). A method that throws fails the activation, as in n8n.
 	 */
 	async activate(): Promise<void> {
-		await this.lifecycle('activate', async (methods, context) => {
+		await this.lifecycle('activate', undefined, async (methods, context) => {
 			if (!(await methods.checkExists!.call(context()))) await methods.create!.call(context());
 		});
 	}
 
 	/** ActiveWorkflowManager's `deregisterWebhooks`: delete, then n8n saves the static data. */
 	async deactivate(): Promise<void> {
-		await this.lifecycle('update', async (methods, context) => {
+		await this.lifecycle('update', undefined, async (methods, context) => {
 			await methods.delete!.call(context());
 		});
 	}
 
+	/**
+	 * The node's webhook methods over the workflow n8n builds for the activation, then n8n saves its
+	 * static data if it changed; over `shared`, the workflow of another harness's activation, which
+	 * saves it.
+	 */
 	private async lifecycle(
 		activation: 'activate' | 'update',
+		shared: Workflow | undefined,
 		run: (
 			methods: NonNullable<NonNullable<INodeType['webhookMethods']>['default']>,
 			context: () => HookContext,
 		) => Promise<void>,
 	): Promise<void> {
-		const node = this.node();
-		const workflow = this.workflow(node, this.stored());
+		const node = shared?.getNode(this.name) ?? this.node();
+		const workflow = shared ?? this.workflow(node, this.stored());
 		const webhookData = this.webhookData(node, workflow, 'trigger');
 		const methods = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion)
 			.webhookMethods!.default!;
@@ -380,14 +428,13 @@ export class AlertWebhookWorkflow {
 				webhookData,
 			);
 		await run(methods, context);
-		if (workflow.staticData.__dataChanged === true) {
-			this.saved = plain(workflow.staticData);
-			delete this.saved.__dataChanged;
-		}
+		if (!shared && workflow.staticData.__dataChanged === true) this.save(workflow.staticData);
 	}
 
 	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
 		const receivedAt = Date.now();
+		const heldSave = this.heldSaves;
+		this.heldSaves = undefined;
 		const response = asExpressResponse(res);
 		const answer = (status: number, body: unknown) => {
 			if (!response.writableEnded) response.status(status).json(body);
@@ -452,13 +499,15 @@ export class AlertWebhookWorkflow {
 			return this.record(response);
 		}
 		if (result.workflowData !== undefined) {
-			// n8n 2.41's WorkflowRunner.establishContextForPersistence: a Workflow over the same
-			// static data object, whose ObservableObject.create clears its change mark.
+			// n8n 2.41's WorkflowRunner.establishContextForPersistence: a Workflow over the static
+			// data object the webhook's Workflow was built over, whose ObservableObject.create clears
+			// its change mark.
 			if (mode === 'webhook' && this.line === '2.41' && staticData) this.workflow(node, staticData);
 			this.startExecution(node, mode, result.workflowData, receivedAt);
 			if (mode === 'manual') this.listening = false;
 		}
-		// LiveWebhooks: the static data is saved when the node changed it, then n8n answers.
+		// LiveWebhooks: the static data is saved when its Workflow's is marked changed, then n8n answers.
+		if (mode === 'webhook' && heldSave) await heldSave;
 		if (mode === 'webhook' && workflow.staticData.__dataChanged === true) {
 			this.save(workflow.staticData);
 		}

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 
 import { signatureHeader } from '../fake-flare/push';
+import { moveClockTo } from '../support/clock';
 import {
 	admit,
 	alertsInMemory,
@@ -8,7 +9,7 @@ import {
 	deliveryKey,
 	MAX_IN_MEMORY,
 	MAX_REMEMBERED,
-	persist,
+	rememberWhenSaved,
 	WINDOW_MS,
 } from '../../nodes/FlareAlertTrigger/deliveries';
 import {
@@ -192,8 +193,8 @@ describe('Flare Alert Trigger: the window at its edges (hostile review of 2026-1
 
 	it('A4: a retry on the same process after 200 other triggers were served is recognised (memory is bounded by alerts, not triggers)', () => {
 		const name = trigger();
-		// What the database keeps when only the first change is saved (n8n 2.41 without the
-		// execution's save): every later request reads that copy.
+		// What the database keeps when only the first request's copy is saved (n8n 2.41 did so
+		// before the trigger marked its copy changed): every later request reads that copy.
 		const database: DeliveryState = {};
 		const first = deliveryKey('leak/a/1', { uid: 'leak/a/1' });
 		const second = deliveryKey('leak/a/2', { uid: 'leak/a/2' });
@@ -246,25 +247,37 @@ describe('Flare Alert Trigger: the window at its edges (hostile review of 2026-1
 		expect(deliveryKey(sample.uid, sample, '1795608000')).not.toBe(deliveryKey(sample.uid, sample));
 	});
 
-	it("persist: an execution's static data gets the window with its alerts, at the time this process received them", () => {
+	it("the saved window is what n8n writes when it writes: the alerts read with it and this process's memory then", () => {
 		const name = trigger();
-		const webhook: DeliveryState = {};
 		const [a, b] = [deliveryKey('p/a/1', {}), deliveryKey('p/b/1', {})];
-		admit(name, webhook, [a], NOW);
-		admit(name, webhook, [b], NOW + MINUTE);
-		// The execution of b read the database before anything was saved.
-		const execution: DeliveryState = {};
-		persist(name, execution, [b], NOW + 2 * MINUTE);
-		expect(execution.received).toEqual({ [a]: T, [b]: T + 60 });
-		// Nothing new: left as it is (n8n then saves nothing).
-		const saved = execution.received;
-		persist(name, execution, [b], NOW + 3 * MINUTE);
-		expect(execution.received).toBe(saved);
-		// On another process (a queue-mode worker), a key it does not know is stamped now.
-		const worker: DeliveryState = { received: { [a]: T } };
-		const c = deliveryKey('p/c/1', {});
-		persist(trigger(), worker, [c], NOW + 4 * MINUTE);
-		expect(worker.received).toEqual({ [a]: T, [c]: T + 240 });
+		// Requests a and b each read the database before the other's was saved.
+		const requestA: DeliveryState = {};
+		const requestB: DeliveryState = {};
+		admit(name, requestA, [a], NOW);
+		admit(name, requestB, [b], NOW + MINUTE);
+		moveClockTo(NOW + 2 * MINUTE);
+		// As held, a's copy has a alone; written after b's (n8n keeps the last writer's), it has b too.
+		expect({ ...requestA.received }).toEqual({ [a]: T });
+		expect(JSON.parse(JSON.stringify(requestA))).toEqual({ received: { [a]: T, [b]: T + 60 } });
+		expect(JSON.parse(JSON.stringify(requestB))).toEqual({ received: { [a]: T, [b]: T + 60 } });
+		// Read again (n8n's next request), it is what was written.
+		const next: DeliveryState = JSON.parse(JSON.stringify(requestA));
+		expect(admit(trigger(), next, [b], NOW + 3 * MINUTE)).toEqual([false]);
+	});
+
+	it('rememberWhenSaved: the copy kept since activation writes the window as it is when n8n writes it', () => {
+		const name = trigger();
+		const [x, y] = [deliveryKey('p/x/1', {}), deliveryKey('p/y/1', {})];
+		const activation: DeliveryState = { received: { [x]: T - 60 } };
+		rememberWhenSaved(name, activation, NOW);
+		moveClockTo(NOW);
+		expect(JSON.parse(JSON.stringify(activation))).toEqual({ received: { [x]: T - 60 } });
+		// A request of the same process (its own copy of the static data) admits y.
+		admit(name, {}, [y], NOW + MINUTE);
+		moveClockTo(NOW + 2 * MINUTE);
+		expect(JSON.parse(JSON.stringify(activation))).toEqual({
+			received: { [x]: T - 60, [y]: T + 60 },
+		});
 	});
 });
 
