@@ -42,16 +42,18 @@ describe('New Event: the bound of 2,000 keys and events acted on before the firs
 	};
 
 	const critical = { severityFilter: 'minimum', minimumSeverity: 'critical' };
-	it.each(
-		volume(
-			[[100, 'critical only', critical]],
-			[
-				[60, 'critical only', critical],
-				[100, 'critical only', critical],
-				[100, 'no filter', {}],
-			],
-		) as Array<[number, string, IDataObject]>,
-	)('%i low events a minute, %s: a critical event remediated 20 s after it entered is emitted, once', async (perMinute, _name, filter) => {
+	// A busy feed for 37 minutes (thousands of events, each sweep walking them four times): the long
+	// run's; `npm test` checks the bound's order (keys of events left out go first) in
+	// test/unit/trigger-state.test.ts.
+	const busy = volume<Array<[number, string, IDataObject]>>(
+		[],
+		[
+			[60, 'critical only', critical],
+			[100, 'critical only', critical],
+			[100, 'no filter', {}],
+		],
+	);
+	(busy.length > 0 ? it.each(busy) : it.skip.each([[100, 'critical only', critical]] as Array<[number, string, IDataObject]>))('%i low events a minute, %s: a critical event remediated 20 s after it entered is emitted, once', async (perMinute, _name, filter) => {
 		start();
 		const workflow = new TriggerWorkflow(harness, { parameters: { event: 'newEvent', feed: 'tenant', ...filter } });
 		expect(await workflow.activate()).toEqual({ items: null });
