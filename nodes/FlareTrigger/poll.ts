@@ -763,11 +763,13 @@ function settle(
 	}
 	// Read up to the newest arrival it read; at its end, up to what may still come late.
 	const newest = poll.newestRead(stop?.page.walk === 'longLived' ? stop : undefined);
-	// Never after Flare's present (a state saved while the host's clock ran ahead).
+	// Never after Flare's present (a state saved while the host's clock ran ahead), nor before where
+	// the search started: what arrived before its start was never read, and a changed search that
+	// resumes there would take it as new (the host's clock ahead of Flare's at activation).
 	const reached = Math.min(
 		flareNow,
 		Math.max(
-			...[newest, instantOf(state.reached ?? '')].filter((ms) => !Number.isNaN(ms)),
+			...[newest, instantOf(state.reached ?? ''), instantOf(state.start)].filter((ms) => !Number.isNaN(ms)),
 			longLivedEnd.complete ? flareNow - LOOKBACK_MS : -Infinity,
 		),
 	);

@@ -93,4 +93,24 @@ describe('Flare Trigger: the host clock ahead, then stepped back', () => {
 		expect(Date.parse(String(workflow.state.start))).toBeLessThanOrEqual(fake.now());
 		expect(emitted).toEqual(added);
 	});
+
+	it("n8n's clock 4 minutes ahead at activation, the workflow saved with a Backfill: what existed before activation is not emitted (the long model, seed 20251126, run 21)", async () => {
+		fake.reset({ credentials: 100, startTime: iso(Date.now() - 35 * DAY) });
+		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url });
+		stepHost(4 * MINUTE);
+		// 12 minutes old on Flare's clock: before the activation's search starts (15 minutes on n8n's).
+		const [before] = fake.addEvents(1, { severity: 'critical', materializedAt: iso(Math.floor((fake.now() - 12 * MINUTE) / 1000) * 1000) }).map(uidOf);
+		const parameters = { event: 'newEvent', feed: 'tenant', severityFilter: 'minimum', minimumSeverity: 'high' };
+		const workflow = new TriggerWorkflow(harness, { parameters });
+		expect(await workflow.activate()).toEqual({ items: null });
+
+		workflow.reactivate({ ...parameters, options: { backfill: 'last24Hours' } });
+		moveClock(MINUTE);
+		const [added] = fake.addEvents(1, { severity: 'critical' }).map(uidOf);
+		const result = await workflow.poll();
+
+		expect(result.error).toBeUndefined();
+		expect(uidsOf(result.items)).toEqual([added]);
+		expect(uidsOf(result.items)).not.toContain(before);
+	});
 });
