@@ -5,6 +5,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { CredentialRecord, IdentifierPage, pageOf, TokenTestResponse } from '../contract';
+import { realSleep } from '../support/clock';
 import { processRef } from '../support/node';
 import { call, open, readBody, search, searchPath, tokenFor } from './client';
 import { FakeFlare, STOLEN_TOKEN } from './index';
@@ -23,12 +24,18 @@ const sourcePath = '/astp/sources/collection-1';
 const last = () => fake.requests[fake.requests.length - 1];
 
 /** Waits until `condition` holds, checking every 20 ms, for at most `ms`. */
-async function until(condition: () => boolean, ms = 5_000): Promise<void> {
+async function until(condition: () => boolean, ms = 5_000, wait = sleep): Promise<void> {
 	for (let waited = 0; !condition(); waited += 20) {
 		if (waited >= ms) throw new Error('condition not met in time');
-		await sleep(20);
+		await wait(20);
 	}
 }
+
+/**
+ * {@link until} on real time, while an endless body is open: it is real work, so virtual time
+ * stands still until the client goes away.
+ */
+const untilReal = async (condition: () => boolean) => await until(condition, 5_000, realSleep);
 
 describe('the other origin', () => {
 	it('runs on another port, answers every request with a plausible success and logs it', async () => {
@@ -238,10 +245,10 @@ describe('endless body', () => {
 
 		// Not read: the socket fills and the fake waits for it to drain.
 		response.pause();
-		await until(() => (entry.bytesSent ?? 0) > 0);
-		await sleep(300);
+		await untilReal(() => (entry.bytesSent ?? 0) > 0);
+		await realSleep(300);
 		const stalled = entry.bytesSent!;
-		await sleep(300);
+		await realSleep(300);
 		expect(entry.bytesSent).toBe(stalled);
 		expect(stalled).toBeLessThan(16 * 1024 * 1024);
 
@@ -249,10 +256,10 @@ describe('endless body', () => {
 		expect(body.length).toBeGreaterThanOrEqual(4 * 1024 * 1024);
 		const record = '{"id":1,"identity_name":"x@example.com"},';
 		expect(body.subarray(0, 1000).toString()).toBe(`{"items":[${record.repeat(30)}`.slice(0, 1000));
-		await until(() => entry.disconnectedAt !== undefined);
+		await untilReal(() => entry.disconnectedAt !== undefined);
 		const sent = entry.bytesSent!;
 		expect(sent).toBeGreaterThanOrEqual(stalled);
-		await sleep(200);
+		await realSleep(200);
 		expect(entry.bytesSent).toBe(sent);
 	});
 });
@@ -301,7 +308,7 @@ describe('silent', () => {
 			open(own.url + sourcePath, 'GET', { authorization: `Bearer ${token}` }),
 		);
 		const entries = () => own.requests.filter((request) => request.path === sourcePath);
-		await until(() => entries().filter((entry) => entry.status === 200).length === 2);
+		await untilReal(() => entries().filter((entry) => entry.status === 200).length === 2);
 
 		const stopping = Date.now();
 		await own.stop();

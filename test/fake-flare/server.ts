@@ -998,7 +998,9 @@ export class FakeFlare {
 			await this.hold(drip(res, ctx.entry, now, fault.drip), res);
 			return true;
 		} else if ('endlessBody' in fault) {
-			await this.hold(endlessBody(res, ctx.entry, now), res);
+			// Sent as fast as the client reads: real work under way, so virtual time stands still
+			// (a Timeout cannot end it; only the client's size cap does).
+			await this.hold(endlessBody(res, ctx.entry, now), res, { parked: false });
 			return true;
 		} else if ('silent' in fault) {
 			await this.hold(silent(res, ctx.entry, now), res);
@@ -1007,11 +1009,14 @@ export class FakeFlare {
 		return false;
 	}
 
-	/** Keeps a held answer until it ends, so that stop() can wait for it. */
-	private async hold(answer: Promise<void>, res: http.ServerResponse): Promise<void> {
+	/**
+	 * Keeps a held answer until it ends, so that stop() can wait for it. A parked answer (one that
+	 * waits on time: a drip, silence) lets virtual time move while it is open.
+	 */
+	private async hold(answer: Promise<void>, res: http.ServerResponse, { parked = true } = {}): Promise<void> {
 		this.held.add(answer);
 		try {
-			await whileParked(answer, res);
+			await (parked ? whileParked(answer, res) : answer);
 		} finally {
 			this.held.delete(answer);
 		}

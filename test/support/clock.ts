@@ -115,6 +115,11 @@ export class VirtualTime {
 	private parkedRequests = 0;
 	private checkPending = false;
 	private readonly waiters: Array<() => void> = [];
+	/** The process's own timers, which run on real time. */
+	get realTimers(): Timers {
+		return this.saved.timers;
+	}
+
 	private readonly saved: {
 		timers: Timers;
 		dateNow: () => number;
@@ -378,6 +383,15 @@ export function monotonicNow(): number {
 	return virtual ? virtual.now : performance.now();
 }
 
+/**
+ * Waits `ms` of real time, whatever clock the process is on: for a test that waits on the fake's real
+ * work (bytes it sends while the client reads nothing), when virtual time stands still.
+ */
+export async function realSleep(ms: number): Promise<void> {
+	const { setTimeout } = virtual?.realTimers ?? timers();
+	await new Promise<void>((resolve) => setTimeout(() => resolve(), ms));
+}
+
 /** Back to real time. */
 export function useRealTime(): void {
 	virtual?.uninstall();
@@ -405,8 +419,8 @@ export function useRealTimeHere(): void {
 }
 
 /**
- * Keeps virtual time from jumping while the fake holds an answer on purpose, until `connection` (the
- * answer) closes (no effect on real time).
+ * Lets virtual time move while the fake holds an answer on purpose (one that waits on time: a slow
+ * answer, a drip, silence), until `connection` (the answer) closes (no effect on real time).
  */
 export async function whileParked<T>(work: Promise<T>, connection?: Closable): Promise<T> {
 	return virtual ? await virtual.parked(work, connection) : await work;
