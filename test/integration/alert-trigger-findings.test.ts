@@ -1,25 +1,21 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FakeFlare, pushAlert, type FlareAlert, type PushOptions, testAlert } from '../fake-flare';
-import { Harness } from '../harness/engine';
-import { addAlertCredential, AlertWebhookWorkflow } from '../harness/webhook';
-import { CANARY_SIGNING_SECRET } from '../reliability/secret-scan';
+import { pushAlert, type PushOptions, testAlert } from '../fake-flare';
+import { AlertWebhookWorkflow } from '../harness/webhook';
+import {
+	ALERT_SECRET,
+	alertUids,
+	ALREADY,
+	answered,
+	N8N_500,
+	nowSeconds,
+	SIGNED,
+	STARTED,
+	useAlertTrigger,
+} from './support';
 
-const SECRET = CANARY_SIGNING_SECRET;
 const OTHER_SECRET = ['whsec', 'rotated', 'b51f0c'].join('_');
-const SIGNED = { authentication: 'requestSignature' };
-const ALREADY = { status: 200, message: 'Alert already received: no execution started' };
-const STARTED = { status: 200, message: 'Workflow was started' };
-/** n8n's answer when the node threw (webhook-helpers' `executeWebhook`). */
-const N8N_500 = { status: 500, message: 'Workflow Webhook Error: Workflow could not be started!' };
 
-const now = () => Math.floor(Date.now() / 1000);
-const answered = (result: { status: number; body: unknown }) => ({
-	status: result.status,
-	message: (result.body as { message?: string }).message,
-});
-const uids = (workflow: AlertWebhookWorkflow) =>
-	workflow.executions.flatMap((execution) => execution.items.map((item) => item.json.uid));
 const failures = (workflow: AlertWebhookWorkflow) =>
 	workflow.executions.map(({ mode, items, error }) => ({ mode, items, error }));
 /** Another n8n process serving the same webhook (queue mode's webhook processors, multi-main). */
@@ -32,50 +28,24 @@ const onProcess = (workflow: AlertWebhookWorkflow, process: number) => {
  * each asserting what the trigger now promises (README "Receive Flare's alerts", docs/alerts.md).
  */
 describe('Flare Alert Trigger: the hostile review of 2026-11-25, reproduced', () => {
-	let fake: FakeFlare;
-	let harness: Harness;
-	let workflow: AlertWebhookWorkflow;
-	let credentialId: string;
-
-	const start = async (parameters: IDataObject = SIGNED, withCredential = true) => {
-		workflow = await AlertWebhookWorkflow.start(harness, {
-			parameters,
-			credentialId: withCredential ? credentialId : undefined,
-		});
-		return workflow;
-	};
-	const push = async (
-		alert: FlareAlert | FlareAlert[],
-		options: PushOptions = { secrets: [SECRET] },
-	) => {
-		const result = await pushAlert(workflow.productionUrl, alert, options);
-		await workflow.settled();
-		return result;
-	};
-
-	beforeAll(async () => {
-		fake = await FakeFlare.start({ credentials: 10 });
-		harness = await Harness.create();
-		credentialId = addAlertCredential(harness, SECRET);
-	});
-	afterAll(async () => await fake.stop());
-	afterEach(async () => await workflow?.stop());
+	const env = useAlertTrigger({ credentials: 10 });
+	const { start, push } = env;
 
 	describe('F1: an alert is remembered only once its items are built', () => {
 		it('a body the node cannot take is refused each time Flare sends it, never "already received"', async () => {
 			await start();
 			const depth = 200_000;
 			const rawBody = `{"uid":"paste/pastebin/deep-1","risk":{"score":4},"data":${'['.repeat(depth)}${']'.repeat(depth)}}`;
-			const first = await push({}, { secrets: [SECRET], rawBody });
-			const retry = await push({}, { secrets: [SECRET], rawBody, t: now() + 1 });
+			const first = await push({}, { secrets: [ALERT_SECRET], rawBody });
+			const retry = await push({}, { secrets: [ALERT_SECRET], rawBody, t: nowSeconds() + 1 });
 			// Refused before anything reads it (review of 2026-11-28: it failed in the node, 500).
 			const deep = {
 				status: 400,
 				message: 'The body nests objects or arrays more than 64 levels deep: no alert does',
 			};
 			expect([answered(first), answered(retry)]).toEqual([deep, deep]);
-			expect(workflow.executions).toEqual([]);
-			expect(workflow.saved).toEqual({});
+			expect(env.workflow.executions).toEqual([]);
+			expect(env.workflow.saved).toEqual({});
 		});
 	});
 
@@ -83,38 +53,42 @@ describe('Flare Alert Trigger: the hostile review of 2026-11-25, reproduced', ()
 		it.each(['2.41', '1.123'] as const)(
 			'n8n %s: a retry on another process is recognised, also while the first delivery runs',
 			async (line) => {
-				workflow = await AlertWebhookWorkflow.start(harness, {
+				env.workflow = await AlertWebhookWorkflow.start(env.harness, {
 					parameters: SIGNED,
-					credentialId,
+					credentialId: env.credentialId,
 					n8n: line,
 				});
-				const [x, y, z] = fake.newAlerts(3);
-				onProcess(workflow, 0);
+				const [x, y, z] = env.fake.newAlerts(3);
+				onProcess(env.workflow, 0);
 				await push(x); // the first change of the static data (n8n 2.41 saves it after the request)
 				await push(y); // saved after its request too: the request's static data is marked changed
-				onProcess(workflow, 1); // Flare's retry of y, load-balanced to the other process
-				expect(answered(await push(y, { secrets: [SECRET], t: now() + 30 }))).toEqual(ALREADY);
-				// z's execution has not ended when its retry reaches the other process.
-				onProcess(workflow, 0);
-				const release = workflow.holdExecutions();
-				expect(answered(await pushAlert(workflow.productionUrl, z, { secrets: [SECRET] }))).toEqual(
-					STARTED,
+				onProcess(env.workflow, 1); // Flare's retry of y, load-balanced to the other process
+				expect(answered(await push(y, { secrets: [ALERT_SECRET], t: nowSeconds() + 30 }))).toEqual(
+					ALREADY,
 				);
-				onProcess(workflow, 1);
-				const early = await pushAlert(workflow.productionUrl, z, {
-					secrets: [SECRET],
-					t: now() + 1,
+				// z's execution has not ended when its retry reaches the other process.
+				onProcess(env.workflow, 0);
+				const release = env.workflow.holdExecutions();
+				expect(
+					answered(await pushAlert(env.workflow.productionUrl, z, { secrets: [ALERT_SECRET] })),
+				).toEqual(STARTED);
+				onProcess(env.workflow, 1);
+				const early = await pushAlert(env.workflow.productionUrl, z, {
+					secrets: [ALERT_SECRET],
+					t: nowSeconds() + 1,
 				});
 				// docs/alerts.md "What n8n saves, and when": n8n saves the window after the request, before
 				// it answers, on both lines (the hostile review of issue 32, R1).
 				const earlyAnswer = answered(early);
 				release();
-				await workflow.settled();
+				await env.workflow.settled();
 				expect(earlyAnswer).toEqual(ALREADY);
-				expect(uids(workflow)).toEqual([x.uid, y.uid, z.uid]);
+				expect(alertUids(env.workflow)).toEqual([x.uid, y.uid, z.uid]);
 				// The same retry on the first process is recognised.
-				onProcess(workflow, 0);
-				expect(answered(await push(z, { secrets: [SECRET], t: now() + 60 }))).toEqual(ALREADY);
+				onProcess(env.workflow, 0);
+				expect(answered(await push(z, { secrets: [ALERT_SECRET], t: nowSeconds() + 60 }))).toEqual(
+					ALREADY,
+				);
 			},
 		);
 	});
@@ -122,13 +96,13 @@ describe('Flare Alert Trigger: the hostile review of 2026-11-25, reproduced', ()
 	describe('F3: a refused test event shows in the editor', () => {
 		it('an execution in error naming the reason and the fix; listening again, the fixed Test starts', async () => {
 			await start();
-			workflow.listen();
-			const refused = await pushAlert(workflow.testUrl, testAlert(Date.now()), {
+			env.workflow.listen();
+			const refused = await pushAlert(env.workflow.testUrl, testAlert(Date.now()), {
 				secrets: [OTHER_SECRET],
 			});
-			await workflow.settled();
+			await env.workflow.settled();
 			expect(answered(refused)).toEqual(N8N_500);
-			expect(failures(workflow)).toEqual([
+			expect(failures(env.workflow)).toEqual([
 				{
 					mode: 'manual',
 					items: [],
@@ -143,13 +117,16 @@ describe('Flare Alert Trigger: the hostile review of 2026-11-25, reproduced', ()
 			]);
 			// n8n stops listening once an execution started (this one, in error), as after a success.
 			expect(
-				(await pushAlert(workflow.testUrl, testAlert(Date.now()), { secrets: [SECRET] })).status,
+				(await pushAlert(env.workflow.testUrl, testAlert(Date.now()), { secrets: [ALERT_SECRET] }))
+					.status,
 			).toBe(404);
-			workflow.listen();
-			const fixed = await pushAlert(workflow.testUrl, testAlert(Date.now()), { secrets: [SECRET] });
-			await workflow.settled();
+			env.workflow.listen();
+			const fixed = await pushAlert(env.workflow.testUrl, testAlert(Date.now()), {
+				secrets: [ALERT_SECRET],
+			});
+			await env.workflow.settled();
 			expect(answered(fixed)).toEqual(STARTED);
-			expect(workflow.executions[1].items.map((item) => item.json.uid)).toEqual([
+			expect(env.workflow.executions[1].items.map((item) => item.json.uid)).toEqual([
 				'test/flare/alert-channel-test',
 			]);
 		});
@@ -169,28 +146,32 @@ describe('Flare Alert Trigger: the hostile review of 2026-11-25, reproduced', ()
 				],
 			];
 			for (const [options] of cases) {
-				workflow.listen();
-				const result = await pushAlert(workflow.testUrl, {}, { secrets: [SECRET], ...options });
+				env.workflow.listen();
+				const result = await pushAlert(
+					env.workflow.testUrl,
+					{},
+					{ secrets: [ALERT_SECRET], ...options },
+				);
 				expect(answered(result)).toEqual(N8N_500);
 			}
-			expect(workflow.executions.map((execution) => execution.error?.message)).toEqual(
+			expect(env.workflow.executions.map((execution) => execution.error?.message)).toEqual(
 				cases.map(([, reason]) => expect.stringMatching(reason)),
 			);
 		});
 
 		it('in production a refusal stays a 401 that starts nothing', async () => {
 			await start();
-			const [alert] = fake.newAlerts(1);
+			const [alert] = env.fake.newAlerts(1);
 			const refused = await push(alert, { secrets: [OTHER_SECRET] });
 			expect(refused.status).toBe(401);
-			expect(workflow.executions).toEqual([]);
+			expect(env.workflow.executions).toEqual([]);
 		});
 	});
 
 	describe('F4, F5: a delivery is its uid and its content', () => {
 		it('two different alerts about one event both start the workflow; each retried starts nothing', async () => {
 			await start();
-			const [alert] = fake.newAlerts(1);
+			const [alert] = env.fake.newAlerts(1);
 			const first = { ...alert, keyword: 'acme.com', identifiers: ['acme.com'] };
 			const other = {
 				...alert,
@@ -200,21 +181,25 @@ describe('Flare Alert Trigger: the hostile review of 2026-11-25, reproduced', ()
 			};
 			expect(answered(await push(first))).toEqual(STARTED);
 			expect(answered(await push(other))).toEqual(STARTED);
-			expect(answered(await push(first, { secrets: [SECRET], t: now() + 1 }))).toEqual(ALREADY);
-			expect(answered(await push(other, { secrets: [SECRET], t: now() + 1 }))).toEqual(ALREADY);
+			expect(answered(await push(first, { secrets: [ALERT_SECRET], t: nowSeconds() + 1 }))).toEqual(
+				ALREADY,
+			);
+			expect(answered(await push(other, { secrets: [ALERT_SECRET], t: nowSeconds() + 1 }))).toEqual(
+				ALREADY,
+			);
 			expect(
-				workflow.executions.map(
+				env.workflow.executions.map(
 					(execution) => (execution.items[0].json.alert as IDataObject).keyword,
 				),
 			).toEqual(['acme.com', 'globex.io']);
 		});
 
 		it('unsigned: a forged body with a genuine uid does not silence the genuine alert', async () => {
-			await start({}, false);
-			const [genuine] = fake.newAlerts(1);
+			await start({});
+			const [genuine] = env.fake.newAlerts(1);
 			expect(answered(await push({ uid: genuine.uid, event_type: 'noise' }, {}))).toEqual(STARTED);
 			expect(answered(await push(genuine, {}))).toEqual(STARTED);
-			expect(uids(workflow)).toEqual([genuine.uid, genuine.uid]);
+			expect(alertUids(env.workflow)).toEqual([genuine.uid, genuine.uid]);
 		});
 	});
 
@@ -228,12 +213,14 @@ describe('Flare Alert Trigger: the hostile review of 2026-11-25, reproduced', ()
 				message:
 					'The body holds 1001 alerts, more than the 1000 one request may carry: send them in several requests',
 			});
-			expect(workflow.executions).toEqual([]);
-			expect(workflow.saved).toEqual({});
+			expect(env.workflow.executions).toEqual([]);
+			expect(env.workflow.saved).toEqual({});
 			const bulk = many.slice(0, 1000).map((alert) => ({ ...alert, event_type: 'bulk' }));
 			expect(answered(await push(bulk))).toEqual(STARTED);
-			expect(answered(await push(bulk, { secrets: [SECRET], t: now() + 1 }))).toEqual(ALREADY);
-			expect(workflow.executions.map((execution) => execution.items.length)).toEqual([1000]);
+			expect(answered(await push(bulk, { secrets: [ALERT_SECRET], t: nowSeconds() + 1 }))).toEqual(
+				ALREADY,
+			);
+			expect(env.workflow.executions.map((execution) => execution.items.length)).toEqual([1000]);
 		});
 	});
 
@@ -242,26 +229,30 @@ describe('Flare Alert Trigger: the hostile review of 2026-11-25, reproduced', ()
 			await start();
 			const sample = testAlert(Date.now());
 			expect(answered(await push(sample))).toEqual(STARTED);
-			expect(answered(await push(sample, { secrets: [SECRET], t: now() + 60 }))).toEqual(STARTED);
-			expect(uids(workflow)).toEqual([
+			expect(
+				answered(await push(sample, { secrets: [ALERT_SECRET], t: nowSeconds() + 60 })),
+			).toEqual(STARTED);
+			expect(alertUids(env.workflow)).toEqual([
 				'test/flare/alert-channel-test',
 				'test/flare/alert-channel-test',
 			]);
 			// Beside a real alert in one body, the real one is known by its content, the test by its t.
-			const [alert] = fake.newAlerts(1);
-			await push([sample, alert], { secrets: [SECRET], t: now() + 120 });
-			expect(answered(await push([sample, alert], { secrets: [SECRET], t: now() + 121 }))).toEqual(
-				STARTED,
-			);
-			expect(workflow.executions.map((execution) => execution.items.length)).toEqual([1, 1, 2, 1]);
+			const [alert] = env.fake.newAlerts(1);
+			await push([sample, alert], { secrets: [ALERT_SECRET], t: nowSeconds() + 120 });
+			expect(
+				answered(await push([sample, alert], { secrets: [ALERT_SECRET], t: nowSeconds() + 121 })),
+			).toEqual(STARTED);
+			expect(env.workflow.executions.map((execution) => execution.items.length)).toEqual([
+				1, 1, 2, 1,
+			]);
 		});
 
 		it('unsigned (Authentication None), it starts the workflow each time and is never remembered', async () => {
-			await start({}, false);
+			await start({});
 			const sample = testAlert(Date.now());
 			expect(answered(await push(sample, {}))).toEqual(STARTED);
 			expect(answered(await push(sample, {}))).toEqual(STARTED);
-			expect(workflow.saved).toEqual({});
+			expect(env.workflow.saved).toEqual({});
 		});
 	});
 });

@@ -1,23 +1,23 @@
 import type { IDataObject } from 'n8n-workflow';
 import { WorkflowExecute } from 'n8n-core';
 
-import {
-	FakeFlare,
-	pushAlert,
-	signatureHeader,
-	testAlert,
-	type FlareAlert,
-	type PushOptions,
-} from '../fake-flare';
-import { Harness } from '../harness/engine';
+import { pushAlert, signatureHeader, testAlert, type FlareAlert } from '../fake-flare';
 import { TriggerWorkflow } from '../harness/poll';
 import { StaticDataColumn } from '../harness/static-data';
-import { addAlertCredential, AlertWebhookWorkflow, type N8nSaving } from '../harness/webhook';
-import { CANARY_SIGNING_SECRET } from '../reliability/secret-scan';
+import { AlertWebhookWorkflow } from '../harness/webhook';
 import { moveClock } from '../support/clock';
 import { nextTurn } from '../support/node';
 import { FlareAlertTrigger } from '../../nodes/FlareAlertTrigger/FlareAlertTrigger.node';
 import { MAX_BODY_DEPTH } from '../../nodes/FlareAlertTrigger/receive';
+import {
+	ALERT_SECRET,
+	ALREADY,
+	answered,
+	nowSeconds,
+	SIGNED,
+	STARTED,
+	useAlertTrigger,
+} from './support';
 
 /**
  * What n8n saves of the Flare Alert Trigger's window, and when (docs/alerts.md, "What n8n saves, and
@@ -25,15 +25,6 @@ import { MAX_BODY_DEPTH } from '../../nodes/FlareAlertTrigger/receive';
  * The request saves the window, never the execution; what is written is the window as it is when n8n
  * writes it, also from the copy a poller of the same workflow holds since activation.
  */
-const SECRET = CANARY_SIGNING_SECRET;
-const SIGNED = { authentication: 'requestSignature' };
-const STARTED = { status: 200, message: 'Workflow was started' };
-const ALREADY = { status: 200, message: 'Alert already received: no execution started' };
-const now = () => Math.floor(Date.now() / 1000);
-const answered = (result: { status: number; body: unknown }) => ({
-	status: result.status,
-	message: (result.body as { message?: string }).message,
-});
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 /**
@@ -65,64 +56,40 @@ function afterTriggerStep(
 }
 
 describe('Flare Alert Trigger: what n8n saves, and when (hostile review of issue 32)', () => {
-	let fake: FakeFlare;
-	let harness: Harness;
-	let workflow: AlertWebhookWorkflow;
-	let credentialId: string;
-
-	const start = async (parameters: IDataObject = SIGNED, n8n?: N8nSaving) => {
-		workflow = await AlertWebhookWorkflow.start(harness, {
-			parameters,
-			credentialId: parameters.authentication === 'requestSignature' ? credentialId : undefined,
-			n8n,
-		});
-		return workflow;
-	};
-	const push = async (
-		alert: FlareAlert | FlareAlert[],
-		options: PushOptions = { secrets: [SECRET] },
-	) => {
-		const result = await pushAlert(workflow.productionUrl, alert, options);
-		await workflow.settled();
-		return result;
-	};
+	const env = useAlertTrigger({ credentials: 10 });
+	const { start, push } = env;
 	/** Flare sends the alert again after n8n restarted (a new signature time). */
 	const repeatAfterRestart = async (alert: FlareAlert) => {
-		workflow.restart();
-		return answered(await push(alert, { secrets: [SECRET], t: now() + 1 }));
+		env.workflow.restart();
+		return answered(await push(alert, { secrets: [ALERT_SECRET], t: nowSeconds() + 1 }));
 	};
 	const received = () =>
 		Object.keys(
-			(workflow.saved['node:Flare Alert Trigger'] as { received?: object } | undefined)?.received ??
-				{},
+			(env.workflow.saved['node:Flare Alert Trigger'] as { received?: object } | undefined)
+				?.received ?? {},
 		).length;
 	const uids = () =>
-		workflow.executions.flatMap((execution) => execution.items.map((item) => item.json.uid));
-
-	beforeAll(async () => {
-		fake = await FakeFlare.start({ credentials: 10 });
-		harness = await Harness.create();
-		credentialId = addAlertCredential(harness, SECRET);
-	});
-	afterAll(async () => await fake.stop());
-	afterEach(async () => await workflow?.stop());
+		env.workflow.executions.flatMap((execution) => execution.items.map((item) => item.json.uid));
 
 	describe('R1: an alert execution saves nothing; what a poller of the workflow saves keeps the window', () => {
 		it.each(['2.41', '1.123'] as const)(
 			"n8n %s: another node's state saved while an alert execution runs stays",
 			async (line) => {
 				await start(SIGNED, line);
-				workflow.saved = { 'node:Other Trigger': { cursor: 'P0' } };
-				const release = workflow.holdExecutions();
-				const [alert] = fake.newAlerts(1);
+				env.workflow.saved = { 'node:Other Trigger': { cursor: 'P0' } };
+				const release = env.workflow.holdExecutions();
+				const [alert] = env.fake.newAlerts(1);
 				expect(
-					answered(await pushAlert(workflow.productionUrl, alert, { secrets: [SECRET] })),
+					answered(await pushAlert(env.workflow.productionUrl, alert, { secrets: [ALERT_SECRET] })),
 				).toEqual(STARTED);
 				// Meanwhile another trigger of the same workflow (a poller) emits and n8n saves its state.
-				workflow.saved = { ...plain(workflow.saved), 'node:Other Trigger': { cursor: 'P1' } };
+				env.workflow.saved = {
+					...plain(env.workflow.saved),
+					'node:Other Trigger': { cursor: 'P1' },
+				};
 				release();
-				await workflow.settled();
-				expect(workflow.saved['node:Other Trigger']).toEqual({ cursor: 'P1' });
+				await env.workflow.settled();
+				expect(env.workflow.saved['node:Other Trigger']).toEqual({ cursor: 'P1' });
 				expect(received()).toBe(1);
 			},
 		);
@@ -130,44 +97,46 @@ describe('Flare Alert Trigger: what n8n saves, and when (hostile review of issue
 		it.each(['2.41', '1.123'] as const)(
 			'n8n %s: a Flare Trigger and a Flare Alert Trigger in one workflow: after a restart, neither starts anything again',
 			async (line) => {
-				fake.reset({ credentials: 10 });
-				harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url });
+				env.fake.reset({ credentials: 10 });
+				env.harness.addFlareCredential({ apiKey: env.fake.apiKeys.full, baseUrl: env.fake.url });
 				// One workflow, one static-data column, two triggers activated together as n8n does.
 				const database = new StaticDataColumn();
 				const workflowId = `saving-both-triggers-${line}`;
-				workflow = await AlertWebhookWorkflow.start(harness, {
+				env.workflow = await AlertWebhookWorkflow.start(env.harness, {
 					parameters: SIGNED,
-					credentialId,
+					credentialId: env.credentialId,
 					n8n: line,
 					workflowId,
 					database,
 					activatedAlongside: true,
 				});
-				const poller = new TriggerWorkflow(harness, {
+				const poller = new TriggerWorkflow(env.harness, {
 					parameters: { event: 'newEvent' },
 					workflowId,
 					database,
-					alongside: [workflow.alongside()],
+					alongside: [env.workflow.alongside()],
 				});
 				expect(await poller.activate()).toEqual({ items: null });
 				// An alert arrives; its execution is still running when a poll emits and n8n saves the
 				// poller's static data (its copy since activation, whole).
-				const release = workflow.holdExecutions();
-				const [alert] = fake.newAlerts(1);
+				const release = env.workflow.holdExecutions();
+				const [alert] = env.fake.newAlerts(1);
 				const answer = answered(
-					await pushAlert(workflow.productionUrl, alert, { secrets: [SECRET] }),
+					await pushAlert(env.workflow.productionUrl, alert, { secrets: [ALERT_SECRET] }),
 				);
-				fake.addEvents(5);
+				env.fake.addEvents(5);
 				moveClock(60_000);
 				const emitted = (await poller.poll()).items ?? [];
 				release();
-				await workflow.settled();
+				await env.workflow.settled();
 				// n8n restarts: both triggers are activated again from what was saved.
-				workflow.restart();
+				env.workflow.restart();
 				poller.restart();
 				moveClock(60_000);
 				const again = (await poller.activate()).items;
-				const repeat = answered(await push(alert, { secrets: [SECRET], t: now() + 1 }));
+				const repeat = answered(
+					await push(alert, { secrets: [ALERT_SECRET], t: nowSeconds() + 1 }),
+				);
 				expect({ answer, emitted: emitted.length, again, repeat }).toEqual({
 					answer: STARTED,
 					emitted: 6, // the 5 events and the alert's own
@@ -190,18 +159,20 @@ describe('Flare Alert Trigger: what n8n saves, and when (hostile review of issue
 				});
 				try {
 					await start(SIGNED, line);
-					workflow.saved = { 'node:Other Trigger': {} };
-					const [a, b] = fake.newAlerts(2);
+					env.workflow.saved = { 'node:Other Trigger': {} };
+					const [a, b] = env.fake.newAlerts(2);
 					for (const alert of [a, b]) {
 						expect(
-							answered(await pushAlert(workflow.productionUrl, alert, { secrets: [SECRET] })),
+							answered(
+								await pushAlert(env.workflow.productionUrl, alert, { secrets: [ALERT_SECRET] }),
+							),
 						).toEqual(STARTED);
 					}
-					for (let k = 0; k < 200 && workflow.executions.length === 0; k++) await nextTurn();
+					for (let k = 0; k < 200 && env.workflow.executions.length === 0; k++) await nextTurn();
 					expect(uids()).toEqual([b.uid]);
 					const savedAfterB = received();
 					open();
-					await workflow.settled();
+					await env.workflow.settled();
 					const savedAfterA = received();
 					expect({ savedAfterB, savedAfterA, repeatOfB: await repeatAfterRestart(b) }).toEqual({
 						savedAfterB: 2,
@@ -219,18 +190,18 @@ describe('Flare Alert Trigger: what n8n saves, and when (hostile review of issue
 			"n8n %s: a request saved after a later one's keeps the later alert",
 			async (line) => {
 				await start(SIGNED, line);
-				workflow.saved = { 'node:Other Trigger': {} };
-				const [a, b] = fake.newAlerts(2);
-				const release = workflow.holdSaves();
+				env.workflow.saved = { 'node:Other Trigger': {} };
+				const [a, b] = env.fake.newAlerts(2);
+				const release = env.workflow.holdSaves();
 				// A is admitted and its execution runs; its save waits.
-				const answerA = pushAlert(workflow.productionUrl, a, { secrets: [SECRET] });
-				for (let k = 0; k < 200 && workflow.executions.length === 0; k++) await nextTurn();
+				const answerA = pushAlert(env.workflow.productionUrl, a, { secrets: [ALERT_SECRET] });
+				for (let k = 0; k < 200 && env.workflow.executions.length === 0; k++) await nextTurn();
 				// B, read before A was saved, is saved first (with A: this process's memory has it).
 				expect(answered(await push(b))).toEqual(STARTED);
 				const savedAfterB = received();
 				release();
 				expect(answered(await answerA)).toEqual(STARTED);
-				await workflow.settled();
+				await env.workflow.settled();
 				const savedAfterA = received();
 				expect({ savedAfterB, savedAfterA, repeatOfB: await repeatAfterRestart(b) }).toEqual({
 					savedAfterB: 2,
@@ -244,9 +215,9 @@ describe('Flare Alert Trigger: what n8n saves, and when (hostile review of issue
 	describe('R2: no alert received within the signature tolerance is forgotten for a count', () => {
 		it('a captured signed alert replayed within the default 300 s, after 1,000 other signed alerts, is recognised', async () => {
 			await start();
-			const [captured, ...others] = fake.newAlerts(1001);
+			const [captured, ...others] = env.fake.newAlerts(1001);
 			const rawBody = JSON.stringify(captured);
-			const header = signatureHeader([SECRET], now(), rawBody);
+			const header = signatureHeader([ALERT_SECRET], nowSeconds(), rawBody);
 			expect(answered(await push(captured, { rawBody, header }))).toEqual(STARTED);
 			// A busy tenant: 1,000 genuine alerts in 10 signed bodies within a minute.
 			for (let k = 0; k < 10; k++) {
@@ -265,8 +236,8 @@ describe('Flare Alert Trigger: what n8n saves, and when (hostile review of issue
 				const restore = afterTriggerStep(async (run) => run.cancel());
 				try {
 					await start(SIGNED, line);
-					workflow.saved = { 'node:Other Trigger': {} };
-					const [alert] = fake.newAlerts(1);
+					env.workflow.saved = { 'node:Other Trigger': {} };
+					const [alert] = env.fake.newAlerts(1);
 					expect(answered(await push(alert))).toEqual(STARTED);
 					// The trigger's step ran (its items are in the execution), then the execution was stopped.
 					expect(uids()).toEqual([alert.uid]);
@@ -282,36 +253,38 @@ describe('Flare Alert Trigger: what n8n saves, and when (hostile review of issue
 		it('the node has no execute step (engine v2 passes the webhook items on as they are): its items carry only json and pairedItem', async () => {
 			expect('execute' in new FlareAlertTrigger()).toBe(false);
 			await start(SIGNED, '2.41');
-			const [alert] = fake.newAlerts(1);
+			const [alert] = env.fake.newAlerts(1);
 			expect(answered(await push(alert))).toEqual(STARTED);
-			expect(workflow.executions.map((execution) => Object.keys(execution.items[0]).sort())).toEqual(
-				[['json', 'pairedItem']],
-			);
+			expect(
+				env.workflow.executions.map((execution) => Object.keys(execution.items[0]).sort()),
+			).toEqual([['json', 'pairedItem']]);
 		});
 	});
 
 	describe('controls: what held before and holds', () => {
 		it('20 copies of one signed request at once start one execution', async () => {
 			await start();
-			const [alert] = fake.newAlerts(1);
+			const [alert] = env.fake.newAlerts(1);
 			const rawBody = JSON.stringify(alert);
-			const header = signatureHeader([SECRET], now(), rawBody);
+			const header = signatureHeader([ALERT_SECRET], nowSeconds(), rawBody);
 			const answers = await Promise.all(
 				Array.from({ length: 20 }, async () =>
-					answered(await pushAlert(workflow.productionUrl, alert, { rawBody, header })),
+					answered(await pushAlert(env.workflow.productionUrl, alert, { rawBody, header })),
 				),
 			);
-			await workflow.settled();
+			await env.workflow.settled();
 			expect(answers.filter((answer) => answer.message === STARTED.message)).toHaveLength(1);
 			expect(uids()).toEqual([alert.uid]);
 		});
 
 		it('Flare re-serialising an alert with other whitespace is recognised; another key order is not (the digest is of the alert as parsed)', async () => {
 			await start();
-			const [alert] = fake.newAlerts(1);
+			const [alert] = env.fake.newAlerts(1);
 			expect(answered(await push(alert))).toEqual(STARTED);
 			expect(
-				answered(await push(alert, { secrets: [SECRET], rawBody: JSON.stringify(alert, null, 2) })),
+				answered(
+					await push(alert, { secrets: [ALERT_SECRET], rawBody: JSON.stringify(alert, null, 2) }),
+				),
 			).toEqual(ALREADY);
 			const reordered = Object.fromEntries(Object.entries(alert).reverse());
 			expect(answered(await push(reordered))).toEqual(STARTED);
@@ -321,25 +294,28 @@ describe('Flare Alert Trigger: what n8n saves, and when (hostile review of issue
 			await start();
 			const sample = testAlert(Date.now());
 			const rawBody = JSON.stringify(sample);
-			const header = signatureHeader([SECRET], now(), rawBody);
+			const header = signatureHeader([ALERT_SECRET], nowSeconds(), rawBody);
 			for (let k = 0; k < 2; k++) {
-				workflow.listen();
-				const answer = await pushAlert(workflow.testUrl, sample, { rawBody, header });
-				await workflow.settled();
+				env.workflow.listen();
+				const answer = await pushAlert(env.workflow.testUrl, sample, { rawBody, header });
+				await env.workflow.settled();
 				expect(answered(answer)).toEqual(STARTED);
 			}
-			expect(workflow.executions.map((execution) => execution.mode)).toEqual(['manual', 'manual']);
-			expect(workflow.saved).toEqual({});
+			expect(env.workflow.executions.map((execution) => execution.mode)).toEqual([
+				'manual',
+				'manual',
+			]);
+			expect(env.workflow.saved).toEqual({});
 		});
 
 		it('a signed Test request captured at the Test URL, replayed at the Production URL, starts there once', async () => {
 			await start();
 			const sample = testAlert(Date.now());
 			const rawBody = JSON.stringify(sample);
-			const header = signatureHeader([SECRET], now(), rawBody);
-			workflow.listen();
-			await pushAlert(workflow.testUrl, sample, { rawBody, header });
-			await workflow.settled();
+			const header = signatureHeader([ALERT_SECRET], nowSeconds(), rawBody);
+			env.workflow.listen();
+			await pushAlert(env.workflow.testUrl, sample, { rawBody, header });
+			await env.workflow.settled();
 			expect(answered(await push(sample, { rawBody, header }))).toEqual(STARTED);
 			expect(answered(await push(sample, { rawBody, header }))).toEqual(ALREADY);
 		});
@@ -349,9 +325,9 @@ describe('Flare Alert Trigger: what n8n saves, and when (hostile review of issue
 				value !== null && typeof value === 'object'
 					? 1 + Math.max(0, ...Object.values(value as IDataObject).map(depth))
 					: 0;
-			const alerts = fake.newAlerts(200);
+			const alerts = env.fake.newAlerts(200);
 			const events = alerts.map((alert) =>
-				fake.events.fullEvent(alert.uid as string, fake.options.tenants[0]),
+				env.fake.events.fullEvent(alert.uid as string, env.fake.options.tenants[0]),
 			);
 			const deepest = Math.max(...alerts.map(depth), ...events.map(depth));
 			expect(deepest).toBeLessThanOrEqual(MAX_BODY_DEPTH / 8);

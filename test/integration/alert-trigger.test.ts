@@ -3,7 +3,6 @@ import fc from 'fast-check';
 
 import { FlareAlertTrigger } from '../../nodes/FlareAlertTrigger/FlareAlertTrigger.node';
 import {
-	FakeFlare,
 	type FlareAlert,
 	PLANTED_MARKER,
 	pushAlert,
@@ -11,23 +10,27 @@ import {
 	signature,
 	testAlert,
 } from '../fake-flare';
-import { Harness } from '../harness/engine';
 import { addAlertCredential, AlertWebhookWorkflow } from '../harness/webhook';
-import { CANARY_SIGNING_SECRET } from '../reliability/secret-scan';
 import { moveClock } from '../support/clock';
-import { loggedSince, logSize, maskedView, sha256 } from './support';
+import {
+	ALERT_SECRET,
+	alertUids,
+	answered,
+	loggedSince,
+	logSize,
+	maskedView,
+	nowSeconds,
+	sha256,
+	SIGNED,
+	STARTED,
+	useAlertTrigger,
+} from './support';
 
-const SECRET = CANARY_SIGNING_SECRET;
 const OTHER_SECRET = ['whsec', 'rotated', 'b51f0c'].join('_');
-const SIGNED = { authentication: 'requestSignature' };
 const DAY_MS = 24 * 60 * 60_000;
 const MiB = 1024 * 1024;
 /** The message of a 401 says what was checked. */
 const CHECKED = 'HMAC-SHA256 of "<t>.<raw body>" with the signing secret, in hex';
-
-const now = () => Math.floor(Date.now() / 1000);
-const uids = (workflow: AlertWebhookWorkflow) =>
-	workflow.executions.flatMap((execution) => execution.items.map((item) => item.json.uid));
 
 /**
  * The Flare Alert Trigger's promises (README "Receive Flare's alerts"), in n8n-core's real webhook
@@ -36,51 +39,20 @@ const uids = (workflow: AlertWebhookWorkflow) =>
  * one execution whatever retries, concurrency and restarts happen.
  */
 describe('Flare Alert Trigger', () => {
-	let fake: FakeFlare;
-	let harness: Harness;
-	let workflow: AlertWebhookWorkflow;
-	let credentialId: string;
-
-	const start = async (parameters: IDataObject = SIGNED, withCredential = true) => {
-		workflow = await AlertWebhookWorkflow.start(harness, {
-			parameters,
-			credentialId: withCredential ? credentialId : undefined,
-		});
-		return workflow;
-	};
-	const push = async (
-		alert: FlareAlert | FlareAlert[],
-		options: PushOptions = { secrets: [SECRET] },
-	) => {
-		const result = await pushAlert(workflow.productionUrl, alert, options);
-		await workflow.settled();
-		return result;
-	};
-	const started = { status: 200, message: 'Workflow was started' };
-	const answered = (result: { status: number; body: unknown }) => ({
-		status: result.status,
-		message: (result.body as { message?: string }).message,
-	});
-
-	beforeAll(async () => {
-		fake = await FakeFlare.start({ credentials: 1000 });
-		harness = await Harness.create();
-		credentialId = addAlertCredential(harness, SECRET);
-	});
-	afterAll(async () => await fake.stop());
-	afterEach(async () => await workflow?.stop());
+	const env = useAlertTrigger({ credentials: 1000 });
+	const { start, push } = env;
 
 	describe('a signed alert', () => {
 		it('starts one execution with one item: the normalised fields, then the alert as Flare sent it', async () => {
 			await start();
-			const [alert] = fake.newAlerts(1, { type: 'ransomleak', severity: 'high' });
+			const [alert] = env.fake.newAlerts(1, { type: 'ransomleak', severity: 'high' });
 			const before = Date.now();
 
 			const result = await push(alert);
 
-			expect(answered(result)).toEqual(started);
-			expect(workflow.executions).toHaveLength(1);
-			const [execution] = workflow.executions;
+			expect(answered(result)).toEqual(STARTED);
+			expect(env.workflow.executions).toHaveLength(1);
+			const [execution] = env.workflow.executions;
 			expect(execution.mode).toBe('webhook');
 			expect(execution.items).toHaveLength(1);
 			const { received_at: receivedAt, ...json } = execution.items[0].json;
@@ -91,7 +63,7 @@ describe('Flare Alert Trigger', () => {
 				risk_score: 4,
 				flare_url: alert.url,
 				occurred_at: alert.timestamp,
-				alert: maskedView(alert, fake.events.plantedValues()),
+				alert: maskedView(alert, env.fake.events.plantedValues()),
 			});
 			expect(Date.parse(receivedAt as string)).toBeGreaterThanOrEqual(before - 1000);
 			expect(Date.parse(receivedAt as string)).toBeLessThanOrEqual(Date.now());
@@ -99,35 +71,38 @@ describe('Flare Alert Trigger', () => {
 
 		it('several v1 values (Flare rotating its secret): one matching is enough', async () => {
 			await start();
-			const [alert] = fake.newAlerts(1);
-			const result = await push(alert, { secrets: [OTHER_SECRET, SECRET] });
-			expect(answered(result)).toEqual(started);
-			expect(uids(workflow)).toEqual([alert.uid]);
+			const [alert] = env.fake.newAlerts(1);
+			const result = await push(alert, { secrets: [OTHER_SECRET, ALERT_SECRET] });
+			expect(answered(result)).toEqual(STARTED);
+			expect(alertUids(env.workflow)).toEqual([alert.uid]);
 		});
 
 		it('accepts t in milliseconds and signatures in upper-case hex', async () => {
 			await start();
-			const [first, second] = fake.newAlerts(2);
+			const [first, second] = env.fake.newAlerts(2);
 			const t = Date.now();
 			const body = JSON.stringify(first);
 			expect(
 				answered(
-					await push(first, { rawBody: body, header: `t=${t},v1=${signature(SECRET, t, body)}` }),
+					await push(first, {
+						rawBody: body,
+						header: `t=${t},v1=${signature(ALERT_SECRET, t, body)}`,
+					}),
 				),
-			).toEqual(started);
+			).toEqual(STARTED);
 			const upper = JSON.stringify(second);
-			const seconds = now();
-			const header = `t=${seconds},v1=${signature(SECRET, seconds, upper).toUpperCase()}`;
-			expect(answered(await push(second, { rawBody: upper, header }))).toEqual(started);
-			expect(uids(workflow)).toEqual([first.uid, second.uid]);
+			const seconds = nowSeconds();
+			const header = `t=${seconds},v1=${signature(ALERT_SECRET, seconds, upper).toUpperCase()}`;
+			expect(answered(await push(second, { rawBody: upper, header }))).toEqual(STARTED);
+			expect(alertUids(env.workflow)).toEqual([first.uid, second.uid]);
 		});
 
 		it('a body of several alerts: one item each, in order, in one execution', async () => {
 			await start();
-			const alerts = fake.newAlerts(3);
-			expect(answered(await push(alerts))).toEqual(started);
-			expect(workflow.executions).toHaveLength(1);
-			expect(uids(workflow)).toEqual(alerts.map((alert) => alert.uid));
+			const alerts = env.fake.newAlerts(3);
+			expect(answered(await push(alerts))).toEqual(STARTED);
+			expect(env.workflow.executions).toHaveLength(1);
+			expect(alertUids(env.workflow)).toEqual(alerts.map((alert) => alert.uid));
 		});
 	});
 
@@ -143,43 +118,46 @@ describe('Flare Alert Trigger', () => {
 				'a body changed after signing',
 				(alert, body) => ({
 					rawBody: body.replace(String(alert.uid), 'forged/uid/1'),
-					header: `t=${now()},v1=${signature(SECRET, now(), body)}`,
+					header: `t=${nowSeconds()},v1=${signature(ALERT_SECRET, nowSeconds(), body)}`,
 				}),
 				`against the ${CHECKED}`,
 			],
 			[
 				'a header without t',
-				(_, body) => ({ rawBody: body, header: `v1=${signature(SECRET, now(), body)}` }),
+				(_, body) => ({
+					rawBody: body,
+					header: `v1=${signature(ALERT_SECRET, nowSeconds(), body)}`,
+				}),
 				'not of the form t=<timestamp>,v1=<signature>',
 			],
 			[
 				'a header without v1',
-				() => ({ header: `t=${now()}` }),
+				() => ({ header: `t=${nowSeconds()}` }),
 				'not of the form t=<timestamp>,v1=<signature>',
 			],
 			[
 				'a t that is not a number',
 				(_, body) => ({
 					rawBody: body,
-					header: `t=yesterday,v1=${signature(SECRET, 'yesterday', body)}`,
+					header: `t=yesterday,v1=${signature(ALERT_SECRET, 'yesterday', body)}`,
 				}),
 				'not of the form',
 			],
 			[
 				'a signature 301 s old (replay)',
-				() => ({ secrets: [SECRET], t: now() - 301 }),
+				() => ({ secrets: [ALERT_SECRET], t: nowSeconds() - 301 }),
 				's old, outside the tolerance of 300 s',
 			],
 			[
 				'a signature 301 s ahead',
-				() => ({ secrets: [SECRET], t: now() + 301 }),
+				() => ({ secrets: [ALERT_SECRET], t: nowSeconds() + 301 }),
 				's ahead, outside the tolerance of 300 s',
 			],
 		];
 
 		it.each(refusals)('401 for %s', async (_, options, reason) => {
 			await start();
-			const [alert] = fake.newAlerts(1);
+			const [alert] = env.fake.newAlerts(1);
 			const body = JSON.stringify(alert);
 			const logged = logSize();
 
@@ -187,33 +165,37 @@ describe('Flare Alert Trigger', () => {
 
 			expect(result.status).toBe(401);
 			expect((result.body as { message: string }).message).toContain(reason);
-			expect(workflow.executions).toEqual([]);
-			expect(workflow.saved).toEqual({});
+			expect(env.workflow.executions).toEqual([]);
+			expect(env.workflow.saved).toEqual({});
 			// What was checked is logged; the secret and the signature expected never are.
 			const log = await loggedSince(logged, 'Flare Alert Trigger refused a request with 401');
-			const expected = signature(SECRET, now(), body);
+			const expected = signature(ALERT_SECRET, nowSeconds(), body);
 			for (const text of [log, JSON.stringify(result.body)]) {
-				expect(text).not.toContain(SECRET);
+				expect(text).not.toContain(ALERT_SECRET);
 				expect(text).not.toContain(expected);
 			}
 		});
 
 		it('the window is the option Timestamp Tolerance: 59 s old accepted, 61 s old refused at 60', async () => {
 			await start({ ...SIGNED, options: { timestampTolerance: 60 } });
-			const [fresh, stale] = fake.newAlerts(2);
-			expect(answered(await push(fresh, { secrets: [SECRET], t: now() - 59 }))).toEqual(started);
-			const refused = await push(stale, { secrets: [SECRET], t: now() - 61 });
+			const [fresh, stale] = env.fake.newAlerts(2);
+			expect(
+				answered(await push(fresh, { secrets: [ALERT_SECRET], t: nowSeconds() - 59 })),
+			).toEqual(STARTED);
+			const refused = await push(stale, { secrets: [ALERT_SECRET], t: nowSeconds() - 61 });
 			expect(refused.status).toBe(401);
 			expect((refused.body as { message: string }).message).toContain(
 				'outside the tolerance of 60 s',
 			);
-			expect(uids(workflow)).toEqual([fresh.uid]);
+			expect(alertUids(env.workflow)).toEqual([fresh.uid]);
 		});
 
 		it('299 s old is within the default 5 minutes', async () => {
 			await start();
-			const [alert] = fake.newAlerts(1);
-			expect(answered(await push(alert, { secrets: [SECRET], t: now() - 299 }))).toEqual(started);
+			const [alert] = env.fake.newAlerts(1);
+			expect(
+				answered(await push(alert, { secrets: [ALERT_SECRET], t: nowSeconds() - 299 })),
+			).toEqual(STARTED);
 		});
 
 		it('415 for a body that is not JSON, whatever its signature', async () => {
@@ -225,7 +207,7 @@ describe('Flare Alert Trigger', () => {
 			]) {
 				const result = await push(
 					{ uid: 'a/b/c' },
-					{ secrets: [SECRET], contentType, rawBody: 'uid=a' },
+					{ secrets: [ALERT_SECRET], contentType, rawBody: 'uid=a' },
 				);
 				expect(answered(result)).toEqual({
 					status: 415,
@@ -233,59 +215,62 @@ describe('Flare Alert Trigger', () => {
 				});
 			}
 			const missing = await pushAlert(
-				workflow.productionUrl,
+				env.workflow.productionUrl,
 				{},
 				{ rawBody: Buffer.from('{}'), contentType: '' },
 			);
 			expect(missing.status).toBe(415);
-			expect(workflow.executions).toEqual([]);
+			expect(env.workflow.executions).toEqual([]);
 		});
 
 		it('JSON with a charset, or a +json type, is JSON', async () => {
 			await start();
-			const [first, second] = fake.newAlerts(2);
+			const [first, second] = env.fake.newAlerts(2);
 			expect(
 				answered(
-					await push(first, { secrets: [SECRET], contentType: 'application/json; charset=utf-8' }),
+					await push(first, {
+						secrets: [ALERT_SECRET],
+						contentType: 'application/json; charset=utf-8',
+					}),
 				),
-			).toEqual(started);
+			).toEqual(STARTED);
 			expect(
 				answered(
 					await push(second, {
-						secrets: [SECRET],
+						secrets: [ALERT_SECRET],
 						contentType: 'application/vnd.flare.alert+json',
 					}),
 				),
-			).toEqual(started);
-			expect(uids(workflow)).toEqual([first.uid, second.uid]);
+			).toEqual(STARTED);
+			expect(alertUids(env.workflow)).toEqual([first.uid, second.uid]);
 		});
 
 		it('413 for a body over 4 MiB, before its signature is checked', async () => {
 			await start();
-			const [alert] = fake.newAlerts(1);
+			const [alert] = env.fake.newAlerts(1);
 			const huge = { ...alert, content: 'x'.repeat(4 * MiB) };
-			const result = await push(huge, { secrets: [SECRET] });
+			const result = await push(huge, { secrets: [ALERT_SECRET] });
 			expect(result.status).toBe(413);
 			expect((result.body as { message: string }).message).toMatch(
 				/^The body has \d+ bytes, more than the 4194304 an alert may have$/,
 			);
-			expect(workflow.executions).toEqual([]);
+			expect(env.workflow.executions).toEqual([]);
 		});
 
 		it("malformed JSON: n8n's own 422 for application/json, the trigger's 400 for a +json type", async () => {
 			await start();
 			const body = '{"uid": "a/b/c",';
-			const n8n = await push({}, { secrets: [SECRET], rawBody: body });
+			const n8n = await push({}, { secrets: [ALERT_SECRET], rawBody: body });
 			expect(n8n.status).toBe(422);
 			const ours = await push(
 				{},
-				{ secrets: [SECRET], rawBody: body, contentType: 'application/vnd.flare.alert+json' },
+				{ secrets: [ALERT_SECRET], rawBody: body, contentType: 'application/vnd.flare.alert+json' },
 			);
 			expect(answered(ours)).toEqual({
 				status: 400,
 				message: `The body is not valid JSON (${body.length} bytes)`,
 			});
-			expect(workflow.executions).toEqual([]);
+			expect(env.workflow.executions).toEqual([]);
 		});
 
 		it.each([
@@ -296,24 +281,24 @@ describe('Flare Alert Trigger', () => {
 			['null', 'null'],
 		])('400 for JSON that is not an alert: %s', async (_, body) => {
 			await start();
-			const result = await push({}, { secrets: [SECRET], rawBody: body });
+			const result = await push({}, { secrets: [ALERT_SECRET], rawBody: body });
 			expect(answered(result)).toEqual({
 				status: 400,
 				message:
 					'The body is JSON but not an alert: an object, or an array of objects, was expected',
 			});
-			expect(workflow.executions).toEqual([]);
+			expect(env.workflow.executions).toEqual([]);
 		});
 
 		it('500, nothing started, when the credential has no signing secret', async () => {
-			addAlertCredential(harness, '', 'alert-cred-empty');
-			workflow = await AlertWebhookWorkflow.start(harness, {
+			addAlertCredential(env.harness, '', 'alert-cred-empty');
+			env.workflow = await AlertWebhookWorkflow.start(env.harness, {
 				parameters: SIGNED,
 				credentialId: 'alert-cred-empty',
 			});
-			const [alert] = fake.newAlerts(1);
+			const [alert] = env.fake.newAlerts(1);
 			const logged = logSize();
-			const result = await push(alert, { secrets: [SECRET] });
+			const result = await push(alert, { secrets: [ALERT_SECRET] });
 			// The caller learns only that the trigger is not set up; n8n's log says what to fix.
 			expect(answered(result)).toEqual({
 				status: 500,
@@ -323,21 +308,21 @@ describe('Flare Alert Trigger', () => {
 				logged,
 				'Flare Alert Trigger refused a request with 500: The Flare Alert Webhook API credential has no signing secret: enter the request signature secret of the Flare alert channel',
 			);
-			expect(workflow.executions).toEqual([]);
+			expect(env.workflow.executions).toEqual([]);
 		});
 	});
 
 	describe('without a signing secret (Authentication: None)', () => {
 		it('every JSON alert starts the workflow, signed or not', async () => {
-			await start({}, false);
-			const [plain, forged] = fake.newAlerts(2);
-			expect(answered(await push(plain, {}))).toEqual(started);
-			expect(answered(await push(forged, { secrets: [OTHER_SECRET] }))).toEqual(started);
-			expect(uids(workflow)).toEqual([plain.uid, forged.uid]);
+			await start({});
+			const [plain, forged] = env.fake.newAlerts(2);
+			expect(answered(await push(plain, {}))).toEqual(STARTED);
+			expect(answered(await push(forged, { secrets: [OTHER_SECRET] }))).toEqual(STARTED);
+			expect(alertUids(env.workflow)).toEqual([plain.uid, forged.uid]);
 		});
 
 		it('still refuses what is not JSON', async () => {
-			await start({}, false);
+			await start({});
 			expect((await push({}, { contentType: 'text/plain', rawBody: 'hello' })).status).toBe(415);
 		});
 	});
@@ -345,14 +330,14 @@ describe('Flare Alert Trigger', () => {
 	describe('a delivery starts one execution, not two', () => {
 		it('the same uid again (Flare retrying, signed anew): 200, nothing started', async () => {
 			await start();
-			const [alert] = fake.newAlerts(1);
-			expect(answered(await push(alert))).toEqual(started);
-			const again = await push(alert, { secrets: [SECRET], t: now() + 1 });
+			const [alert] = env.fake.newAlerts(1);
+			expect(answered(await push(alert))).toEqual(STARTED);
+			const again = await push(alert, { secrets: [ALERT_SECRET], t: nowSeconds() + 1 });
 			expect(answered(again)).toEqual({
 				status: 200,
 				message: 'Alert already received: no execution started',
 			});
-			expect(uids(workflow)).toEqual([alert.uid]);
+			expect(alertUids(env.workflow)).toEqual([alert.uid]);
 		});
 
 		it('an alert without uid is known by its content', async () => {
@@ -361,7 +346,7 @@ describe('Flare Alert Trigger', () => {
 			await push(alert);
 			await push(alert);
 			await push({ ...alert, content: 'another' });
-			expect(workflow.executions.map((execution) => execution.items[0].json.alert)).toEqual([
+			expect(env.workflow.executions.map((execution) => execution.items[0].json.alert)).toEqual([
 				alert,
 				{ ...alert, content: 'another' },
 			]);
@@ -369,63 +354,64 @@ describe('Flare Alert Trigger', () => {
 
 		it('a body of alerts: only those not received yet, twice in one body counted once', async () => {
 			await start();
-			const [a, b, c] = fake.newAlerts(3);
+			const [a, b, c] = env.fake.newAlerts(3);
 			await push([a, b]);
 			await push([b, c, c, a]);
 			expect(
-				workflow.executions.map((execution) => execution.items.map((item) => item.json.uid)),
+				env.workflow.executions.map((execution) => execution.items.map((item) => item.json.uid)),
 			).toEqual([[a.uid, b.uid], [c.uid]]);
 		});
 
 		it.each(['2.41', '1.123'] as const)(
 			'across a restart of n8n %s: the saved static data remembers (the execution saves it as it ends)',
 			async (line) => {
-				workflow = await AlertWebhookWorkflow.start(harness, {
+				env.workflow = await AlertWebhookWorkflow.start(env.harness, {
 					parameters: SIGNED,
-					credentialId,
+					credentialId: env.credentialId,
 					n8n: line,
 				});
-				const [alert] = fake.newAlerts(1);
+				const [alert] = env.fake.newAlerts(1);
 				await push(alert);
-				expect(Object.keys(workflow.saved['node:Flare Alert Trigger'] as IDataObject)).toEqual([
+				expect(Object.keys(env.workflow.saved['node:Flare Alert Trigger'] as IDataObject)).toEqual([
 					'received',
 				]);
-				workflow.restart();
+				env.workflow.restart();
 				expect(answered(await push(alert))).toEqual({
 					status: 200,
 					message: 'Alert already received: no execution started',
 				});
-				expect(workflow.executions).toHaveLength(1);
+				expect(env.workflow.executions).toHaveLength(1);
 			},
 		);
 
 		it('deliveries at once: each uid once, and the saved static data holds them all', async () => {
 			await start();
-			const alerts = fake.newAlerts(10);
+			const alerts = env.fake.newAlerts(10);
 			const results = await Promise.all(
 				[...alerts, ...alerts].map(
-					async (alert) => await pushAlert(workflow.productionUrl, alert, { secrets: [SECRET] }),
+					async (alert) =>
+						await pushAlert(env.workflow.productionUrl, alert, { secrets: [ALERT_SECRET] }),
 				),
 			);
-			await workflow.settled();
+			await env.workflow.settled();
 			expect(results.every((result) => result.status === 200)).toBe(true);
-			expect([...uids(workflow)].sort()).toEqual(alerts.map((alert) => alert.uid).sort());
+			expect([...alertUids(env.workflow)].sort()).toEqual(alerts.map((alert) => alert.uid).sort());
 			// Requests at once each saved their own copy; the last one still holds every alert.
-			const saved = workflow.saved['node:Flare Alert Trigger'] as {
+			const saved = env.workflow.saved['node:Flare Alert Trigger'] as {
 				received: Record<string, number>;
 			};
 			expect(Object.keys(saved.received)).toHaveLength(10);
-			workflow.restart();
+			env.workflow.restart();
 			for (const alert of alerts) await push(alert);
-			expect(workflow.executions).toHaveLength(10);
+			expect(env.workflow.executions).toHaveLength(10);
 		});
 
 		it('the window: 24 hours, at most 1000 alerts, the oldest forgotten first, but none received within the tolerance', async () => {
 			await start();
-			const [first, late] = fake.newAlerts(2);
+			const [first, late] = env.fake.newAlerts(2);
 			await push(first);
 			moveClock(DAY_MS + 1000);
-			expect(answered(await push(first))).toEqual(started);
+			expect(answered(await push(first))).toEqual(STARTED);
 			moveClock(1000);
 
 			const many = Array.from({ length: 1000 }, (_, k) => ({
@@ -434,7 +420,7 @@ describe('Flare Alert Trigger', () => {
 			}));
 			for (let k = 0; k < many.length; k += 250) await push(many.slice(k, k + 250));
 			const received = () =>
-				(workflow.saved['node:Flare Alert Trigger'] as { received: Record<string, number> })
+				(env.workflow.saved['node:Flare Alert Trigger'] as { received: Record<string, number> })
 					.received;
 			// All 1,001 were received within the tolerance (300 s): a replay of their requests is recognised.
 			expect(Object.keys(received())).toHaveLength(1001);
@@ -443,9 +429,9 @@ describe('Flare Alert Trigger', () => {
 			await push(late);
 			expect(Object.keys(received())).toHaveLength(1000);
 			expect(JSON.stringify(received()).length).toBeLessThan(40_000);
-			workflow.restart();
+			env.workflow.restart();
 			// `first` (the oldest) was forgotten; the others are still known.
-			expect(answered(await push(first))).toEqual(started);
+			expect(answered(await push(first))).toEqual(STARTED);
 			expect(answered(await push(many[999]))).toEqual({
 				status: 200,
 				message: 'Alert already received: no execution started',
@@ -454,7 +440,7 @@ describe('Flare Alert Trigger', () => {
 
 		it('model: whatever the retries, batches, concurrency and restarts, each uid starts exactly one execution', async () => {
 			await start();
-			const pool = fake.newAlerts(12);
+			const pool = env.fake.newAlerts(12);
 			const step = fc.oneof(
 				fc.record({ kind: fc.constant('one' as const), alert: fc.nat(11) }),
 				fc.record({
@@ -469,31 +455,33 @@ describe('Flare Alert Trigger', () => {
 			);
 			await fc.assert(
 				fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
-					await workflow.stop();
-					workflow = await AlertWebhookWorkflow.start(harness, {
+					await env.workflow.stop();
+					env.workflow = await AlertWebhookWorkflow.start(env.harness, {
 						parameters: SIGNED,
-						credentialId,
+						credentialId: env.credentialId,
 					});
 					const sent = new Set<string>();
 					for (const action of steps) {
-						if (action.kind === 'restart') workflow.restart();
+						if (action.kind === 'restart') env.workflow.restart();
 						else if (action.kind === 'one') await push(pool[action.alert]);
 						else if (action.kind === 'batch') await push(action.alerts.map((k) => pool[k]));
 						else {
 							await Promise.all(
 								action.alerts.map(
 									async (k) =>
-										await pushAlert(workflow.productionUrl, pool[k], { secrets: [SECRET] }),
+										await pushAlert(env.workflow.productionUrl, pool[k], {
+											secrets: [ALERT_SECRET],
+										}),
 								),
 							);
-							await workflow.settled();
+							await env.workflow.settled();
 						}
 						if (action.kind !== 'restart') {
 							const indexes = action.kind === 'one' ? [action.alert] : action.alerts;
 							for (const k of indexes) sent.add(pool[k].uid as string);
 						}
 					}
-					expect([...uids(workflow)].sort()).toEqual([...sent].sort());
+					expect([...alertUids(env.workflow)].sort()).toEqual([...sent].sort());
 				}),
 				{ numRuns: 25 },
 			);
@@ -504,15 +492,15 @@ describe('Flare Alert Trigger', () => {
 		it("starts a manual execution with the Test alert, every time, without touching production's memory", async () => {
 			await start();
 			for (let k = 0; k < 2; k++) {
-				workflow.listen();
-				const result = await pushAlert(workflow.testUrl, testAlert(Date.now()), {
-					secrets: [SECRET],
+				env.workflow.listen();
+				const result = await pushAlert(env.workflow.testUrl, testAlert(Date.now()), {
+					secrets: [ALERT_SECRET],
 				});
-				await workflow.settled();
-				expect(answered(result)).toEqual(started);
+				await env.workflow.settled();
+				expect(answered(result)).toEqual(STARTED);
 			}
 			expect(
-				workflow.executions.map((execution) => [
+				env.workflow.executions.map((execution) => [
 					execution.mode,
 					execution.items[0].json.uid,
 					execution.items[0].json.severity,
@@ -521,46 +509,47 @@ describe('Flare Alert Trigger', () => {
 				['manual', 'test/flare/alert-channel-test', 'info'],
 				['manual', 'test/flare/alert-channel-test', 'info'],
 			]);
-			expect(workflow.saved).toEqual({});
+			expect(env.workflow.saved).toEqual({});
 			// Not listening: the test URL is n8n's 404.
 			expect(
-				(await pushAlert(workflow.testUrl, testAlert(Date.now()), { secrets: [SECRET] })).status,
+				(await pushAlert(env.workflow.testUrl, testAlert(Date.now()), { secrets: [ALERT_SECRET] }))
+					.status,
 			).toBe(404);
 		});
 
 		it('checks the signature in test mode too: the refusal is an execution in error the editor shows', async () => {
 			await start();
-			workflow.listen();
-			const result = await pushAlert(workflow.testUrl, testAlert(Date.now()), {
+			env.workflow.listen();
+			const result = await pushAlert(env.workflow.testUrl, testAlert(Date.now()), {
 				secrets: [OTHER_SECRET],
 			});
 			expect(result.status).toBe(500);
-			expect(workflow.executions.map(({ mode, items, error }) => ({ mode, items, error }))).toEqual(
-				[
-					{
-						mode: 'manual',
-						items: [],
-						error: {
-							message: expect.stringContaining(`checked 1 value(s) against the ${CHECKED}`),
-							description: expect.stringContaining('In production, this request is answered 401'),
-						},
+			expect(
+				env.workflow.executions.map(({ mode, items, error }) => ({ mode, items, error })),
+			).toEqual([
+				{
+					mode: 'manual',
+					items: [],
+					error: {
+						message: expect.stringContaining(`checked 1 value(s) against the ${CHECKED}`),
+						description: expect.stringContaining('In production, this request is answered 401'),
 					},
-				],
-			);
+				},
+			]);
 		});
 	});
 
 	describe('the normalised fields, whatever the kind of alert', () => {
 		const fields = async (alert: FlareAlert) => {
 			await push(alert);
-			const json = { ...workflow.executions.at(-1)!.items[0].json };
+			const json = { ...env.workflow.executions.at(-1)!.items[0].json };
 			delete json.received_at;
 			delete json.alert;
 			return json;
 		};
 
 		it('risk.score 1–5 as Sentinel maps it: info, low, medium, high, critical; other scores give null', async () => {
-			await start({}, false);
+			await start({});
 			const seen = [];
 			for (const [k, score] of [1, 2, 3, 4, 5, 7, '4'].entries()) {
 				seen.push(await fields({ uid: `chat_message/tg/${k}`, risk: { score } }));
@@ -577,15 +566,15 @@ describe('Flare Alert Trigger', () => {
 		});
 
 		it("the tenant's own score comes before Flare's", async () => {
-			await start({}, false);
+			await start({});
 			expect(
 				await fields({ uid: 'paste/pastebin/9', risk: { score: 2 }, user_risk_score: 5 }),
 			).toMatchObject({ severity: 'critical', risk_score: 5 });
 		});
 
 		it("a feed item: metadata's uid, type, severity (the tenant's override first) and Flare link", async () => {
-			await start({}, false);
-			const item = fake.feed.feedAll(101, { order: 'asc' })[0];
+			await start({});
+			const item = env.fake.feed.feedAll(101, { order: 'asc' })[0];
 			const overridden = {
 				...item,
 				tenant_metadata: { severity: { original: 'low', override: 'Critical' } },
@@ -601,9 +590,9 @@ describe('Flare Alert Trigger', () => {
 		});
 
 		it('a full event (activity): its header and metadata', async () => {
-			await start({}, false);
-			const uid = fake.feed.feedAll(101, { order: 'asc' })[1].metadata.uid;
-			const full = fake.events.fullEvent(uid, 101)!;
+			await start({});
+			const uid = env.fake.feed.feedAll(101, { order: 'asc' })[1].metadata.uid;
+			const full = env.fake.events.fullEvent(uid, 101)!;
 			expect(await fields(full as never)).toEqual({
 				uid,
 				event_type: full.activity.header.type,
@@ -617,7 +606,7 @@ describe('Flare Alert Trigger', () => {
 		});
 
 		it('an unknown kind passes through: what it lacks is null, nothing fails', async () => {
-			await start({}, false);
+			await start({});
 			const alert = {
 				kind: 'brand_new',
 				url: 'https://source.example/post/1',
@@ -631,17 +620,17 @@ describe('Flare Alert Trigger', () => {
 				flare_url: null,
 				occurred_at: null,
 			});
-			expect(workflow.executions.at(-1)!.items[0].json.alert).toEqual(alert);
+			expect(env.workflow.executions.at(-1)!.items[0].json.alert).toEqual(alert);
 		});
 	});
 
 	describe('leaked values', () => {
 		const kinds = ['leaked_credential', 'stealer_log', 'paste', 'source_code_secret'] as const;
 		const received = async (options: IDataObject) => {
-			await start({ options }, false);
-			const alerts = kinds.map((type) => fake.newAlerts(1, { type })[0]);
+			await start({ options });
+			const alerts = kinds.map((type) => env.fake.newAlerts(1, { type })[0]);
 			await push(alerts, {});
-			return { alerts, items: workflow.executions[0].items.map((item) => item.json) };
+			return { alerts, items: env.workflow.executions[0].items.map((item) => item.json) };
 		};
 
 		it("masked by default: a password, a stealer log's cookies, a secret in code, a credential line of a paste", async () => {
@@ -649,20 +638,20 @@ describe('Flare Alert Trigger', () => {
 			expect(alerts.every((alert) => JSON.stringify(alert).includes(PLANTED_MARKER))).toBe(true);
 			expect(JSON.stringify(items)).not.toContain(PLANTED_MARKER);
 			expect(items.map((item) => item.alert)).toEqual(
-				maskedView(alerts, fake.events.plantedValues()),
+				maskedView(alerts, env.fake.events.plantedValues()),
 			);
 		});
 
 		it('as sent with Leaked Value Output Full; digests with SHA-256; left out with Omit', async () => {
 			const full = await received({ leakedValueOutput: 'full' });
 			expect(full.items.map((item) => item.alert)).toEqual(full.alerts);
-			await workflow.stop();
+			await env.workflow.stop();
 			const digests = await received({ leakedValueOutput: 'sha256' });
 			const password = (digests.alerts[0].data as { password: string }).password;
 			expect((digests.items[0].alert as { data: { password: string } }).data.password).toBe(
 				sha256(password),
 			);
-			await workflow.stop();
+			await env.workflow.stop();
 			const omitted = await received({ leakedValueOutput: 'omit' });
 			expect((omitted.items[0].alert as { data: IDataObject }).data).not.toHaveProperty('password');
 			expect(JSON.stringify(omitted.items)).not.toContain(PLANTED_MARKER);
@@ -679,7 +668,7 @@ describe('Flare Alert Trigger', () => {
 					type: 'flareAlertWebhookApi',
 					data: { signingSecret },
 				});
-			expect(await run(SECRET)).toEqual({
+			expect(await run(ALERT_SECRET)).toEqual({
 				status: 'OK',
 				message:
 					"The signing secret is set. Press Test in Flare's alert channel to send a signed sample alert.",

@@ -2,9 +2,20 @@ import { createHash } from 'crypto';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { CredentialRecord, IdentityRecord } from '../contract';
-import { FakeFlare, type FakeFlareOptions, holdsPlanted, type LoggedRequest, PLANTED_MARKER } from '../fake-flare';
+import {
+	FakeFlare,
+	type FakeFlareOptions,
+	type FlareAlert,
+	holdsPlanted,
+	type LoggedRequest,
+	PLANTED_MARKER,
+	pushAlert,
+	type PushOptions,
+} from '../fake-flare';
 import { PLURAL_SECRET_NAMES, SECRET_NAME_SET } from '../fake-flare/secret-names';
 import { Harness } from '../harness/engine';
+import { addAlertCredential, AlertWebhookWorkflow, type N8nSaving } from '../harness/webhook';
+import { CANARY_SIGNING_SECRET } from '../reliability/secret-scan';
 import { fs, fsp, performance, processRef } from '../support/node';
 
 /** Requests the node made to the API itself (the token exchange left out). */
@@ -203,6 +214,65 @@ export function useFakeFlare(options: FakeFlareOptions = {}): {
 		});
 	});
 	return context;
+}
+
+/** The Flare Alert Trigger's signing secret in the tests (the secret scan looks for it everywhere). */
+export const ALERT_SECRET = CANARY_SIGNING_SECRET;
+/** The Alert Trigger checking Flare's signature. */
+export const SIGNED = { authentication: 'requestSignature' };
+/** n8n's answers to Flare (status and message) when the trigger started an execution, or not. */
+export const STARTED = { status: 200, message: 'Workflow was started' };
+export const ALREADY = { status: 200, message: 'Alert already received: no execution started' };
+/** n8n's answer when the node threw (webhook-helpers' `executeWebhook`), e.g. a test event refused. */
+export const N8N_500 = { status: 500, message: 'Workflow Webhook Error: Workflow could not be started!' };
+
+/** The status and message of n8n's answer to a pushed alert. */
+export const answered = (result: { status: number; body: unknown }) => ({
+	status: result.status,
+	message: (result.body as { message?: string }).message,
+});
+/** Now, in seconds since the epoch (a signature's time). */
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+/** The `uid` of every item the workflow's executions started with, in order. */
+export const alertUids = (workflow: AlertWebhookWorkflow) =>
+	workflow.executions.flatMap((execution) => execution.items.map((item) => item.json.uid));
+
+/**
+ * A Flare Alert Trigger test file's set-up: the fake Flare API with `credentials`, the harness with
+ * the signing-secret credential, and the workflow that `start` activates (stopped after each test).
+ */
+export function useAlertTrigger({ credentials = 10 } = {}) {
+	const context = {} as {
+		fake: FakeFlare;
+		harness: Harness;
+		credentialId: string;
+		workflow: AlertWebhookWorkflow;
+	};
+	beforeAll(async () => {
+		context.fake = await FakeFlare.start({ credentials });
+		context.harness = await Harness.create();
+		context.credentialId = addAlertCredential(context.harness, ALERT_SECRET);
+	});
+	afterAll(async () => await context.fake.stop());
+	afterEach(async () => await context.workflow?.stop());
+	return Object.assign(context, {
+		/** Activates the trigger; when it checks signatures, with the signing-secret credential. */
+		async start(parameters: IDataObject = SIGNED, n8n?: N8nSaving) {
+			context.workflow = await AlertWebhookWorkflow.start(context.harness, {
+				parameters,
+				credentialId:
+					parameters.authentication === 'requestSignature' ? context.credentialId : undefined,
+				n8n,
+			});
+			return context.workflow;
+		},
+		/** Pushes `alert` to the Production URL as Flare does; resolves once what it started ended. */
+		async push(alert: FlareAlert | FlareAlert[], options: PushOptions = { secrets: [ALERT_SECRET] }) {
+			const result = await pushAlert(context.workflow.productionUrl, alert, options);
+			await context.workflow.settled();
+			return result;
+		},
+	});
 }
 
 /**
