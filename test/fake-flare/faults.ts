@@ -26,8 +26,12 @@ export type Fault =
 	| { redirect: { status: 301 | 302 | 303 | 307 | 308; to?: string } }
 	/** 200 and a JSON content type at once, then a JSON page one byte every `intervalMs`, never complete. */
 	| { drip: { intervalMs: number; bytes?: number } }
-	/** 200 and a JSON content type, then an endless body as fast as the socket takes it. */
-	| { endlessBody: true }
+	/**
+	 * 200 and a JSON content type, then an endless body as fast as the socket takes it; past
+	 * `limitBytes` (default 1 GiB, far beyond the node's caps) the fake cuts the connection, so that a
+	 * client that lost its cap fails instead of filling the machine's memory.
+	 */
+	| { endlessBody: true; limitBytes?: number }
 	/** Reads the request and never answers, until the client goes away or the fake stops. */
 	| { silent: true }
 	| PagingFault;

@@ -243,13 +243,13 @@ describe('endless body', () => {
 		expect(response.headers['content-type']).toBe('application/json');
 		const entry = last();
 
-		// Not read: the socket fills and the fake waits for it to drain.
+		// Not read: the socket fills and the fake waits for it to drain, writing nothing more.
 		response.pause();
-		await untilReal(() => (entry.bytesSent ?? 0) > 0);
-		await realSleep(300);
+		await untilReal(() => entry.waitingForDrain === true);
+		await realSleep(300); // what was queued before reaches the socket's buffers
 		const stalled = entry.bytesSent!;
 		await realSleep(300);
-		expect(entry.bytesSent).toBe(stalled);
+		expect([entry.waitingForDrain, entry.bytesSent]).toEqual([true, stalled]);
 		expect(stalled).toBeLessThan(16 * 1024 * 1024);
 
 		const body = await readBody(response, 4 * 1024 * 1024);
@@ -261,6 +261,28 @@ describe('endless body', () => {
 		expect(sent).toBeGreaterThanOrEqual(stalled);
 		await realSleep(200);
 		expect(entry.bytesSent).toBe(sent);
+	});
+	it('cuts the connection at its limit when the client never stops reading (a client that lost its cap)', async () => {
+		const token = await tokenFor(fake);
+		const limitBytes = 8 * 1024 * 1024;
+		fake.faults.add({ path: sourcePath, fault: { endlessBody: true, limitBytes } });
+		const held = open(fake.url + sourcePath, 'GET', { authorization: `Bearer ${token}` });
+		const response = await held.response;
+		let read = 0;
+		response.on('data', (chunk: Buffer) => (read += chunk.length));
+		response.on('error', () => undefined);
+		const closed = new Promise<'closed'>((resolve) =>
+			response.once('close', () => resolve('closed')),
+		);
+
+		// No Timeout ends it (virtual time stands still while it is read): the fake does, at once.
+		expect(await Promise.race([closed, realSleep(5_000).then(() => 'still open')])).toBe('closed');
+		const entry = last();
+		expect(entry).toMatchObject({ status: 200, cutOffByFake: true });
+		expect(entry.disconnectedAt).toEqual(expect.any(Number));
+		expect(entry.bytesSent).toBeLessThanOrEqual(limitBytes + 128 * 1024);
+		expect(read).toBeLessThanOrEqual(entry.bytesSent!);
+		expect(read).toBeGreaterThan(limitBytes / 2);
 	});
 });
 

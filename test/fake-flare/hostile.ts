@@ -13,7 +13,14 @@ export interface HeldLog {
 	bytesSent?: number;
 	/** When the client went away (or the fake stopped) before the answer ended; the fake's clock. */
 	disconnectedAt?: number;
+	/** The fake cut an endless body at its limit: the client never stopped reading it. */
+	cutOffByFake?: boolean;
+	/** An endless body waits for the socket to drain: the client is not reading. */
+	waitingForDrain?: boolean;
 }
+
+/** Where the fake cuts an endless body that the client keeps reading. */
+export const ENDLESS_BODY_LIMIT_BYTES = 1024 * 1024 * 1024;
 
 const PAGE_START = '{"items":[';
 const RECORD = '{"id":1,"identity_name":"x@example.com"},';
@@ -59,19 +66,29 @@ export async function drip(
 
 /**
  * 200 with a JSON content type, then an endless JSON page in chunks of about 64 KiB, as fast as the
- * socket takes them (waiting for `drain` when it is full), until the client goes away.
+ * socket takes them (waiting for `drain` when it is full), until the client goes away; or until
+ * `limitBytes` were written, when the fake cuts the connection (`cutOffByFake`).
  */
 export async function endlessBody(
 	res: http.ServerResponse,
 	log: HeldLog,
 	now: () => number,
+	limitBytes = ENDLESS_BODY_LIMIT_BYTES,
 ): Promise<void> {
 	const signal = watch(res, log, now);
 	startJson(res, log);
 	let chunk = Buffer.concat([Buffer.from(PAGE_START), CHUNK]);
-	while (!signal.aborted) {
-		if (!write(res, log, chunk)) await drained(res, signal);
-		chunk = CHUNK;
+	for (let written = 0; !signal.aborted; written += chunk.length, chunk = CHUNK) {
+		if (written >= limitBytes) {
+			log.cutOffByFake = true;
+			res.destroy();
+			return;
+		}
+		if (!write(res, log, chunk)) {
+			log.waitingForDrain = true;
+			await drained(res, signal);
+			log.waitingForDrain = false;
+		}
 	}
 }
 

@@ -209,6 +209,10 @@ export interface LoggedRequest {
 	bytesSent?: number;
 	/** Held connections (drip, endless body, silent): when the client went away, on the fake's clock. */
 	disconnectedAt?: number;
+	/** An endless body the client kept reading to its limit: the fake cut the connection. */
+	cutOffByFake?: boolean;
+	/** An endless body waits for the socket to drain: the client is not reading. */
+	waitingForDrain?: boolean;
 }
 
 /** A report request as the fake keeps it. */
@@ -1000,7 +1004,7 @@ export class FakeFlare {
 		} else if ('endlessBody' in fault) {
 			// Sent as fast as the client reads: real work under way, so virtual time stands still
 			// (a Timeout cannot end it; only the client's size cap does).
-			await this.hold(endlessBody(res, ctx.entry, now), res, { parked: false });
+			await this.hold(endlessBody(res, ctx.entry, now, fault.limitBytes), res, { parked: false });
 			return true;
 		} else if ('silent' in fault) {
 			await this.hold(silent(res, ctx.entry, now), res);

@@ -7,7 +7,8 @@
 import type { IDataObject, INodeListSearchResult } from 'n8n-workflow';
 
 import { docxOf, pdfOf } from '../fake-flare/playbook';
-import { apiRequests, jsonOf, maskedView, useFakeFlare } from './support';
+import { MAX_FILE_BYTES } from '../../nodes/Flare/shared/body';
+import { apiRequests, jsonOf, maskedView, untilDisconnected, useFakeFlare } from './support';
 
 const TENANT = 101;
 const rl = (value: string | number): IDataObject => ({ __rl: true, mode: 'id', value: String(value) });
@@ -172,14 +173,19 @@ describe('Issue 34: the operations playbooks reach for', () => {
 		it('Download: a file larger than 50 MiB is cut off there, not held whole (hostile review of issue 34, #5)', async () => {
 			env.fake.faults.add({ path: /\/download$/, fault: { endlessBody: true } });
 
-			// A Timeout of 1 s: the answer keeps coming, so it is the size that ends it (on virtual time,
-			// which stands still while bytes flow, however slowly a busy machine reads them).
+			// The size ends it, never the Timeout: virtual time stands still while bytes flow, however
+			// slowly a busy machine reads them (a Timeout of 30 s, far below the default, shows it).
 			const result = await env.harness.runNode({
-				parameters: { resource: 'threatReport', operation: 'download', reportId: rl(870001), requestOptions: { timeout: 1_000 } },
+				parameters: { resource: 'threatReport', operation: 'download', reportId: rl(870001), requestOptions: { timeout: 30_000 } },
 			});
 
 			expect([result.error?.name, result.error?.message]).toEqual(['NodeApiError', "Flare's answer was too large to read while trying to download the threat report"]);
 			expect(result.error?.description).toContain('cut off at 50 MiB');
+			const downloads = env.fake.requests.filter((request) => request.path.endsWith('/download'));
+			expect(downloads).toHaveLength(1);
+			await untilDisconnected(downloads[0]);
+			expect([downloads[0].status, downloads[0].cutOffByFake]).toEqual([200, undefined]);
+			expect(downloads[0].bytesSent).toBeLessThanOrEqual(MAX_FILE_BYTES + 16 * 1024 * 1024);
 		});
 
 		it('Download: a JSON answer is not the file; a bad field name is refused before any request', async () => {

@@ -16,6 +16,7 @@ import { PLURAL_SECRET_NAMES, SECRET_NAME_SET } from '../fake-flare/secret-names
 import { Harness } from '../harness/engine';
 import { addAlertCredential, AlertWebhookWorkflow, type N8nSaving } from '../harness/webhook';
 import { CANARY_SIGNING_SECRET } from '../reliability/secret-scan';
+import { realSleep } from '../support/clock';
 import { fs, fsp, performance, processRef } from '../support/node';
 
 /** Requests the node made to the API itself (the token exchange left out). */
@@ -49,6 +50,17 @@ export function logSince(offset: number): string {
 	} catch {
 		return '';
 	}
+}
+
+/**
+ * Waits (real time, at most 5 s) until the fake noted that the client went away from a held answer:
+ * the client's close reaches the fake a moment after the node returned.
+ */
+export async function untilDisconnected(entry: LoggedRequest): Promise<void> {
+	for (let waited = 0; entry.disconnectedAt === undefined && waited < 5_000; waited += 20) {
+		await realSleep(20);
+	}
+	expect(entry.disconnectedAt).toEqual(expect.any(Number));
 }
 
 /**

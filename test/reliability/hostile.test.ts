@@ -11,9 +11,12 @@ import { sleep } from 'n8n-workflow';
 
 import { FakeFlare, type FaultRule } from '../fake-flare';
 import { lastCollectedHits } from '../harness/collect';
+import { MAX_PAGE_BYTES } from '../../nodes/Flare/shared/body';
 import { MAX_PAGES_WITHOUT_NEW_RECORDS } from '../../nodes/Flare/shared/paging';
 import { Harness, withoutRatePacing } from '../harness/engine';
-import { processRef } from '../support/node';
+import { untilDisconnected } from '../integration/support';
+import { realSleep } from '../support/clock';
+import { performance, processRef } from '../support/node';
 import { CANARY_API_KEY } from './secret-scan';
 import { CANARY_OPTIONS, Recorder, type HostileRow } from './support';
 
@@ -55,21 +58,28 @@ describe('Hostile answers and settings', () => {
 	const otherHost = () => new URL(fake.otherOrigin.url).host;
 	const urlsOf = (index: number) => ({ resource: 'astpUrl', operation: 'getAll', credentialHash: fake.dataset.credentialHash(index), returnAll: true });
 
-	/** Runs `work`, timing it and sampling the process's resident memory every 20 ms. */
-	async function measured<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; memoryMiB: number }> {
+	/**
+	 * Runs `work`, timing it and sampling the process's resident memory every 20 ms of real time. Its
+	 * time is the virtual clock's waits (Retry-After, Timeouts: what a user would wait) plus the real
+	 * time of the work, during which the virtual clock stands still (an endless body read to its cap).
+	 */
+	async function measured<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; memoryMiB: number; samples: number }> {
 		const before = processRef.memoryUsage().rss;
 		let peak = before;
+		let samples = 0;
 		let running = true;
 		const sampling = (async () => {
 			while (running) {
 				peak = Math.max(peak, processRef.memoryUsage().rss);
-				await sleep(20);
+				samples++;
+				await realSleep(20);
 			}
 		})();
-		const started = Date.now();
+		const [startedAt, startedReal] = [Date.now(), performance.now()];
 		try {
 			const result = await work();
-			return { result, ms: Date.now() - started, memoryMiB: (peak - before) / MiB };
+			const ms = Date.now() - startedAt + Math.round(performance.now() - startedReal);
+			return { result, ms, memoryMiB: (peak - before) / MiB, samples };
 		} finally {
 			running = false;
 			await sampling;
@@ -266,10 +276,16 @@ describe('Hostile answers and settings', () => {
 		it('an endless body: cut off at 256 MiB, memory bounded, not retried', async () => {
 			const endless: FaultRule = { path: SEARCH_PATH, times: Infinity, fault: { endlessBody: true } };
 
-			const { result, ms, memoryMiB } = await run(search({ requestOptions: { timeout: 60_000 } }), { warm: true, faults: [endless] });
+			const { result, ms, memoryMiB, samples } = await run(search({ requestOptions: { timeout: 60_000 } }), { warm: true, faults: [endless] });
 
 			expect(result.error?.message).toBe("Flare's answer was too large to read while trying to search leaked credentials");
 			expect(fake.requests).toHaveLength(1);
+			// The node stopped reading at its cap (the fake's bytes in flight aside) and went away; memory
+			// was sampled while it read (the row's figure is the peak).
+			await untilDisconnected(fake.requests[0]);
+			expect([fake.requests[0].status, fake.requests[0].cutOffByFake]).toEqual([200, undefined]);
+			expect(fake.requests[0].bytesSent).toBeLessThanOrEqual(MAX_PAGE_BYTES + 16 * MiB);
+			expect(samples).toBeGreaterThan(1);
 			record({ fault: 'Endless body', scenario: 'cut at 256 MiB, Timeout 60 s', requests: 1, requestBound: 1, ms, msBound: 61_000, memoryMiB, memoryBoundMiB: 256 + 128, outcome: 'failed as decided', error: result.error?.message });
 		}, 90_000);
 

@@ -183,8 +183,9 @@ export class VirtualTime {
 	}
 
 	/**
-	 * Keeps the clock from jumping while `work` runs: the fake parks an answer it holds on purpose,
-	 * until it is sent or `connection` (its response) closes, when the client gave up on it.
+	 * Lets the clock jump while `work` runs: the fake parks an answer it holds on purpose (one that
+	 * waits on time), until it is sent or `connection` (its response) closes, when the client gave up on
+	 * it. An open request that is not parked holds the clock still.
 	 */
 	async parked<T>(work: Promise<T>, connection?: Closable): Promise<T> {
 		let parked = true;
