@@ -14,7 +14,7 @@ import {
 } from 'n8n-workflow';
 
 import { leakedValueOutput } from '../Flare/shared/descriptions';
-import { protectLeakedValues, type LeakedValueOutput } from '../Flare/shared/output';
+import { protectLeakedValues, type LeakedValueOutput } from '../Flare/shared/masking';
 import { alertItem, isChannelTest } from './alert';
 import {
 	CHANNEL_SETUP,

@@ -1,6 +1,6 @@
 /**
  * What masking hid, per node run: the harness wraps the package's `protectLeakedValues` and
- * `protectLeakedValuesWith` (dist/nodes/Flare/shared/output.js, as the nodes call them) and notes
+ * `protectLeakedValuesWith` (dist/nodes/Flare/shared/masking/index.js, as the nodes call them) and notes
  * whether a record they were given held a planted value (test/fake-flare/planted.ts). Such a run,
  * with Leaked Value Output Full or its masking switched off, would show it: the leaked-value scan
  * (collect.ts) reports these runs per operation, so that the reliability table shows, for every
@@ -49,12 +49,12 @@ const instrumented = new WeakSet<object>();
 
 /** Wraps the masking functions of the package loaded from `packageDir` (once). */
 export async function instrumentMasking(packageDir: string): Promise<void> {
-	const output = (await import(path.join(packageDir, 'dist/nodes/Flare/shared/output.js'))) as Record<string, unknown>;
+	const output = (await import(path.join(packageDir, 'dist/nodes/Flare/shared/masking/index.js'))) as Record<string, unknown>;
 	if (instrumented.has(output)) return;
 	instrumented.add(output);
 	for (const name of ['protectLeakedValues', 'protectLeakedValuesWith']) {
 		const original = output[name] as (record: unknown, ...rest: unknown[]) => unknown;
-		if (typeof original !== 'function') throw new Error(`dist/nodes/Flare/shared/output.js has no ${name}: rebuild dist/`);
+		if (typeof original !== 'function') throw new Error(`dist/nodes/Flare/shared/masking/index.js has no ${name}: rebuild dist/`);
 		output[name] = function (this: unknown, record: unknown, ...rest: unknown[]) {
 			note(record);
 			return original.call(this, record, ...rest);

@@ -4,7 +4,7 @@
  * finding M2 (secrets under keys outside an exact, case-sensitive table), its assertions turned to
  * what is promised; then the rule itself, and Flare's documented fields on either side of it.
  */
-import { maskFreeText, protectLeakedValues } from '../../nodes/Flare/shared/output';
+import { maskFreeText, protectLeakedValues } from '../../nodes/Flare/shared/masking';
 import { cpuMsOf } from '../support/cpu';
 
 // Test values, built from parts so that they are not taken for hardcoded secrets.

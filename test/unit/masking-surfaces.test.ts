@@ -10,7 +10,7 @@ import { searchOperation as cookieSearch } from '../../nodes/Flare/resources/lea
 import { requestOptions } from '../../nodes/Flare/shared/descriptions';
 import { maskFailure } from '../../nodes/Flare/shared/errors';
 import { FlareItem } from '../../nodes/Flare/shared/item';
-import { maskFreeText, protectLeakedValues, protectLeakedValuesWith } from '../../nodes/Flare/shared/output';
+import { maskFreeText, protectLeakedValues, protectLeakedValuesWith } from '../../nodes/Flare/shared/masking';
 import { outputProtectionOf } from '../../nodes/Flare/shared/runner';
 
 // Test values, built from parts so that they are not taken for hardcoded secrets.
@@ -102,7 +102,7 @@ describe("a record's many secrets, alike, each found in its free text", () => {
 
 	it('a value inside a longer one, and two that overlap, are masked as one', () => {
 		const values = Array.from({ length: 10 }, (_, k) => `value-${k}-xyz`);
-		const record = { passwords: [...values, 'abcdefgh', 'cdefghij'], content: 'x abcdefghij y value-3-xyz z' };
+		const record = { passwords: [...values, 'ab3defgh', '3defghij'], content: 'x ab3defghij y value-3-xyz z' };
 		expect(protectLeakedValues(record, 'masked').content).toBe('x ******** y ******** z');
 	});
 });

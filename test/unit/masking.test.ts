@@ -8,7 +8,7 @@ import {
 	maskFreeText,
 	protectLeakedValues,
 	protectLeakedValuesWith,
-} from '../../nodes/Flare/shared/output';
+} from '../../nodes/Flare/shared/masking';
 import { cpuMsOf } from '../support/cpu';
 
 // Test values, built from parts so that they are not taken for hardcoded secrets.
@@ -73,8 +73,8 @@ describe('shapes of leaked values inside free text and URLs (finding 3)', () => 
 		['a Cookie header', `Cookie: PHPSESSID=${PW}; csrftoken=abc123`, 'Cookie: PHPSESSID=********; csrftoken=********'],
 		['a Set-Cookie header: its attributes kept', `Set-Cookie: sid=${PW}; Path=/; HttpOnly`, 'Set-Cookie: sid=********; Path=/; HttpOnly'],
 		['a JSON string inside another (escaped quotes)', JSON.stringify({ log: JSON.stringify({ password: PW }) }), JSON.stringify({ log: JSON.stringify({ password: '********' }) })],
-		// In free text the value runs to a space: the parameters after it go with it.
-		['a token in a URL of the text', `reset at https://app.acme.com/reset?token=${PW}&lang=en now`, 'reset at https://app.acme.com/reset?token=******** now'],
+		// A URL of the text is read as a URL: the parameter's value ends at `&`.
+		['a token in a URL of the text', `reset at https://app.acme.com/reset?token=${PW}&lang=en now`, 'reset at https://app.acme.com/reset?token=********&lang=en now'],
 	])('%s', (_name, content, expected) => {
 		expect(masked({ content })).toEqual({ content: expected });
 	});
@@ -82,7 +82,9 @@ describe('shapes of leaked values inside free text and URLs (finding 3)', () => 
 	it.each([
 		['a password split by a highlight (a search on "acme")', `jane@acme.com:Summer2024<mark>Acme</mark>!`, 'jane@acme.com:********'],
 		['a login and a password both marked', `<mark>jane</mark>@acme.com:<mark>Summer</mark>2024Acme!`, '<mark>jane</mark>@acme.com:********'],
-		['a mark that opens in the password and closes after it', `pass: Summer<mark>2024Acme! rest</mark>`, 'pass: ********<mark> rest</mark>'],
+		// A label at the line's head takes the rest of its line, and the mark closed after it.
+		['a mark that opens in the password and closes after it', `pass: Summer<mark>2024Acme! rest</mark>`, 'pass: ********'],
+		['a mark that opens in the password and closes after it, mid-line', `jane, pass: Summer<mark>2024Acme! rest</mark>`, 'jane, pass: ********<mark> rest</mark>'],
 		['a mark that opens before the password and closes in it', `<mark>jane@acme.com:Summer</mark>2024Acme! x`, '<mark>jane@acme.com:********</mark> x'],
 		['a record secret split by a mark', `said Summer2024<mark>Acme!</mark> twice`, 'said ******** twice'],
 	])('highlights: %s', (_name, highlight, expected) => {
@@ -156,7 +158,8 @@ describe('a value a rule finds, repeated elsewhere in prose (hostile review of i
 	});
 
 	it("an error's own marks are not taken for a value: `[redacted]` stays where the transport put it", () => {
-		expect(maskFreeText('rejected Authorization: Bearer [redacted] (key [redacted])')).toBe('rejected Authorization: Bearer ******** (key [redacted])');
+		expect(maskFreeText('rejected Authorization: Bearer [redacted] (key [redacted])')).toBe('rejected Authorization: Bearer [redacted] (key [redacted])');
+		expect(maskFreeText(`rejected Authorization: Bearer ${PW}; retried with [redacted]`)).toBe('rejected Authorization: Bearer ********; retried with [redacted]');
 	});
 
 	it('a value under 6 characters is not looked for elsewhere: it would match ordinary words', () => {

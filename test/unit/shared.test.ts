@@ -8,7 +8,7 @@ import { describeBody, failureFromError, flareApiError, itemsText, mayHaveApplie
 import { tenantField } from '../../nodes/Flare/shared/descriptions';
 import { FlareItem } from '../../nodes/Flare/shared/item';
 import { buildPath } from '../../nodes/Flare/shared/operation';
-import { maskValue, protectLeakedValues } from '../../nodes/Flare/shared/output';
+import { maskValue, protectLeakedValues } from '../../nodes/Flare/shared/masking';
 import { tenantOf } from '../../nodes/Flare/shared/runner';
 
 describe('error bodies are read in the decided order', () => {

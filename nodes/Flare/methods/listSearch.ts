@@ -14,7 +14,7 @@ import {
 	type FlareOperation,
 	type FlareResponse,
 } from '../shared/operation';
-import { protectLeakedValues } from '../shared/output';
+import { protectLeakedValues } from '../shared/masking';
 import { callFlare, tenantOf } from '../shared/runner';
 
 /** One of Flare's list endpoints as a picker: the list, and the entry each record becomes. */

@@ -3,7 +3,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n
 import { EVENT_TYPES } from '../resources/event/feed';
 import { FlareItem } from '../shared/item';
 import type { FlareOperation } from '../shared/operation';
-import { protectLeakedValues } from '../shared/output';
+import { protectLeakedValues } from '../shared/masking';
 import { callFlare } from '../shared/runner';
 
 /** GET /{segment}/v4/events/filters/types: `{categories: [{value, label, types: [{value, label}]}]}`. */

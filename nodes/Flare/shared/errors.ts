@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { isBodyStream, readText } from './body';
 import { FlareSettingsError } from './connection';
 import type { FlareItem } from './item';
-import { maskFreeText } from './output';
+import { maskFreeText } from './masking';
 
 /** What went wrong with one request, reduced to facts that are safe to show (no headers, no secrets). */
 export interface FlareFailure {

@@ -39,7 +39,7 @@ import {
 	type FlareRequestParts,
 	type FlareResponse,
 } from './operation';
-import { LEAKED_VALUE_OUTPUTS, protectLeakedValuesWith, type LeakedValueOutput } from './output';
+import { LEAKED_VALUE_OUTPUTS, protectLeakedValuesWith, type LeakedValueOutput } from './masking';
 import { walkPages, type WalkEnd } from './paging';
 import { batchReached, searchesRemaining } from './quota';
 import { flareRequest, type FlareRequest } from './transport';

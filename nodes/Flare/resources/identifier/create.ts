@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { leakedValueOptions, updateDisplayOptions } from '../../shared/descriptions';
 import type { FlareOperation } from '../../shared/operation';
-import { maskValue } from '../../shared/output';
+import { maskValue } from '../../shared/masking';
 import { boundedText, MAX_NAME_LENGTH } from '../../shared/validation';
 import {
 	categories,

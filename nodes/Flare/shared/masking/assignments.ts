@@ -1,0 +1,495 @@
+/**
+ * A secret's name, a separator, then its value (docs/api-contract.md, "Masking", rule 2), in every
+ * notation that writes a name and a value side by side:
+ *
+ *   DB_PASSWORD=hunter2            export TOKEN=…            password := "…"     'password' => '…'
+ *   Password: correct horse        "apiKey": "…"             {\"pwd\": \"…\"}     $cfg['password'] = '…'
+ *   - **Password:** hunter2        [b]Pass:[/b] hunter2      api key = …         Пароль: …
+ *   Authorization: Bearer …        X-Api-Key: …              Cookie: sid=…; csrftoken=…
+ *   Server=db;User Id=sa;Password=…;                         define('DB_PASSWORD', '…')
+ *   <add key="Password" value="…"/>  {"name": "Authorization", "value": "…"}   | Password | … |
+ *   Password<TAB>…                 Password - …              <password>…</password>
+ *
+ * The name is the rule's (names.ts), of one word or of up to three (`API Key`, `mot de passe`); the
+ * separator `=`, `:`, `:=`, `=>`, `==`, their full-width forms, a `,` between quoted name and value
+ * (a call or a tuple), and at a line's head also a tab, a table's cell border or a dash. The value:
+ * in quotes, to its closing quote on the line (of the same level of escaping); after a label (a name
+ * at the line's head and `:`, a tab, a cell border or a dash, or `=` with blanks around it, as INI
+ * files write it), the rest of the line, to a comment, a `;`, a cell's end or another name and
+ * separator; else up to a blank, a quote, `;`, or a comma before a blank or another name. An
+ * authorization scheme (`Bearer`, `Basic`, `token`…) before it is kept. A label without a value on
+ * its line takes the next line that is no label (`Password:` then `  hunter2`). Not masked: an
+ * e-mail address (a login: "logins for password: jane@acme.com") and placeholders (`null`, `****`).
+ */
+import { EMAIL, PIPE, TAB, isBlank, isNameCode, isQuote } from './chars';
+import { NOT_SECRET_NAME, SECRETS_NAME, nameKind } from './names';
+import type { Reader } from './reader';
+
+/** How a name meets its value. */
+const EQUALS = 1;
+const COLON = 2;
+/** `'name', 'value'`: a call or a tuple. */
+const COMMA = 3;
+/** At a line's head: a tab, a cell border (`| Password | … |`), a dash (`Password - …`). */
+const TABBED = 4;
+const CELL = 5;
+const DASH = 6;
+
+interface Separator {
+	kind: number;
+	/** Where the value may start. */
+	valueAt: number;
+	/** `=` with blanks on both sides (`password = …`, as INI files write it). */
+	spaced: boolean;
+}
+
+/** Names of pairs: the name of a pair's value (`name="Password" value="…"`, `<add key=…>`). */
+const PAIR_NAMES = new Set([
+	'name',
+	'key',
+	'header',
+	'id',
+	'field',
+	'property',
+	'param',
+	'parameter',
+	'variable',
+	'var',
+	'setting',
+]);
+/** Last words of names of several words (`API Key`, `Recovery phrase`, `mot de passe`, `Session ID`). */
+const NAME_TAILS = new Set([
+	'key',
+	'keys',
+	'phrase',
+	'phrases',
+	'code',
+	'id',
+	'passe',
+	'string',
+	'value',
+	'word',
+]);
+/** Authorization schemes before a credential (RFC 9110 §11, GitHub's `token`, Discord's `Bot`). */
+const SCHEMES = new Set([
+	'bearer',
+	'basic',
+	'token',
+	'digest',
+	'bot',
+	'apikey',
+	'negotiate',
+	'ntlm',
+	'hmac',
+	'oauth',
+]);
+/** Values that hold no secret: placeholders, and masks (ours among them). */
+const PLACEHOLDER =
+	/^(?:null|none|nil|undefined|empty|n\/a|unknown|hidden|redacted|\[(?:redacted|hidden|empty|none)\]|<(?:redacted|hidden|empty|none)>|\((?:redacted|hidden|empty|none)\)|\*+|x{3,}|X{3,}|•+|-+|\.+|#+)$/i;
+/** Attributes of `Set-Cookie`, whose values are not secrets. */
+const COOKIE_ATTRIBUTE =
+	/^(?:path|domain|expires|max-age|samesite|secure|httponly|priority|partitioned)$/i;
+
+interface ValueOptions {
+	/** The rest of the line (a label), rather than one word. */
+	rest?: boolean;
+	/** What else ends the value: a tab (a tab-separated label). */
+	tabbed?: boolean;
+	/** A URL's parameter: `&` and `#` end it. */
+	parameter?: boolean;
+	/** Only a quoted value counts (a call's second argument). */
+	quotedOnly?: boolean;
+	/** A name in the plural: a count is no secret (`tokens: 3`), and its value is one word. */
+	plural?: boolean;
+	/** A value that is itself a secret's name is a list of names, not a secret (`["password", "token"]`). */
+	notNames?: boolean;
+}
+
+/**
+ * A name and separator at `at`…`end`: masks its value when the name is a secret's and returns where
+ * reading goes on; -1 when no separator follows.
+ */
+export function assignmentAt(reader: Reader, at: number, end: number, head: boolean): number {
+	const { plain } = reader;
+	// A label of a few words at the line's head (`New Password:`, `API Key:`).
+	const nameHead =
+		head ||
+		(reader.word1 !== -1 && (reader.word1Head || (reader.word2 !== -1 && reader.word2Head)));
+	const separator = separatorAfter(reader, at, end, nameHead);
+	if (!separator) return -1;
+	const run = plain.slice(at, end);
+	let kind = nameKind(run);
+	if (kind === NOT_SECRET_NAME && reader.word1 !== -1 && NAME_TAILS.has(run.toLowerCase())) {
+		kind = nameKind(plain.slice(reader.word1, end));
+		if (kind === NOT_SECRET_NAME && reader.word2 !== -1)
+			kind = nameKind(plain.slice(reader.word2, end));
+	}
+	const lower = run.length <= 16 ? run.toLowerCase() : '';
+	// `name: DB_PASSWORD`, `key="Password"`, `<add key=…>`, but not `API Key: …` (a secret's name of several words).
+	const several =
+		reader.word1 !== -1 && nameKind(plain.slice(reader.word1, end)) !== NOT_SECRET_NAME;
+	reader.forgetWords();
+	if (PAIR_NAMES.has(lower) && !several) {
+		return pairName(reader, separator, lower === 'key');
+	}
+	if (kind === NOT_SECRET_NAME) return otherName(reader, at, lower, separator);
+	if ((lower === 'cookie' || lower === 'set-cookie') && separator.kind === COLON) {
+		return cookiePairs(reader, separator.valueAt);
+	}
+	const plural = kind === SECRETS_NAME;
+	const before = plain.charCodeAt(at - 1);
+	return readValue(reader, separator.valueAt, {
+		rest:
+			!plural &&
+			nameHead &&
+			(separator.kind >= COLON && separator.kind !== COMMA ? true : separator.spaced),
+		tabbed: separator.kind === TABBED,
+		parameter: before === 0x3f || before === 0x26,
+		quotedOnly: separator.kind === COMMA,
+		notNames: separator.kind === COMMA,
+		plural,
+	});
+}
+
+/** The value of a label read as an element's text (`<password>…</password>`: view.ts). */
+export function labelValue(reader: Reader, at: number): number {
+	return readValue(reader, at, { rest: true });
+}
+
+/**
+ * A secret's name followed by a blank then its value, where a format writes it so: `.netrc`'s
+ * `password …`, and `Bearer …` in a header written without its name. -1 when there is none.
+ */
+export function spacedValue(reader: Reader, at: number, end: number): number {
+	const { plain } = reader;
+	const length = end - at;
+	if (length !== 6 && length !== 8) return -1;
+	const word = plain.slice(at, end);
+	const lower = word.toLowerCase();
+	if (reader.netrc && (lower === 'password' || lower === 'passwd')) {
+		return readValue(reader, end, {});
+	}
+	if (word === 'Bearer' || word === 'bearer') {
+		const start = reader.skipBlanks(end);
+		const valueEnd = wordEnd(reader, start, {});
+		// "Bearer tokens of the service account" speaks of tokens.
+		if (valueEnd - start >= 8 && nameKind(plain.slice(start, valueEnd)) === NOT_SECRET_NAME) {
+			reader.mask(start, valueEnd);
+			return valueEnd;
+		}
+	}
+	return -1;
+}
+
+/** The separator after the name `at`…`end`, if one follows. */
+function separatorAfter(
+	reader: Reader,
+	at: number,
+	end: number,
+	head: boolean,
+): Separator | undefined {
+	const { plain } = reader;
+	let index = end;
+	let code = plain.charCodeAt(index);
+	const quotedName = isQuote(plain.charCodeAt(at - 1)) && isQuote(code);
+	if (isQuote(code)) code = plain.charCodeAt(++index);
+	if (code === 0x5d) code = plain.charCodeAt(++index);
+	const blanksFrom = index;
+	let tabbed = false;
+	while (index < reader.lineEnd && index - blanksFrom < 16 && isBlank(code)) {
+		if (code === TAB) tabbed = true;
+		code = plain.charCodeAt(++index);
+	}
+	const blankBefore = index > blanksFrom;
+	const next = plain.charCodeAt(index + 1);
+	const spacedAfter = (length: number) => isBlank(plain.charCodeAt(index + length));
+	switch (code) {
+		case 0x3a: // :
+			if (next === 0x3a) return undefined;
+			if (next === 0x3d)
+				return { kind: EQUALS, valueAt: index + 2, spaced: blankBefore && spacedAfter(2) };
+			if (next === 0x2f && plain.charCodeAt(index + 2) === 0x2f) return undefined;
+			return { kind: COLON, valueAt: index + 1, spaced: false };
+		case 0xff1a: // ：
+			return { kind: COLON, valueAt: index + 1, spaced: false };
+		case 0x3d: // =, ==, ===, =>
+		case 0xff1d: {
+			let length = 1;
+			if (next === 0x3e) length = 2;
+			else if (next === 0x3d) length = plain.charCodeAt(index + 2) === 0x3d ? 3 : 2;
+			else if (next === 0x7e) return undefined;
+			return { kind: EQUALS, valueAt: index + length, spaced: blankBefore && spacedAfter(length) };
+		}
+		case 0x2d: // ->, or a dash between blanks at a line's head
+			if (next === 0x3e) return { kind: EQUALS, valueAt: index + 2, spaced: false };
+			return head && blankBefore && isBlank(next)
+				? { kind: DASH, valueAt: index + 1, spaced: false }
+				: undefined;
+		case 0x2013: // – —
+		case 0x2014:
+			return head && blankBefore && isBlank(next)
+				? { kind: DASH, valueAt: index + 1, spaced: false }
+				: undefined;
+		case PIPE:
+			return head && reader.pipeRow && !reader.headerRow
+				? { kind: CELL, valueAt: index + 1, spaced: false }
+				: undefined;
+		case 0x2c: {
+			// 'DB_PASSWORD', '…'
+			if (!quotedName) return undefined;
+			let value = index + 1;
+			while (value < reader.lineEnd && value - index < 16 && isBlank(plain.charCodeAt(value)))
+				value++;
+			return isQuote(plain.charCodeAt(value))
+				? { kind: COMMA, valueAt: value, spaced: false }
+				: undefined;
+		}
+	}
+	if (tabbed && head && !reader.table && index < reader.lineEnd)
+		return { kind: TABBED, valueAt: index, spaced: false };
+	return undefined;
+}
+
+/**
+ * `name="Password"`, `"key": "Authorization"`: the value is a name; a `value` that follows within a
+ * few lines is a secret. A `key` alone is a secret (`key: …`), as a JSON key `key` is.
+ */
+function pairName(reader: Reader, separator: Separator, isKey: boolean): number {
+	const { plain } = reader;
+	let start = reader.skipBlanks(separator.valueAt);
+	let end: number;
+	const quoted = isQuote(plain.charCodeAt(start));
+	if (quoted) {
+		const close = reader.closingQuote(start);
+		if (close === -1) return start + 1;
+		start++;
+		end = close;
+	} else {
+		end = reader.runEnd(start);
+		// A name stands alone: `name: DB_PASSWORD`, not `key: Hunter2Secret!`.
+		const after = plain.charCodeAt(end);
+		if (
+			end < reader.lineEnd &&
+			!isBlank(after) &&
+			after !== 0x2c &&
+			after !== 0x3b &&
+			after !== 0x7d
+		)
+			end = -1;
+	}
+	if (end !== -1 && end - start <= 64 && nameKind(plain.slice(start, end)) !== NOT_SECRET_NAME) {
+		reader.pairUntil = end + 256;
+		return end + (quoted ? 1 : 0);
+	}
+	if (isKey && (end === -1 || !valueFollows(plain, end + (quoted ? 1 : 0), reader.lineEnd))) {
+		return readValue(reader, separator.valueAt, {});
+	}
+	return separator.valueAt;
+}
+
+/** Whether a `value` name follows soon after a pair's name (`key="X" value=…`, `"key": "X", "value": …`). */
+function valueFollows(plain: string, at: number, lineEnd: number): boolean {
+	const near = plain.slice(at, Math.min(lineEnd, at + 24));
+	return /^\W{0,8}value\b/i.test(near);
+}
+
+/**
+ * A name that is no secret's: a pair's `value` (after a name of a secret, or beside the fields of a
+ * browser's cookie export: `hostOnly`, `httpOnly`, `sameSite`…), a PuTTY key's `Private-Lines`, or
+ * nothing (-1: read on).
+ */
+function otherName(reader: Reader, at: number, lower: string, separator: Separator): number {
+	if (COOKIE_FIELDS.has(lower)) reader.cookieFieldAt = at;
+	if (lower === 'value' && (reader.pairUntil >= at || nearCookieField(reader, at))) {
+		reader.pairUntil = -1;
+		return readValue(reader, separator.valueAt, {});
+	}
+	if (lower === 'private-lines') {
+		// PuTTY's key file: this many lines of the private key follow (PuTTY's manual, appendix C).
+		const start = reader.skipBlanks(separator.valueAt);
+		const digits = /^\d{1,5}/.exec(reader.plain.slice(start, start + 5));
+		if (digits) reader.privateLines = Number(digits[0]);
+	}
+	return -1;
+}
+
+/** Fields of cookies exported by browsers and their extensions (EditThisCookie, Playwright's storage state). */
+const COOKIE_FIELDS = new Set([
+	'httponly',
+	'samesite',
+	'hostonly',
+	'expirationdate',
+	'host_key',
+	'storeid',
+]);
+const COOKIE_FIELD = /httpOnly|sameSite|hostOnly|expirationDate|host_key|storeId/gi;
+/** How near a cookie's field a `value` is one of its cookie's (an object's fields). */
+const COOKIE_REACH = 256;
+
+/** Whether a cookie's field is within reach of `at`, before or after it (found once per stretch of text). */
+function nearCookieField(reader: Reader, at: number): boolean {
+	if (at - reader.cookieFieldAt <= COOKIE_REACH) return true;
+	if (reader.nextCookieFieldAt < at) {
+		COOKIE_FIELD.lastIndex = at;
+		const found = COOKIE_FIELD.exec(reader.plain);
+		reader.nextCookieFieldAt = found ? found.index : Infinity;
+	}
+	return reader.nextCookieFieldAt - at <= COOKIE_REACH;
+}
+
+/** The pairs of a `Cookie:` or `Set-Cookie:` header: their values masked, their names and attributes kept. */
+function cookiePairs(reader: Reader, from: number): number {
+	const { plain } = reader;
+	let at = reader.skipBlanks(from);
+	let limit = reader.lineEnd;
+	if (isQuote(plain.charCodeAt(at))) {
+		const close = reader.closingQuote(at);
+		if (close !== -1) limit = close;
+		at++;
+	}
+	let pairs = 0;
+	const start = at;
+	while (at < limit) {
+		while (at < limit && (isBlank(plain.charCodeAt(at)) || plain.charCodeAt(at) === 0x3b)) at++;
+		const nameStart = at;
+		while (at < limit && plain.charCodeAt(at) !== 0x3d && plain.charCodeAt(at) !== 0x3b) at++;
+		if (at >= limit || plain.charCodeAt(at) !== 0x3d) continue;
+		pairs++;
+		const name = plain.slice(nameStart, at).trim();
+		const valueStart = ++at;
+		while (at < limit && plain.charCodeAt(at) !== 0x3b) at++;
+		if (!COOKIE_ATTRIBUTE.test(name)) reader.mask(valueStart, reader.trimEnd(valueStart, at));
+	}
+	// A cookie's value alone (`"Cookie": "…"`).
+	if (pairs === 0 && maybeSecret(reader, start, reader.trimEnd(start, limit)))
+		reader.mask(start, reader.trimEnd(start, limit));
+	return limit;
+}
+
+/** Reads the value that starts at `from` (after blanks), masks it when it may be a secret, and returns its end. */
+export function readValue(reader: Reader, from: number, options: ValueOptions): number {
+	const { plain } = reader;
+	let at = reader.skipBlanks(from);
+	if (at >= reader.lineEnd) {
+		if (options.rest) reader.labelPending = true;
+		return at;
+	}
+	if (isQuote(plain.charCodeAt(at))) {
+		const close = reader.closingQuote(at);
+		if (close !== -1) {
+			const start = afterScheme(reader, at + 1, close);
+			if (accepts(reader, start, close, options)) reader.mask(start, close);
+			return close + 1;
+		}
+		if (options.quotedOnly) return at + 1;
+		at++;
+	} else if (options.quotedOnly) return at;
+	at = afterScheme(reader, at, reader.lineEnd);
+	const end = options.rest ? restEnd(reader, at, options) : wordEnd(reader, at, options);
+	if (accepts(reader, at, end, options)) reader.mask(at, end);
+	return Math.max(end, at);
+}
+
+/** Past an authorization scheme and its blanks (`Bearer …`), when a credential follows it. */
+function afterScheme(reader: Reader, at: number, limit: number): number {
+	const { plain } = reader;
+	let end = at;
+	while (end < limit && end - at <= 9 && isNameCode(plain.charCodeAt(end))) end++;
+	if (end === at || end - at > 9 || !isBlank(plain.charCodeAt(end))) return at;
+	if (!SCHEMES.has(plain.slice(at, end).toLowerCase())) return at;
+	let value = end;
+	while (value < limit && isBlank(plain.charCodeAt(value))) value++;
+	return value < limit && !isQuote(plain.charCodeAt(value)) ? value : at;
+}
+
+/** Whether a name and a separator start at `at` (`user=jane` after a comma or a blank). */
+function pairStartsAt(reader: Reader, at: number): boolean {
+	const { plain } = reader;
+	if (!isNameCode(plain.charCodeAt(at))) return false;
+	let end = reader.runEnd(at);
+	if (end - at > 64) return false;
+	if (isQuote(plain.charCodeAt(end))) end++;
+	const code = plain.charCodeAt(end);
+	if (code === 0x3d) return true;
+	return code === 0x3a && plain.charCodeAt(end + 1) !== 0x2f && plain.charCodeAt(end + 1) !== 0x3a;
+}
+
+/** The end of a value of one word. */
+function wordEnd(reader: Reader, at: number, options: ValueOptions): number {
+	const { plain, lineEnd, pipeRow } = reader;
+	let end = at;
+	for (; end < lineEnd; end++) {
+		const code = plain.charCodeAt(end);
+		if (isBlank(code) || isQuote(code) || code === 0x3b) break;
+		if (code === 0x2c) {
+			const next = end + 1;
+			if (
+				next >= lineEnd ||
+				isBlank(plain.charCodeAt(next)) ||
+				plain.charCodeAt(next) === 0x2c ||
+				pairStartsAt(reader, next)
+			)
+				break;
+		}
+		if (options.parameter && (code === 0x26 || code === 0x23)) break;
+		if (pipeRow && code === PIPE) break;
+	}
+	return end;
+}
+
+/**
+ * The end of a label's value: the rest of the line, but for a comment (` #`), a `;`, a remark
+ * (` (`, ` - `, ` — `), a cell's end, a tab after a tab, and another name and separator.
+ */
+function restEnd(reader: Reader, at: number, options: ValueOptions): number {
+	const { plain, lineEnd, pipeRow } = reader;
+	let end = at;
+	let last = at;
+	// In a string (`"Password: correct horse"`): to its closing quote.
+	const quote = reader.headQuote !== -1 && reader.headQuote < at ? reader.headQuote : -1;
+	const quoteCode = quote === -1 ? -1 : plain.charCodeAt(quote);
+	const quoteLevel = quote === -1 ? 0 : (reader.levels?.[quote] ?? 0);
+	while (end < lineEnd) {
+		const code = plain.charCodeAt(end);
+		if (code === 0x3b || (pipeRow && code === PIPE) || (options.tabbed && code === TAB)) break;
+		if (code === quoteCode && (reader.levels?.[end] ?? 0) === quoteLevel) break;
+		if (isBlank(code)) {
+			const next = reader.skipBlanks(end);
+			const after = plain.charCodeAt(next);
+			if (after === 0x23 || after === 0x28) break;
+			if (
+				(after === 0x2d || after === 0x2013 || after === 0x2014) &&
+				isBlank(plain.charCodeAt(next + 1))
+			)
+				break;
+			if (pairStartsAt(reader, next)) break;
+			end = next;
+			continue;
+		}
+		if (code === 0x2c && pairStartsAt(reader, reader.skipBlanks(end + 1))) break;
+		end++;
+		last = end;
+	}
+	return last;
+}
+
+/**
+ * Whether `start`…`end` of `plain` may be a secret: not empty, not a placeholder, and (unless the
+ * notation says it is a password, as a table's column does) not an e-mail address, a login.
+ */
+export function maybeSecret(reader: Reader, start: number, end: number, loginsToo = true): boolean {
+	if (end <= start) return false;
+	if (end - start > 64) return true;
+	// Judged on the text as written: read through, `P~@x.~y` looks like an address.
+	const value = reader.original(start, end);
+	return !(loginsToo && EMAIL.test(value)) && !PLACEHOLDER.test(reader.plain.slice(start, end));
+}
+
+/** {@link maybeSecret}, and not a count of a plural, nor a name in a list of names. */
+function accepts(reader: Reader, start: number, end: number, options: ValueOptions): boolean {
+	if (!maybeSecret(reader, start, end)) return false;
+	if (end - start > 64) return true;
+	const value = reader.plain.slice(start, end);
+	if (options.plural && /^\d+$/.test(value)) return false;
+	return !(options.notNames && nameKind(value) !== NOT_SECRET_NAME);
+}

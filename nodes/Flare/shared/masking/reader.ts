@@ -1,0 +1,310 @@
+/**
+ * The one reader of free text (docs/api-contract.md, "Masking", "One reader for free text"): one
+ * left-to-right pass over the plain view (view.ts: markup read through), word by word and line by
+ * line, that hands each place where a notation may hold a secret to that notation's family:
+ *
+ * - a secret's name, a separator and its value (assignments.ts): `DB_PASSWORD=…`, `Password: …`,
+ *   `"apiKey": "…"`, `Authorization: Bearer …`, `define('DB_PASSWORD', '…')`, `Cookie: …`;
+ * - command lines (commands.ts): `--password …`, `mysql -p…`, `curl -u user:…`, `.netrc`;
+ * - credential lines (credentials.ts): `jane@acme.com:…`, `site.com:jane:…`, `jane:…` alone;
+ * - URLs (urls.ts): `ftp://user:…@host`, `?token=…`, webhook URLs, `https://site/login:jane:…`;
+ * - tables, cookie files and key blocks, at each line's head (lines.ts);
+ * - tokens known by their shape, and private keys (shapes.ts): `ghp_…`, `AKIA…`, JWTs, PEM.
+ *
+ * Each family consumes what it reads, or looks ahead a bounded number of characters, or remembers
+ * what it did not find (a quote that does not close on its line), so that every character is looked
+ * at a bounded number of times: the pass is linear in the text's length, whatever the text.
+ */
+import { assignmentAt, labelValue, spacedValue } from './assignments';
+import {
+	LABEL,
+	LF,
+	CR,
+	SEGMENT,
+	isBlank,
+	isHardLineEnd,
+	isLineEnd,
+	isNameCode,
+	isQuote,
+} from './chars';
+import { commandWord, option } from './commands';
+import { email, hostCombo } from './credentials';
+import { lineHead, stringHead, type Table } from './lines';
+import { privateKey, tokenShape } from './shapes';
+import { isUrlStart, url } from './urls';
+import type { View } from './view';
+
+/** Ranges of the plain view to mask: [start, end) pairs, in any order, overlaps allowed. */
+export type Ranges = number[];
+
+/** What the reader knows while it reads: the line it is on, and what earlier lines set. */
+export class Reader {
+	readonly n: number;
+	lineStart = 0;
+	lineEnd = 0;
+	/** Only indentation, list markers and cell borders so far on this line (or in this cell). */
+	head = true;
+	/** The quote that opened the string the line's head is in (`"Password: …"`), or -1. */
+	headQuote = -1;
+	/** The line is a row of a `|` table; and a table's header. */
+	pipeRow = false;
+	headerRow = false;
+	/** The last two words, when only blanks followed each: a name may have several (`API Key:`). */
+	word1 = -1;
+	word1Head = false;
+	word2 = -1;
+	word2Head = false;
+	/** A command of this line whose options take a password (commands.ts), and its arguments so far. */
+	command?: string;
+	arguments = 0;
+	/** Where the command's last argument ended (an argument is a chunk between blanks). */
+	argumentEnd = -1;
+	/** The text is a `.netrc`: `password` takes the next word. */
+	netrc = false;
+	/** A `value` before this position is a secret: a pair named like one came first (`name="Password"`). */
+	pairUntil = -1;
+	/** The last label had no value on its line: the next line that is no label is its value. */
+	labelPending = false;
+	/** Lines of a PuTTY key still to mask. */
+	privateLines = 0;
+	/** A table whose header named secret columns (lines.ts). */
+	table?: Table;
+	/** Per quote and level of escaping: up to where no closing quote is on the line. */
+	private readonly quoteFails = new Int32Array(128).fill(-1);
+	/** Where the segment being read ends, once looked for. */
+	private segmentEndAt = -1;
+	/** Where the next `-----END` of a private key is (shapes.ts), once looked for. */
+	keyEndAt = -1;
+	/** Where the last field of a browser's cookie export was, and where the next one is (assignments.ts). */
+	cookieFieldAt = -Infinity;
+	nextCookieFieldAt = -1;
+	/** Up to here, the chunk a host started holds no `host:login:password` (credentials.ts). */
+	comboFailUntil = -1;
+
+	readonly plain: string;
+	readonly levels?: Uint8Array;
+
+	constructor(
+		private readonly view: View,
+		readonly ranges: Ranges,
+	) {
+		this.plain = view.plain;
+		this.levels = view.levels;
+		this.n = this.plain.length;
+	}
+
+	/** `start`…`end` of the plain view as the text writes it (markup and all): what a value really is. */
+	original(start: number, end: number): string {
+		const { starts, ends, text } = this.view;
+		return starts ? text.slice(starts[start], ends![end - 1]) : text.slice(start, end);
+	}
+
+	/** Reads the whole plain view once. */
+	run(): void {
+		const { plain, n } = this;
+		this.startLine(0);
+		for (let at = 0; at < n; ) {
+			const code = plain.charCodeAt(at);
+			if (isLineEnd(code)) {
+				let next = at + 1;
+				if (code === CR && plain.charCodeAt(next) === LF) next++;
+				if (code === SEGMENT) this.reset();
+				this.startLine(next);
+				at = next;
+			} else if (at > this.lineEnd) {
+				// A family read past the line (a private key's body): a line starts where it stopped.
+				this.startLine(at);
+			} else if (isBlank(code)) at++;
+			else if (code === LABEL) {
+				this.forgetWords();
+				at = labelValue(this, at + 1);
+			} else if (isNameCode(code)) at = this.word(at);
+			else at = this.punctuation(at, code);
+		}
+	}
+
+	/** Masks `start`…`end` of the plain view. */
+	mask(start: number, end: number): void {
+		if (end > start) this.ranges.push(start, end);
+	}
+
+	/** The end of the run of name characters that starts at `at`, within the line. */
+	runEnd(at: number): number {
+		const { plain, lineEnd } = this;
+		let end = at;
+		while (end < lineEnd && isNameCode(plain.charCodeAt(end))) end++;
+		return end;
+	}
+
+	/** `at` past blanks, within the line. */
+	skipBlanks(at: number): number {
+		while (at < this.lineEnd && isBlank(this.plain.charCodeAt(at))) at++;
+		return at;
+	}
+
+	/** Where the line's last non-blank character before `end` ends, from `start`. */
+	trimEnd(start: number, end: number): number {
+		while (end > start && isBlank(this.plain.charCodeAt(end - 1))) end--;
+		return end;
+	}
+
+	/**
+	 * The closing quote of the quote at `at` (of the same level of escaping) on its line, read across
+	 * the line ends that markup made (a password `a<br>b` in quotes), or -1.
+	 */
+	closingQuote(at: number): number {
+		const { plain, levels, n } = this;
+		const code = plain.charCodeAt(at);
+		const level = levels ? levels[at] : 0;
+		if (level >= 32) return -1;
+		const slot = (code === 0x22 ? 0 : code === 0x27 ? 32 : code === 0x60 ? 64 : 96) + level;
+		if (this.quoteFails[slot] >= at) return -1;
+		const closing = code === 0x201c ? 0x201d : code === 0x2018 ? 0x2019 : code;
+		let index = at + 1;
+		for (; index < n && !isHardLineEnd(plain.charCodeAt(index)); index++) {
+			if (plain.charCodeAt(index) === closing && (levels ? levels[index] : 0) === level)
+				return index;
+		}
+		this.quoteFails[slot] = index;
+		return -1;
+	}
+
+	/** Where the segment that holds `at` ends (the text's end, or a tag's attributes'). */
+	segmentEnd(at: number): number {
+		if (this.segmentEndAt < at) {
+			const found = this.plain.indexOf('\u0000', at);
+			this.segmentEndAt = found === -1 ? this.n : found;
+		}
+		return this.segmentEndAt;
+	}
+
+	/** The position before `at` past blanks backwards, on the line (-1 at its start). */
+	skipBlanksBack(at: number): number {
+		let index = at - 1;
+		while (index >= this.lineStart && isBlank(this.plain.charCodeAt(index))) index--;
+		return index >= this.lineStart ? index : -1;
+	}
+
+	forgetWords(): void {
+		this.word1 = this.word2 = -1;
+	}
+
+	private startLine(at: number): void {
+		const { plain, n } = this;
+		let end = at;
+		while (end < n && !isLineEnd(plain.charCodeAt(end))) end++;
+		this.lineStart = at;
+		this.lineEnd = end;
+		this.head = true;
+		this.headQuote = -1;
+		this.pipeRow = false;
+		this.headerRow = false;
+		this.command = undefined;
+		this.forgetWords();
+		lineHead(this);
+	}
+
+	/** A new segment (a tag's attributes): nothing read before it applies. */
+	private reset(): void {
+		this.netrc = false;
+		this.pairUntil = -1;
+		this.labelPending = false;
+		this.privateLines = 0;
+		this.table = undefined;
+	}
+
+	private punctuation(at: number, code: number): number {
+		this.forgetWords();
+		if (code === 0x7c && this.pipeRow) {
+			this.head = true;
+			return at + 1;
+		}
+		// List markers and headings keep the line's head: `* Password: …`, `> Pass: …`, `## Token: …`.
+		const marker =
+			code === 0x2a || code === 0x2b || code === 0x23 || code === 0x3e || code === 0x2022;
+		if (this.head && marker) return at + 1;
+		// A string that opens (`{"log": "Password: …"}`) is a line of its own, to its closing quote;
+		// one that does not close on its line (JSON's `\n` inside it) has its own lines' heads. At most
+		// one quote of each kind and level is left open on a line: their heads are read once.
+		if (
+			isQuote(code) &&
+			(this.head || opensString(this.plain.charCodeAt(this.skipBlanksBack(at))))
+		) {
+			this.head = true;
+			this.headQuote = at;
+			if (this.closingQuote(at) === -1) stringHead(this, at + 1);
+			return at + 1;
+		}
+		this.head = false;
+		return at + 1;
+	}
+
+	/** A run of name characters: what it starts, or a word to remember. */
+	private word(at: number): number {
+		const { plain } = this;
+		const end = this.runEnd(at);
+		const head = this.head;
+		this.head = false;
+		if (head && isListMarker(plain, at, end)) {
+			this.head = true;
+			return end;
+		}
+		const shape = tokenShape(plain, at, end, this.lineEnd);
+		if (shape) {
+			this.mask(shape[0], shape[1]);
+			this.forgetWords();
+			return Math.max(end, shape[1]);
+		}
+		const first = plain.charCodeAt(at);
+		if (first === 0x2d && plain.startsWith('-----BEGIN ', at)) return privateKey(this, at);
+		const next = plain.charCodeAt(end);
+		if (first === 0x2d || plain.charCodeAt(at - 1) === 0x2f) {
+			const after = option(this, at, end);
+			if (after !== -1) return after;
+		}
+		commandWord(this, at, end, head);
+		if (next === 0x40) return email(this, at, end);
+		if (next === 0x3a && isUrlStart(plain, at, end)) return url(this, at);
+		const assigned = assignmentAt(this, at, end, head);
+		if (assigned !== -1) return assigned;
+		if (next === 0x3a || next === 0x2f) {
+			const combo = hostCombo(this, at, end);
+			if (combo !== -1) return combo;
+		}
+		if (isBlank(next)) {
+			const spaced = spacedValue(this, at, end);
+			if (spaced !== -1) return spaced;
+			this.word2 = this.word1;
+			this.word2Head = this.word1Head;
+			this.word1 = at;
+			this.word1Head = head;
+		} else this.forgetWords();
+		return end;
+	}
+}
+
+/** What a string opens after: `:`, `=`, `,`, `(`, `[`, `{` (JSON, calls, arrays). */
+function opensString(code: number): boolean {
+	return (
+		code === 0x3a ||
+		code === 0x3d ||
+		code === 0x2c ||
+		code === 0x28 ||
+		code === 0x5b ||
+		code === 0x7b
+	);
+}
+
+/** `-`, `--`, `1.`, `a.` before a blank at a line's head: a list's marker. */
+function isListMarker(plain: string, at: number, end: number): boolean {
+	return (
+		isBlank(plain.charCodeAt(end)) && /^(?:-{1,2}|\d{1,3}\.?|[a-z]\.)$/.test(plain.slice(at, end))
+	);
+}
+
+/** Reads `view` and returns the ranges of its plain text to mask. */
+export function readView(view: View): Ranges {
+	const ranges: Ranges = [];
+	new Reader(view, ranges).run();
+	return ranges;
+}

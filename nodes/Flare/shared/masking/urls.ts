@@ -1,0 +1,172 @@
+/**
+ * URLs, in free text and in URL fields (docs/api-contract.md, "Masking", rule 4):
+ *
+ *   ftp://backup:hunter2@files.acme.com/        https://jane@acme.com:p@ss@host/   (to the last `@`)
+ *   https://acme.com/reset?token=…&lang=en      ?redirect=https://sso/cb?token=…   ?next=%2Fcb%3Ftoken%3D…
+ *   jdbc:mysql://db/app?user=jane&password=…    jdbc:sqlserver://db;user=jane;password=…
+ *   jdbc:oracle:thin:jane/…@db:1521:app         mongodb+srv://jane:…@cluster.acme.com
+ *   https://hooks.slack.com/services/…          https://discord.com/api/webhooks/…
+ *   https://acme.webhook.office.com/webhookb2/… (incoming webhooks: whoever has the path can post)
+ *   https://acme.com/login:jane:hunter2         android://…@com.app/:jane:hunter2  (stealer logs' URL:login:password)
+ *   https://api.telegram.org/bot123456789:AA…/sendMessage                           (shapes.ts)
+ *
+ * The password of the userinfo; the values of query, fragment and `;` parameters whose name is a
+ * secret's, also inside another parameter's value, as it is or percent-encoded; the path after an
+ * incoming webhook's prefix; the password of a `URL:login:password` line; tokens of known shapes.
+ */
+import { isBlank, isNameCode, isQuote, PIPE } from './chars';
+import { loginAndPassword } from './credentials';
+import { SECRET_NAME, nameKind } from './names';
+import type { Ranges, Reader } from './reader';
+import { tokenShape } from './shapes';
+
+/** Whether the run `at`…`end` starts a URL: a scheme and `://`, or `jdbc:…://`, `jdbc:oracle:`. */
+export function isUrlStart(plain: string, at: number, end: number): boolean {
+	if (plain.startsWith('://', end)) return end - at <= 32;
+	if (end - at !== 4 || plain.slice(at, end).toLowerCase() !== 'jdbc') return false;
+	const sub = end + 1;
+	let subEnd = sub;
+	while (subEnd - sub <= 16 && isNameCode(plain.charCodeAt(subEnd))) subEnd++;
+	return plain.startsWith('://', subEnd) || plain.startsWith('oracle:', sub);
+}
+
+/** A URL of free text that starts at `at`: masks what it holds, and returns its end. */
+export function url(reader: Reader, at: number): number {
+	const { plain, lineEnd, pipeRow } = reader;
+	// A URL ends at a blank, `"`, `<`, `>` or a backtick (none is written in clear in a URL), and at
+	// the quote that opened it (`curl 'https://…'`); a `'` is a URL's character.
+	const opening = plain.charCodeAt(at - 1);
+	const quote = isQuote(opening) ? opening : -1;
+	let end = at;
+	for (; end < lineEnd; end++) {
+		const code = plain.charCodeAt(end);
+		if (
+			isBlank(code) ||
+			code === quote ||
+			code === 0x22 ||
+			code === 0x60 ||
+			code === 0x3c ||
+			code === 0x3e
+		)
+			break;
+		if (pipeRow && code === PIPE) break;
+	}
+	urlRanges(plain, at, end, reader.ranges);
+	reader.forgetWords();
+	return end;
+}
+
+/** What to mask in the URL `text.slice(start, end)` (a URL field, or a URL of free text). */
+export function urlRanges(text: string, start: number, end: number, ranges: Ranges): void {
+	const scheme = text.slice(start, Math.min(end, start + 40)).indexOf('://');
+	if (text.startsWith('jdbc:oracle:', start)) oracle(text, start, end, ranges);
+	if (scheme !== -1) {
+		const authorityStart = start + scheme + 3;
+		let authorityEnd = authorityStart;
+		let lastAt = -1;
+		let firstColon = -1;
+		for (; authorityEnd < end; authorityEnd++) {
+			const code = text.charCodeAt(authorityEnd);
+			if (code === 0x2f || code === 0x3f || code === 0x23) break;
+			if (code === 0x40) lastAt = authorityEnd;
+			else if (code === 0x3a && firstColon === -1) firstColon = authorityEnd;
+		}
+		// The userinfo's password: from its first `:` to the authority's last `@`.
+		if (lastAt !== -1 && firstColon !== -1 && firstColon < lastAt)
+			ranges.push(firstColon + 1, lastAt);
+		if (authorityEnd < end) loginAndPassword(text, authorityEnd, end, ranges);
+		else if (firstColon !== -1 && text.slice(authorityStart, firstColon).includes('.')) {
+			loginAndPassword(text, firstColon, end, ranges);
+		}
+		webhook(text, authorityStart, end, ranges);
+	}
+	secretParameters(text, start, end, ranges);
+	shapesIn(text, scheme === -1 ? start : start + scheme + 3, end, ranges);
+}
+
+/** Incoming-webhook URLs of Slack, Discord and Microsoft Teams: the path after the prefix. */
+const WEBHOOK_PREFIXES = [
+	'hooks.slack.com/services/',
+	'hooks.slack.com/workflows/',
+	'hooks.slack.com/triggers/',
+	'discord.com/api/webhooks/',
+	'discordapp.com/api/webhooks/',
+	'canary.discord.com/api/webhooks/',
+	'ptb.discord.com/api/webhooks/',
+];
+const TEAMS_WEBHOOK = /^[\w-]{1,64}\.webhook\.office\.com\/webhookb?2?\//i;
+
+function webhook(text: string, authorityStart: number, end: number, ranges: Ranges): void {
+	const head = text.slice(authorityStart, Math.min(end, authorityStart + 100));
+	const lower = head.toLowerCase();
+	let prefix = WEBHOOK_PREFIXES.find((candidate) => lower.startsWith(candidate))?.length ?? -1;
+	if (prefix === -1) prefix = TEAMS_WEBHOOK.exec(head)?.[0].length ?? -1;
+	if (prefix !== -1 && authorityStart + prefix < end) ranges.push(authorityStart + prefix, end);
+}
+
+/** `jdbc:oracle:thin:jane/hunter2@db:1521:app`: what is between the `/` and the `@`. */
+function oracle(text: string, start: number, end: number, ranges: Ranges): void {
+	const thin = text.slice(start, Math.min(end, start + 24)).indexOf(':thin:');
+	if (thin === -1) return;
+	let slash = -1;
+	for (let index = start + thin + 6; index < end; index++) {
+		const code = text.charCodeAt(index);
+		if (code === 0x2f && slash === -1) slash = index;
+		else if (code === 0x40) {
+			if (slash !== -1) ranges.push(slash + 1, index);
+			return;
+		}
+	}
+}
+
+/**
+ * The name of a query, fragment or `;` parameter, also percent-encoded inside another parameter's
+ * value (`?next=%2Fcb%3Ftoken%3D…`): its name, and `=` or `%3D`. Names are looked for everywhere
+ * after the previous one's `=`, so that a parameter inside another's value is found too.
+ */
+const PARAMETER_NAME = /(?:[?&#;]|%3[FfBb]|%2[36])([^=&#;?%\s]{1,64})(=|%3[Dd])/g;
+/** What ends a parameter's value: `&`, `#`, `;` or a space; encoded ones too after `%3D`. */
+const VALUE_END = /[&#;\s]/g;
+const ENCODED_VALUE_END = /[&#;\s]|%2[36]|%3[Bb]/g;
+
+/** The values of parameters named like secrets (`?token=…`, `&password=…`, `;password=…`). */
+function secretParameters(text: string, start: number, end: number, ranges: Ranges): void {
+	const url = text.slice(start, end);
+	if (!url.includes('=') && !/%3d/i.test(url)) return;
+	// Where the values end, each found once: the values start further on at each match.
+	let plainEnd = -1;
+	let encodedEnd = -1;
+	for (const match of url.matchAll(PARAMETER_NAME)) {
+		if (nameKind(match[1]) !== SECRET_NAME) continue;
+		const valueStart = match.index + match[0].length;
+		if (match[2] === '=') {
+			if (plainEnd < valueStart) plainEnd = endOf(url, VALUE_END, valueStart);
+			ranges.push(start + valueStart, start + plainEnd);
+		} else {
+			if (encodedEnd < valueStart) encodedEnd = endOf(url, ENCODED_VALUE_END, valueStart);
+			ranges.push(start + valueStart, start + encodedEnd);
+		}
+	}
+}
+
+/** Where `pattern` (global) next matches in `text` from `start`, or the text's length. */
+export function endOf(text: string, pattern: RegExp, start: number): number {
+	pattern.lastIndex = start;
+	const match = pattern.exec(text);
+	return match ? match.index : text.length;
+}
+
+/** Tokens of known shapes among the runs of name characters of `start`…`end` (a bot's token in a path). */
+function shapesIn(text: string, start: number, end: number, ranges: Ranges): void {
+	for (let at = start; at < end; ) {
+		if (!isNameCode(text.charCodeAt(at))) {
+			at++;
+			continue;
+		}
+		let runEnd = at;
+		while (runEnd < end && isNameCode(text.charCodeAt(runEnd))) runEnd++;
+		const shape = tokenShape(text, at, runEnd, end);
+		if (shape) ranges.push(shape[0], shape[1]);
+		at = Math.max(runEnd, shape?.[1] ?? 0);
+	}
+}

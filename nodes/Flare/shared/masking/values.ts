@@ -1,0 +1,193 @@
+/**
+ * A record's own secret values, looked for in its free text and URLs (docs/api-contract.md,
+ * "Masking", rules 1, 6 and 7): its secret fields, the secrets its item was given, and what the
+ * reader found in its texts.
+ *
+ * Where they could be ordinary words they are matched only as a whole text: shorter than 6
+ * characters, a word of the rule (`password`, `Bearer`), or a word of 6 to 8 letters (`monkey`,
+ * `Summer`, `letmein`); so a stealer log whose saved passwords are `1`, `id`, `login` or `password`
+ * keeps `…/id/login`, `?step=1` and its own Flare link (hostile review of 2026-12-07, R-M3). Others
+ * are masked wherever they are in free text (those of 6 or 7 characters as whole words, not inside a
+ * longer run of letters and digits); in a URL, where one is a whole part after the host (a path
+ * segment, a parameter's name or value, a part of a percent-encoded value), as it is or percent- or
+ * form-encoded, never in the host nor in a Flare link. Many values are looked for at once, by an
+ * Aho–Corasick automaton, in time linear in the text's length.
+ */
+import { isRuleWord } from './names';
+import type { Ranges } from './reader';
+import { endOf } from './urls';
+
+/** Values shorter than this could be ordinary words. */
+export const MIN_SEARCHED_LENGTH = 6;
+/** Values shorter than this are looked for only as whole words (a hash `123456` leaves `91234567`). */
+const ANYWHERE_LENGTH = 8;
+/** A word of a language: letters only, 6 to 8 of them, capitalised at most. */
+const ORDINARY_WORD = /^[A-Za-z][a-z]{5,7}$/;
+/** Above this many values, a text is read once for all of them rather than once for each. */
+const FEW_VALUES = 8;
+
+/** Whether a value is looked for inside texts (rather than only as a whole text). */
+export function isSearched(value: string): boolean {
+	return value.length >= MIN_SEARCHED_LENGTH && !isRuleWord(value) && !ORDINARY_WORD.test(value);
+}
+
+/** A state of the automaton that finds many values at once: the values read so far end here. */
+interface ValueState {
+	next: Map<number, ValueState>;
+	/** The state of the longest proper suffix that is also a start of some value. */
+	fail?: ValueState;
+	/** The length of the longest value that ends here, or 0. */
+	longest: number;
+}
+
+/** The Aho–Corasick automaton of `values`: built in time linear in their length. */
+function automatonOf(values: readonly string[]): ValueState {
+	const root: ValueState = { next: new Map(), longest: 0 };
+	for (const value of values) {
+		let state = root;
+		for (let at = 0; at < value.length; at++) {
+			const code = value.charCodeAt(at);
+			let next = state.next.get(code);
+			if (!next) state.next.set(code, (next = { next: new Map(), longest: 0 }));
+			state = next;
+		}
+		state.longest = Math.max(state.longest, value.length);
+	}
+	// Breadth first, so that each state's suffix has its own before it.
+	const queue: ValueState[] = [];
+	for (const child of root.next.values()) {
+		child.fail = root;
+		queue.push(child);
+	}
+	for (let head = 0; head < queue.length; head++) {
+		const state = queue[head];
+		for (const [code, child] of state.next) {
+			let fail = state.fail!;
+			while (fail !== root && !fail.next.has(code)) fail = fail.fail!;
+			child.fail = fail.next.get(code) ?? root;
+			child.longest = Math.max(child.longest, child.fail.longest);
+			queue.push(child);
+		}
+	}
+	return root;
+}
+
+/** The secret values of a record, to find in its texts. */
+export class SecretValues {
+	private readonly whole: Set<string>;
+	private readonly searched: string[];
+	private readonly searchedSet: Set<string>;
+	private readonly automaton?: ValueState;
+
+	constructor(values: readonly string[] = []) {
+		this.whole = new Set(values);
+		this.searched = [...this.whole].filter(isSearched);
+		this.searchedSet = new Set(this.searched);
+		if (this.searched.length > FEW_VALUES) this.automaton = automatonOf(this.searched);
+	}
+
+	get empty(): boolean {
+		return this.whole.size === 0;
+	}
+
+	/** Whether `text` is, as a whole, one of the values. */
+	has(text: string): boolean {
+		return this.whole.has(text);
+	}
+
+	/** Every occurrence of the searched values in `text` (the longest that ends at each character). */
+	find(text: string, ranges: Ranges): void {
+		const root = this.automaton;
+		if (!root) {
+			for (const value of this.searched) {
+				for (let at = text.indexOf(value); at !== -1; ) {
+					const end = at + value.length;
+					const whole = value.length >= ANYWHERE_LENGTH || isWord(text, at, end);
+					if (whole) ranges.push(at, end);
+					at = text.indexOf(value, whole ? end : at + 1);
+				}
+			}
+			return;
+		}
+		let state = root;
+		for (let at = 0; at < text.length; at++) {
+			const code = text.charCodeAt(at);
+			let next = state.next.get(code);
+			while (next === undefined && state !== root) {
+				state = state.fail!;
+				next = state.next.get(code);
+			}
+			state = next ?? root;
+			const longest = state.longest;
+			if (longest > 0 && (longest >= ANYWHERE_LENGTH || isWord(text, at + 1 - longest, at + 1))) {
+				ranges.push(at + 1 - longest, at + 1);
+			}
+		}
+	}
+
+	/**
+	 * A record's own values in a URL: where one is a whole part after its host, as it is or
+	 * percent- or form-encoded, also inside another parameter's percent-encoded value; nothing in a
+	 * Flare link (`https://app.flare.io/#/…`: its ids are Flare's).
+	 */
+	findInUrl(url: string, ranges: Ranges): void {
+		if (this.searched.length === 0) return;
+		const scheme = url.indexOf('://');
+		const host = scheme === -1 ? 0 : scheme + 3;
+		const afterHost = endOf(url, HOST_END, host);
+		if (FLARE_HOST.test(url.slice(host, afterHost))) return;
+		for (let start = afterHost; start < url.length; ) {
+			const end = endOf(url, URL_PART_END, start + 1);
+			const part = start + 1;
+			if (end > part) {
+				const text = url.slice(part, end);
+				if (this.hasEncoded(text)) ranges.push(part, end);
+				else if (text.includes('%')) this.findEncodedParts(text, part, ranges);
+			}
+			start = end;
+		}
+	}
+
+	/** Whether `text`, as it is or percent- or form-decoded, is one of the searched values. */
+	private hasEncoded(text: string): boolean {
+		if (this.searchedSet.has(text)) return true;
+		if (!text.includes('%') && !text.includes('+')) return false;
+		try {
+			return this.searchedSet.has(decodeURIComponent(text.replace(/\+/g, '%20')));
+		} catch {
+			return false;
+		}
+	}
+
+	/** The parts of a percent-encoded value (`%2Fcb%3Fq%3D…`) that are the record's values. */
+	private findEncodedParts(text: string, offset: number, ranges: Ranges): void {
+		let start = 0;
+		for (let end = endOf(text, ENCODED_PART_END, 0); ; end = endOf(text, ENCODED_PART_END, start)) {
+			if (end > start && this.hasEncoded(text.slice(start, end)))
+				ranges.push(offset + start, offset + end);
+			if (end >= text.length) return;
+			start = end + 3;
+		}
+	}
+}
+
+/** Flare's hosts: its links name records by their ids, which are no secrets. */
+const FLARE_HOST = /^(?:[\w-]+\.)*flare\.io(?::\d+)?$/i;
+/** What separates the parts of a URL that a record's value may be: path segments, parameters. */
+const URL_PART_END = /[/?&#;=\s]/g;
+const HOST_END = /[/?#]/g;
+const ENCODED_PART_END = /%(?:2[Ff]|3[Ff]|26|23|3[Bb]|3[Dd])/g;
+
+/** Whether a letter or a digit is at `at` in `text`. */
+function isAlphanumeric(text: string, at: number): boolean {
+	const code = text.charCodeAt(at);
+	return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+/** Whether `text` from `start` to `end` is not inside a longer run of letters and digits. */
+function isWord(text: string, start: number, end: number): boolean {
+	return (
+		!(start > 0 && isAlphanumeric(text, start) && isAlphanumeric(text, start - 1)) &&
+		!(end < text.length && isAlphanumeric(text, end - 1) && isAlphanumeric(text, end))
+	);
+}
