@@ -32,6 +32,7 @@ import {
 	type TenantMetadataBody,
 	type TenantMetadataResponse,
 } from '../contract';
+import { NOTATIONS, notationNamed, plantedLeak, type LeakContext } from '../support/notations';
 import { planted, plantedSecret } from './planted';
 import { plantUnderSecretNames, type PlantedUnderNames } from './secret-names';
 import { hash32, seededStream } from './random';
@@ -1016,29 +1017,23 @@ export const FREE_TEXT_FIELDS: Record<EventType, string[]> = {
 };
 
 /** Who a quoted secret belongs to: an e-mail login, its user part, a host of the brand. */
-interface ShapeContext {
-	login: string;
-	user: string;
-	host: string;
-}
+type ShapeContext = LeakContext;
 
 /**
- * The shapes in which free text quotes a leaked value (docs/api-contract.md, "Masking"): each gives
- * the text and the planted value it holds (for an authorization header, the base64 it sends).
+ * The shapes in which free text quotes a leaked value: every notation a leak is written in
+ * (test/support/notations.ts), in turn, with other names, markup and marks each time; each gives
+ * the text and the planted value as it stands in it (for an authorization header, the base64 it sends).
  */
-const SHAPES: Array<(quote: ShapeContext, secret: string) => [string, string]> = [
-	({ login }, secret) => [`combo ${login}:${secret}`, secret],
-	({ user, host }, secret) => [`https://login.${host}/signin:${user}:${secret} still works`, secret],
-	(_quote, secret) => [`leaked .env: DB_PASSWORD=${secret}`, secret],
-	({ host }, secret) => [`mirror at ftp://backup:${secret}@files.${host}/db.sql`, secret],
-	({ user, host }, secret) => {
-		const basic = Buffer.from(`${user}:${secret}`).toString('base64');
-		return [`curl -H "Authorization: Basic ${basic}" https://api.${host}/`, basic];
+const SHAPES: Array<(quote: ShapeContext, secret: string) => [string, string]> = NOTATIONS.map(
+	(notation, index) => (quote, secret) => {
+		PLANTED_NOTATIONS.add(notation.family);
+		return plantedLeak(index, secret, quote);
 	},
-	(_quote, secret) => [`Cookie: sid=${secret}`, secret],
-	({ user }, secret) => [`dump:\n${user}:${secret}\n`, secret],
-	(_quote, secret) => [JSON.stringify({ log: JSON.stringify({ password: secret }) }), secret],
-];
+);
+/** The notations the fake has planted a value in so far (test/fake-flare/planted.test.ts checks it holds them all). */
+export const PLANTED_NOTATIONS = new Set<string>();
+/** The shapes that chat messages quote (their highlights show them): a URL with userinfo, an authorization header. */
+const CHAT_SHAPES = [notationNamed('ftp URL'), notationNamed('basic')];
 
 /** Every other note of the SOC quotes a credential line that it reset (planted, in the event's secrets). */
 function plantNotes(state: EventState, event: Omit<StoredEvent, 'seq'>, k: number): EventState {
@@ -1197,7 +1192,7 @@ function text(
 			return [lookalike(brand), `Lookalike domain of ${subject} registered.`];
 		case 'chat_message': {
 			// The message quotes a URL with userinfo, or an authorization header, which highlights show.
-			const [said, secretOf] = SHAPES[k % 2 === 0 ? 3 : 4](quote, plantedSecret('', `${uid}/message`));
+			const [said, secretOf] = SHAPES[CHAT_SHAPES[k % 2]](quote, plantedSecret('', `${uid}/message`));
 			secrets.push(secretOf);
 			return [`Message in #leaks`, `anyone has ${brand} vpn creds? about ${subject}, try ${said}`];
 		}

@@ -118,7 +118,7 @@ export const NOTATIONS: readonly Notation[] = [
 		return [`curl -H "Authorization: Basic ${basic}" https://api.${context.host}/`, basic];
 	}),
 	fixed('API key header', 'word', ({ value }) => [`X-Api-Key: ${value}`, value]),
-	fixed('cookie header', 'word', ({ value }) => [`Cookie: theme=dark; sid=${value}; lang=en`, value]),
+	fixed('cookie header', 'word', ({ value }) => [`Cookie: sid=${value}`, value]),
 	fixed('set-cookie', 'word', ({ value }) => [`Set-Cookie: sid=${value}; Path=/; HttpOnly`, value]),
 	// Command lines.
 	fixed('mysql -p', 'word', ({ value }) => [`mysql -u root -p${value} app`, value]),
@@ -149,9 +149,9 @@ export const NOTATIONS: readonly Notation[] = [
 	fixed('HTML table', 'cell', ({ value, context }) => [`<table>\n  <tr><th>User</th><th>Password</th></tr>\n  <tr>\n    <td>${context.login}</td>\n    <td>${value}</td>\n  </tr>\n</table>`, value]),
 	fixed('BBCode table', 'cell', ({ value, context }) => [`[table][tr][td]Login[/td][td]Pass[/td][/tr][tr][td]${context.login}[/td][td]${value}[/td][/tr][/table]`, value]),
 	// Keys.
-	fixed('PEM', 'word', ({ value }) => [`-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA${value}\nAAKCAQEAz9x\n-----END RSA PRIVATE KEY-----`, value]),
-	fixed('OpenSSH key cut', 'word', ({ value }) => [`-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA${value}`, value]),
-	fixed('PuTTY', 'word', ({ value }) => [`PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nPublic-Lines: 1\nAAAAB3NzaC1yc2E\nPrivate-Lines: 2\nAAABAQ${value}\nAAAAgQ${value}\nPrivate-MAC: 7c2a`, value]),
+	fixed('PEM', 'word', ({ value }) => [`-----BEGIN RSA PRIVATE KEY-----\n${value}\n-----END RSA PRIVATE KEY-----`, value]),
+	fixed('OpenSSH key cut', 'word', ({ value }) => [`-----BEGIN OPENSSH PRIVATE KEY-----\n${value}`, value]),
+	fixed('PuTTY', 'word', ({ value }) => [`PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nPublic-Lines: 1\nAAAAB3NzaC1yc2E\nPrivate-Lines: 1\n${value}\nPrivate-MAC: 7c2a`, value]),
 ];
 
 /**
@@ -237,8 +237,17 @@ export interface LeakChoice {
 
 /** A leak: the text and the value as it stands in it. */
 export function writeLeak(choice: LeakChoice, context: LeakContext): [text: string, written: string] {
+	return writeValue(choice, plantedIn(choice.core), context);
+}
+
+/** A leak of `planted` (a value with the marker at both ends), as `choice` writes it. */
+export function writeValue(
+	choice: Omit<LeakChoice, 'core'>,
+	planted: string,
+	context: LeakContext,
+): [text: string, written: string] {
 	const notation = NOTATIONS[choice.notation % NOTATIONS.length];
-	let value = plantedIn(choice.core);
+	let value = planted;
 	if (notation.alphabet === 'phrase') value = value.replace(/ +/g, ' ').trim();
 	const names = notation.oneWord ? SECRET_NAMES.filter((name) => !name.includes(' ')) : SECRET_NAMES;
 	const name = names[choice.name % names.length];
@@ -247,7 +256,10 @@ export function writeLeak(choice: LeakChoice, context: LeakContext): [text: stri
 	const label = (separator: string) =>
 		choice.separatorInside ? nameWrap(`${name}${separator}`) : `${nameWrap(name)}${separator}`;
 	const marked = notation.markup && notation.alphabet !== 'quoted' ? withMarks(value, choice.marks) : value;
-	return notation.write({ value, name, label, wrapped: valueWrap(marked), context });
+	const wrapped = valueWrap(marked);
+	const [text, written] = notation.write({ value, name, label, wrapped, context });
+	// The value as it stands, without the markup around it (which masking keeps around the mask).
+	return [text, written === wrapped ? marked : written];
 }
 
 /** `value` with `<mark>` tags at these fractions of its length, opening and closing in turn. */
@@ -260,6 +272,26 @@ function withMarks(value: string, marks: number[]): string {
 		done = cut;
 	});
 	return result + value.slice(done);
+}
+
+/** The index of a notation, by its family's name. */
+export function notationNamed(family: string): number {
+	const index = NOTATIONS.findIndex((notation) => notation.family === family);
+	if (index === -1) throw new Error(`no notation ${family}`);
+	return index;
+}
+
+/**
+ * The fake's leak number `k` of `planted`: every notation in turn, each time with other names,
+ * markup and marks, so that what the fake serves holds every notation (test/fake-flare/events.ts).
+ */
+export function plantedLeak(k: number, planted: string, context: LeakContext): [text: string, written: string] {
+	return writeValue(
+		// Marks in pairs: a highlight inside the value, which masking takes with it.
+		{ notation: k, name: k * 7, nameWrap: k * 5, separatorInside: k % 2 === 1, valueWrap: k * 3, marks: k % 4 === 0 ? [0.3, 0.6] : [] },
+		planted,
+		context,
+	);
 }
 
 /** A leaked token of a known shape, alone in a sentence. */

@@ -2,14 +2,11 @@
  * Masking of free text (docs/api-contract.md, "Masking"): the reproductions of the hostile review of
  * issue 22 (findings 1–4), their assertions turned to what is promised.
  */
-import { randomBytes } from 'crypto';
-
 import {
 	maskFreeText,
 	protectLeakedValues,
 	protectLeakedValuesWith,
 } from '../../nodes/Flare/shared/masking';
-import { cpuMsOf } from '../support/cpu';
 
 // Test values, built from parts so that they are not taken for hardcoded secrets.
 const PW = ['Summer', '2024', 'Acme!'].join('');
@@ -182,30 +179,7 @@ describe('monitored secrets (finding 4)', () => {
 	});
 });
 
-describe('linear time on attacker-written text (finding 1)', () => {
-	/** Milliseconds of CPU to mask `content` (other processes keeping the machine busy do not count). */
-	const took = async (content: string) => await cpuMsOf(() => protectLeakedValues({ password: PW, data: { content } }, 'masked'));
-	const base64 = (bytes: number) => randomBytes(bytes).toString('base64');
-
-	// Before the fix: 64 KiB of base64 took 3.6 s, 256 KiB 62 s, 1 MiB about 15 minutes.
-	it.each([
-		['"Payload:" and 1 MiB of base64', () => `Payload:\n${base64(786_432)}`],
-		['1 MiB of base64 after a URL and a credential line', () => `see https://a.io/x jane@acme.com:${PW} ${base64(786_432)}`],
-		['"jdoe:x " on one line, 1 MiB', () => 'jdoe:x '.repeat(149_796)],
-		['"password_" repeated, 1 MiB', () => 'password_'.repeat(116_508)],
-		['"password=" repeated, 1 MiB', () => 'password='.repeat(116_508)],
-		['"a:" repeated without spaces, 1 MiB', () => 'a:'.repeat(524_288)],
-		['"ftp://" repeated, 1 MiB', () => 'ftp://'.repeat(174_763)],
-		['a Slack webhook prefix repeated, 1 MiB', () => 'https://hooks.slack.com/services/'.repeat(31_776)],
-		['a Slack webhook prefix and a space repeated, 1 MiB', () => 'https://hooks.slack.com/services/ '.repeat(30_840)],
-		['"Cookie: a=b;" repeated, 1 MiB', () => `Cookie: ${'a=b;'.repeat(262_144)}`],
-		['1 MiB of spaces between two credential lines', () => `jdoe:x${' '.repeat(1_048_576)}jdoe:y`],
-		['<mark> tags around every character, 1 MiB', () => `jane@acme.com:${'<mark>a</mark>'.repeat(74_898)}`],
-	// A guard against the quadratic, ten times what the code needs (tens of ms a MiB; bench/ times it).
-	])('%s: under 2 s of CPU', async (_name, make) => {
-		expect(await took(make())).toBeLessThan(2_000);
-	});
-
+describe('a long text of credential-like lines (finding 1; its time: masking-time.test.ts)', () => {
 	it('maskFreeText masks a long text once, whatever it holds', () => {
 		const text = `${'jdoe:x '.repeat(3)}\nroot:toor\n`;
 		expect(maskFreeText(text)).toBe('jdoe:x jdoe:x jdoe:x \nroot:********\n');

@@ -277,7 +277,7 @@ function pairName(reader: Reader, separator: Separator, isKey: boolean): number 
 		)
 			end = -1;
 	}
-	if (end !== -1 && end - start <= 64 && nameKind(plain.slice(start, end)) !== NOT_SECRET_NAME) {
+	if (end !== -1 && isSecretName(plain.slice(start, end))) {
 		reader.pairUntil = end + 256;
 		return end + (quoted ? 1 : 0);
 	}
@@ -378,12 +378,18 @@ export function readValue(reader: Reader, from: number, options: ValueOptions): 
 		const close = reader.closingQuote(at);
 		if (close !== -1) {
 			const start = afterScheme(reader, at + 1, close);
-			if (accepts(reader, start, close, options)) reader.mask(start, close);
+			// `["password", "token", …]`: a list of names goes on after each.
+			const after = plain.charCodeAt(reader.skipBlanks(close + 1));
+			const listed = options.notNames && (after === 0x2c || after === 0x5d);
+			if (accepts(reader, start, close, { ...options, notNames: listed })) reader.mask(start, close);
 			return close + 1;
 		}
 		if (options.quotedOnly) return at + 1;
 		at++;
 	} else if (options.quotedOnly) return at;
+	// `"cookies": [{…}]`, `"password": {…}`: a structure, read on (its own names say what it holds).
+	const first = plain.charCodeAt(at);
+	if (first === 0x5b || first === 0x7b) return at;
 	at = afterScheme(reader, at, reader.lineEnd);
 	const end = options.rest ? restEnd(reader, at, options) : wordEnd(reader, at, options);
 	if (accepts(reader, at, end, options)) reader.mask(at, end);
@@ -401,6 +407,10 @@ function afterScheme(reader: Reader, at: number, limit: number): number {
 	while (value < limit && isBlank(plain.charCodeAt(value))) value++;
 	return value < limit && !isQuote(plain.charCodeAt(value)) ? value : at;
 }
+
+/** A secret's name as a value writes it (`name="DB_PASSWORD"`): a name, not a password that holds `pw`. */
+const NAME = /^[\p{L}_][\p{L}\p{N}_.\- ]{0,63}$/u;
+const isSecretName = (value: string) => NAME.test(value) && nameKind(value) !== NOT_SECRET_NAME;
 
 /** Whether a name and a separator start at `at` (`user=jane` after a comma or a blank). */
 function pairStartsAt(reader: Reader, at: number): boolean {
@@ -491,5 +501,5 @@ function accepts(reader: Reader, start: number, end: number, options: ValueOptio
 	if (end - start > 64) return true;
 	const value = reader.plain.slice(start, end);
 	if (options.plural && /^\d+$/.test(value)) return false;
-	return !(options.notNames && nameKind(value) !== NOT_SECRET_NAME);
+	return !(options.notNames && isSecretName(value));
 }

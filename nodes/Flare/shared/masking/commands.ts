@@ -53,32 +53,66 @@ const PASSWORD_OPTIONS: Record<string, string> = {
 	sqlcmd: 'P',
 	bcp: 'P',
 };
+/** What follows `machine` in a `.netrc`: a host, then `login` or `password`. */
+const NETRC = /^\s+\S+\s+(?:login|password)\s/;
 /** Options named like secrets that take none (`--password-stdin`, `--token-file`). */
 const OPTION_WITHOUT_SECRET = /[-_.](?:stdin|file|prompt|env|command|cmd)$/i;
 /** Options whose value is `user:password` or `user%password`. */
 const USER_OPTIONS = new Set(['-u', '-U', '--user', '--proxy-user', '--username']);
 
-/** Notes a command whose options take a password (`mysql`, `/usr/bin/mysql`, `mysql.exe`), or `net user`. */
-export function commandWord(reader: Reader, at: number, end: number, head: boolean): void {
-	if (end - at > 16) return;
-	const word = reader.plain
-		.slice(at, end)
-		.toLowerCase()
-		.replace(/\.exe$/, '');
+/** Whether the run `at`…`end` is `word` (lower case), in any case. */
+function isWord(reader: Reader, at: number, end: number, word: string): boolean {
+	return end - at === word.length && (reader.plain.charCodeAt(at) | 0x20) === word.charCodeAt(0) && reader.plain.slice(at, end).toLowerCase() === word;
+}
+
+/**
+ * What a word says of the line: `net user <name> <password>` (its second argument is masked, to
+ * the next blank), or a `.netrc` (`machine <host> login <user> password <password>`). Cheap for the
+ * words that say nothing: their length and first letter.
+ */
+export function commandWord(reader: Reader, at: number, end: number): void {
 	if (reader.command === 'net user') {
-		// net user <name> <password> [/add]: its second argument, to the next blank.
 		if (at < reader.argumentEnd) return;
 		let chunkEnd = end;
 		while (chunkEnd < reader.lineEnd && !isBlank(reader.plain.charCodeAt(chunkEnd))) chunkEnd++;
 		reader.argumentEnd = chunkEnd;
-		if (++reader.arguments === 2 && word !== '*') reader.mask(at, chunkEnd);
+		if (++reader.arguments === 2 && reader.plain.slice(at, chunkEnd) !== '*') reader.mask(at, chunkEnd);
 		return;
 	}
-	if (word === 'user' && reader.command === 'net') {
+	if (isWord(reader, at, end, 'net')) reader.command = 'net';
+	else if (reader.command === 'net' && isWord(reader, at, end, 'user')) {
 		reader.command = 'net user';
 		reader.arguments = 0;
-	} else if (PASSWORD_OPTIONS[word] !== undefined || word === 'net') reader.command = word;
-	else if (head && word === 'machine') reader.netrc = true;
+	} else if (isWord(reader, at, end, 'machine') && NETRC.test(reader.plain.slice(end, end + 160))) {
+		reader.netrc = true;
+	}
+}
+
+/**
+ * The command before `at` on its line whose options take a password (`mysql`, `/usr/bin/mysql`,
+ * `mysql.exe`, after `sudo` or a prompt), found once per line: each word is read once.
+ */
+function commandBefore(reader: Reader, at: number): string | undefined {
+	const { plain } = reader;
+	if (reader.commandLine !== reader.lineStart) {
+		reader.commandLine = reader.lineStart;
+		reader.commandScan = reader.lineStart;
+		reader.lineCommand = undefined;
+	}
+	for (let index = reader.commandScan; index < at && reader.lineCommand === undefined; ) {
+		const end = reader.runEnd(index);
+		if (end === index) {
+			index++;
+			continue;
+		}
+		if (end - index <= 16) {
+			const word = plain.slice(index, end).toLowerCase().replace(/\.exe$/, '');
+			if (PASSWORD_OPTIONS[word] !== undefined) reader.lineCommand = word;
+		}
+		index = end;
+		reader.commandScan = end;
+	}
+	return reader.lineCommand;
 }
 
 /** An option at `at`…`end` (it starts with `-`, or follows a `/`): masks what it takes; -1 when nothing. */
@@ -90,7 +124,7 @@ export function option(reader: Reader, at: number, end: number): number {
 		if (
 			run === 'p' &&
 			plain.charCodeAt(end) === 0x3a &&
-			PASSWORD_OPTIONS[reader.command ?? ''] === 'p'
+			PASSWORD_OPTIONS[commandBefore(reader, at) ?? ''] === 'p'
 		) {
 			return readValue(reader, end + 1, {});
 		}
@@ -100,7 +134,7 @@ export function option(reader: Reader, at: number, end: number): number {
 	const name = run.slice(dashes);
 	if (name === '') return -1;
 	if (USER_OPTIONS.has(run)) return userPassword(reader, end);
-	const letters = dashes === 1 ? PASSWORD_OPTIONS[reader.command ?? ''] : undefined;
+	const letters = dashes === 1 ? PASSWORD_OPTIONS[commandBefore(reader, at) ?? ''] : undefined;
 	if (letters !== undefined && letters.includes(name[0])) {
 		// -phunter2, or -p hunter2
 		if (name.length > 1) return readValue(reader, at + 2, {});

@@ -62,7 +62,7 @@ function passwordEndFrom(reader: Reader, start: number, quote: number): number {
 export function hostCombo(reader: Reader, at: number, end: number): number {
 	const { plain } = reader;
 	// A chunk found to hold no combo holds none from a later host either (it has fewer colons).
-	if (at < reader.comboFailUntil) return -1;
+	if (at < reader.comboFailUntil || !hasDot(plain, at, end)) return -1;
 	const host = plain.slice(at, end);
 	if (!/^(?:[\w-]+\.)+[A-Za-z]{2,}$|^localhost$|^\d{1,3}(?:\.\d{1,3}){3}$/.test(host)) return -1;
 	const opening = plain.charCodeAt(at - 1);
@@ -70,6 +70,12 @@ export function hostCombo(reader: Reader, at: number, end: number): number {
 	if (loginAndPassword(plain, end, chunkEnd, reader.ranges)) return chunkEnd;
 	reader.comboFailUntil = chunkEnd;
 	return -1;
+}
+
+/** Whether `at`…`end` holds a `.` (a host has; `localhost` aside, which a combo rarely names). */
+function hasDot(plain: string, at: number, end: number): boolean {
+	for (let index = at; index < end; index++) if (plain.charCodeAt(index) === 0x2e) return true;
+	return end - at === 9 && plain.startsWith('localhost', at);
 }
 
 /** The first `:` in `from`…`to`, or -1. */

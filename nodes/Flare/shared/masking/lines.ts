@@ -15,10 +15,10 @@
  * cells under that name secrets, to a blank line or a line of fewer cells; a row with more cells than
  * the header (a password holding the separator, unquoted) has the extra cells masked with it.
  */
-import { PIPE, TAB, isBlank, isLineEnd } from './chars';
+import { PIPE, TAB, isBlank, isHardLineEnd, isLineEnd } from './chars';
 import { credentialLine } from './credentials';
 import { maybeSecret } from './assignments';
-import { NOT_SECRET_NAME, nameKind } from './names';
+import { NOT_SECRET_NAME, SECRET_NAME_HINT, nameKind } from './names';
 import type { Reader } from './reader';
 
 export interface Table {
@@ -90,36 +90,46 @@ function cellsOf(
 	at: number,
 	delimiter: number,
 ): Array<[number, number]> | undefined {
-	const { plain, lineEnd } = reader;
+	const { plain, n } = reader;
+	let rowEnd = reader.lineEnd;
 	const cells: Array<[number, number]> = [];
 	let start = delimiter === PIPE ? at + 1 : at;
-	for (let index = start; index <= lineEnd; index++) {
-		const code = index < lineEnd ? plain.charCodeAt(index) : delimiter;
-		// A quoted cell of a CSV line holds the delimiter ("p,ss", "a ""b""").
+	for (let index = start; index <= rowEnd; index++) {
+		const code = index < rowEnd ? plain.charCodeAt(index) : delimiter;
+		// A quoted cell of a CSV line holds the delimiter ("p,ss", "a ""b""") and reads across the
+		// line ends markup made (a password "a<J>b", read as a tag); the row goes on after it.
 		if (code === 0x22 && delimiter !== PIPE && reader.skipBlanks(start) === index) {
-			for (index++; index < lineEnd; index++) {
+			for (index++; index < n && !isHardLineEnd(plain.charCodeAt(index)); index++) {
 				if (plain.charCodeAt(index) !== 0x22) continue;
 				if (plain.charCodeAt(index + 1) !== 0x22) break;
 				index++;
 			}
+			while (rowEnd < index) rowEnd = lineEndFrom(plain, rowEnd + 1);
 			// A quote that does not close: the cell runs to the line's end.
-			if (index >= lineEnd) index = lineEnd - 1;
+			if (index >= rowEnd) index = rowEnd - 1;
 			continue;
 		}
 		if (code !== delimiter) continue;
-		const cellStart = reader.skipBlanks(start);
+		const cellStart = skipBlanks(plain, start, rowEnd);
 		cells.push([cellStart, reader.trimEnd(cellStart, index)]);
 		if (cells.length > MAX_CELLS) return undefined;
 		start = index + 1;
 	}
 	// `| a | b |`: nothing after the last border.
-	if (
-		delimiter === PIPE &&
-		cells.length > 0 &&
-		cells[cells.length - 1][0] === cells[cells.length - 1][1]
-	)
-		cells.pop();
+	const last = cells[cells.length - 1];
+	if (delimiter === PIPE && last && last[0] === last[1]) cells.pop();
 	return cells;
+}
+
+/** Where the line that holds `at` ends. */
+function lineEndFrom(plain: string, at: number): number {
+	while (at < plain.length && !isLineEnd(plain.charCodeAt(at))) at++;
+	return at;
+}
+
+function skipBlanks(plain: string, at: number, end: number): number {
+	while (at < end && isBlank(plain.charCodeAt(at))) at++;
+	return at;
 }
 
 /** The delimiter of a line that is not a `|` row: a tab, else a comma, else a semicolon; -1 if none. */
@@ -144,8 +154,13 @@ function cellText(plain: string, [start, end]: [number, number]): string {
 		: text;
 }
 
+/** Where a table's header may name a secret: the letters every secret's name holds (names.ts). */
+const NAME_HINT = new RegExp(SECRET_NAME_HINT.source, 'gi');
+const TABS = /\t/g;
+
 function tableHeader(reader: Reader, at: number): boolean {
 	const { plain } = reader;
+	if (reader.nextMatch(NAME_HINT, 0, at) >= reader.lineEnd) return false;
 	const delimiter = reader.pipeRow ? PIPE : delimiterOf(reader, at);
 	if (delimiter === -1) return false;
 	const cells = cellsOf(reader, at, delimiter);
@@ -219,6 +234,7 @@ function tableRow(reader: Reader, at: number): boolean {
  */
 function cookieFileLine(reader: Reader, at: number): boolean {
 	const { plain, lineEnd } = reader;
+	if (reader.nextMatch(TABS, 1, at) >= lineEnd) return false;
 	const tabs: number[] = [];
 	for (let index = at; index < lineEnd && tabs.length <= 6; index++) {
 		if (plain.charCodeAt(index) === TAB) tabs.push(index);

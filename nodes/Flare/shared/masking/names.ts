@@ -190,7 +190,7 @@ export const SECRETS_NAME = 2;
 export type NameKind = typeof NOT_SECRET_NAME | typeof SECRET_NAME | typeof SECRETS_NAME;
 
 /** Every name the rule makes a secret's holds one of these (a fast test for the many that do not). */
-const SECRET_NAME_HINT = new RegExp(
+export const SECRET_NAME_HINT = new RegExp(
 	`pass|pw|pin|otp|secret|token|jwt|auth|cookie|sess|sid|cred|sig|key|hash|bearer|mnemonic|phrase|${SECRET_WORDS.slice(SECRET_WORDS.indexOf('passwort')).join('|')}`,
 	'i',
 );

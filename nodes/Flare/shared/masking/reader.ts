@@ -54,11 +54,15 @@ export class Reader {
 	word1Head = false;
 	word2 = -1;
 	word2Head = false;
-	/** A command of this line whose options take a password (commands.ts), and its arguments so far. */
+	/** `net` or `net user` on this line, and its arguments so far (commands.ts). */
 	command?: string;
 	arguments = 0;
 	/** Where the command's last argument ended (an argument is a chunk between blanks). */
 	argumentEnd = -1;
+	/** The command of a line whose options take a password, found up to `commandScan` (commands.ts). */
+	lineCommand?: string;
+	commandLine = -1;
+	commandScan = -1;
 	/** The text is a `.netrc`: `password` takes the next word. */
 	netrc = false;
 	/** A `value` before this position is a secret: a pair named like one came first (`name="Password"`). */
@@ -71,6 +75,8 @@ export class Reader {
 	table?: Table;
 	/** Per quote and level of escaping: up to where no closing quote is on the line. */
 	private readonly quoteFails = new Int32Array(128).fill(-1);
+	/** Where patterns were last found (`nextMatch`). */
+	private readonly nextMatches = [-1, -1, -1];
 	/** Where the segment being read ends, once looked for. */
 	private segmentEndAt = -1;
 	/** Where the next `-----END` of a private key is (shapes.ts), once looked for. */
@@ -185,6 +191,19 @@ export class Reader {
 		return index >= this.lineStart ? index : -1;
 	}
 
+	/**
+	 * Where `pattern` (global) next matches from `at`: looked for once per stretch of text (each
+	 * pattern its own `slot`), so that asking at every line costs one pass in all.
+	 */
+	nextMatch(pattern: RegExp, slot: number, at: number): number {
+		if (this.nextMatches[slot] < at) {
+			pattern.lastIndex = at;
+			const found = pattern.exec(this.plain);
+			this.nextMatches[slot] = found ? found.index : Infinity;
+		}
+		return this.nextMatches[slot];
+	}
+
 	forgetWords(): void {
 		this.word1 = this.word2 = -1;
 	}
@@ -262,7 +281,7 @@ export class Reader {
 			const after = option(this, at, end);
 			if (after !== -1) return after;
 		}
-		commandWord(this, at, end, head);
+		commandWord(this, at, end);
 		if (next === 0x40) return email(this, at, end);
 		if (next === 0x3a && isUrlStart(plain, at, end)) return url(this, at);
 		const assigned = assignmentAt(this, at, end, head);

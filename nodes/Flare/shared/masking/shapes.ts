@@ -15,7 +15,7 @@
  * The prefix that names the kind is kept (it says what leaked), the rest masked. Each shape is read
  * on one run of name characters, which the reader consumes.
  */
-import { isAsciiLetter, isDigit } from './chars';
+import { SOFT, isAsciiLetter, isDigit, isSpace } from './chars';
 import type { Reader } from './reader';
 
 /** Prefixes and the least number of characters after each (the vendors' formats). */
@@ -143,7 +143,12 @@ export function privateKey(reader: Reader, at: number): number {
 		const found = plain.indexOf('-----END', body);
 		reader.keyEndAt = found === -1 ? Infinity : found;
 	}
-	const end = Math.min(reader.keyEndAt, segmentEnd);
-	reader.mask(body, end);
-	return end;
+	// The body, without the line ends around it.
+	let start = body;
+	let end = Math.min(reader.keyEndAt, segmentEnd);
+	const blank = (code: number) => isSpace(code) || code === SOFT;
+	while (start < end && blank(plain.charCodeAt(start))) start++;
+	while (end > start && blank(plain.charCodeAt(end - 1))) end--;
+	reader.mask(start, end);
+	return Math.min(reader.keyEndAt, segmentEnd);
 }

@@ -137,8 +137,10 @@ function secretParameters(text: string, start: number, end: number, ranges: Rang
 	let plainEnd = -1;
 	let encodedEnd = -1;
 	for (const match of url.matchAll(PARAMETER_NAME)) {
-		if (nameKind(match[1]) !== SECRET_NAME) continue;
 		const valueStart = match.index + match[0].length;
+		// Inside the value of one found already (`?token=?token=…`): masked with it.
+		if (valueStart < plainEnd || valueStart < encodedEnd) continue;
+		if (nameKind(match[1]) !== SECRET_NAME) continue;
 		if (match[2] === '=') {
 			if (plainEnd < valueStart) plainEnd = endOf(url, VALUE_END, valueStart);
 			ranges.push(start + valueStart, start + plainEnd);

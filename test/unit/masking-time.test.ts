@@ -1,0 +1,69 @@
+/**
+ * Masking takes time linear in the text's length, whatever the text (docs/api-contract.md,
+ * "Masking", "Speed"; issue 38): for every adversarial shape (test/support/adversarial.ts: tags,
+ * unclosed quotes, separators without values, nesting, encodings, one huge line, each family's own
+ * look-ups) and for shapes fast-check composes from their fragments, masking 4n bytes takes at most
+ * 6 times the CPU time of n bytes (a linear reading takes about 4 times; a quadratic one 16). CPU
+ * time, the best of three, so that a busy machine cannot fail it. `npm test` runs n = 128 KiB;
+ * `npm run test:long` n = 1 MiB and many more composed shapes. Speed itself is the bench's.
+ */
+import fc from 'fast-check';
+
+import { protectLeakedValues } from '../../nodes/Flare/shared/masking';
+import { ADVERSARIAL, FRAGMENTS } from '../support/adversarial';
+import { cpuMsOf } from '../support/cpu';
+import { volume } from '../support/volume';
+
+const KiB = 1024;
+const N = volume(128 * KiB, 1024 * KiB);
+/** At most this many times the CPU time of n bytes for 4n: linear takes about 4. */
+const MAX_RATIO = 6;
+
+/** CPU time to mask `text` as a record's free text, URL and with a secret of its own: the best of three. */
+async function maskingCpuMs(text: string): Promise<number> {
+	let best = Infinity;
+	for (let run = 0; run < 3; run++) {
+		const record = { content: text, url: text, password: 'aaaaaaa' };
+		best = Math.min(best, await cpuMsOf(() => protectLeakedValues(record, 'masked')));
+	}
+	return best;
+}
+
+/** The CPU time of 4n bytes over that of n bytes, after a run that warms the code up. */
+async function ratioOf(make: (bytes: number) => string): Promise<number> {
+	await maskingCpuMs(make(N / 4));
+	const small = await maskingCpuMs(make(N));
+	const large = await maskingCpuMs(make(4 * N));
+	// Below a millisecond the clock's grain decides: such a shape is fast at any size.
+	return large / Math.max(small, 1);
+}
+
+describe('masking time is linear in the text, whatever the text (CPU time of 4n bytes at most 6 times that of n)', () => {
+	it.each(Object.keys(ADVERSARIAL))('%s', async (shape) => {
+		const ratio = await ratioOf(ADVERSARIAL[shape]);
+		expect({ shape, ratio: Math.round(ratio * 10) / 10, linear: ratio <= MAX_RATIO }).toMatchObject({ linear: true });
+	}, 120_000);
+
+	it('shapes fast-check composes from the fragments that open a notation and leave it open', async () => {
+		await fc.assert(
+			fc.asyncProperty(fc.array(fc.constantFrom(...FRAGMENTS), { minLength: 1, maxLength: 4 }), async (fragments) => {
+				const unit = fragments.join('');
+				const ratio = await ratioOf((bytes) => unit.repeat(Math.ceil(bytes / unit.length)));
+				if (ratio > MAX_RATIO) throw new Error(`${JSON.stringify(unit)}: 4n bytes took ${ratio.toFixed(1)} times the CPU time of n`);
+			}),
+			{ numRuns: volume(4, 60), seed: 20261207 },
+		);
+	}, 600_000);
+
+	it('R-M1 (hostile review of 2026-12-07): 4 MiB of a credential line split by <mark> tags is masked within a second of CPU', async () => {
+		const marks = 300_000;
+		const text = `jane@acme.com:${'<mark>'.repeat(marks)}${'a</mark>'.repeat(marks)}`;
+		let masked: { content: string } | undefined;
+		const cpuMs = await cpuMsOf(() => {
+			masked = protectLeakedValues({ content: text }, 'masked') as { content: string };
+		});
+		expect(masked?.content).toBe('jane@acme.com:<mark>********</mark>');
+		// About 0.2 s here; it took 50 s before the fix.
+		expect(cpuMs).toBeLessThan(1_000);
+	});
+});
