@@ -111,7 +111,16 @@ export interface PlaybookSettings {
 	now: () => number;
 	/** Organization of the tenants' demo key, as /tokens/test reports it. */
 	organizationId: number;
+	/** How a v2 rule written is stored (server.ts `FakeFlareOptions.alertRuleStorage`). */
+	alertRuleStorage: AlertRuleStorage;
 }
+
+/**
+ * How the fake stores a v2 rule written: as sent (the package's reading of Flare's docs), with its
+ * frequency read as minutes and kept in seconds, or without the channel it names (a v2 rule bound to
+ * an Alert Central channel otherwise than the package assumes): the two bets the read-back checks.
+ */
+export type AlertRuleStorage = 'asSent' | 'frequencyInSeconds' | 'withoutChannel';
 
 /** A channel as the fake keeps it: its params too (the list leaves them out). */
 interface StoredChannel extends AlertChannel {
@@ -555,12 +564,14 @@ export class PlaybookApi {
 			name: body.name ?? current?.name ?? '',
 			type: body.type,
 			params: body.params,
-			frequency: body.frequency,
+			frequency: this.settings.alertRuleStorage === 'frequencyInSeconds' ? body.frequency * 60 : body.frequency,
 			start_at: isoWithOffset(dateTimeToMs(body.start_at)),
 			search_types: body.search_types ?? [],
 			experimental_search_types: body.experimental_search_types ?? [],
 			risks: body.risks ?? [],
-			...(body.tenant_alert_channel_id !== undefined ? { tenant_alert_channel_id: body.tenant_alert_channel_id } : {}),
+			...(body.tenant_alert_channel_id !== undefined && this.settings.alertRuleStorage !== 'withoutChannel'
+				? { tenant_alert_channel_id: body.tenant_alert_channel_id }
+				: {}),
 			created_at: current?.created_at ?? now,
 			updated_at: now,
 			feed_url: `/firework/v2/${owner}/${ownerId}/feed`,

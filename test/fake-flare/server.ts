@@ -58,7 +58,7 @@ import { plantedSecret } from './planted';
 import type { ActedOnDefault, AddEventsOptions, EventStore, FeedSortKey } from './events';
 import { FeedApi, type FeedRouteName, feedRoutes } from './feed';
 import { ManagementApi, type ManagementRouteName, managementRoutes } from './management';
-import { PlaybookApi, type PlaybookRouteName, playbookRoutes } from './playbook';
+import { type AlertRuleStorage, PlaybookApi, type PlaybookRouteName, playbookRoutes } from './playbook';
 import { identifierFilter } from './identifiers';
 import {
 	type Cursor,
@@ -133,6 +133,8 @@ export interface FakeFlareOptions {
 	 * `…/organizations/{id}/tenants` after `tenants`, with the flags given (default false). Default none.
 	 */
 	otherOrganizationTenants?: OtherOrganizationTenant[];
+	/** How a v2 alert rule written is stored (playbook.ts `AlertRuleStorage`; default `asSent`). */
+	alertRuleStorage?: AlertRuleStorage;
 }
 
 /** A tenant of `otherOrganizationTenants`. */
@@ -172,6 +174,7 @@ export interface ResolvedFakeFlareOptions {
 	sources?: number;
 	reportProcessingPolls: number;
 	otherOrganizationTenants: OtherOrganizationTenant[];
+	alertRuleStorage: AlertRuleStorage;
 }
 
 export interface LoggedRequest {
@@ -269,6 +272,7 @@ const DEFAULTS: ResolvedFakeFlareOptions = {
 	actedOnDefault: 'leftOut',
 	reportProcessingPolls: 1,
 	otherOrganizationTenants: [],
+	alertRuleStorage: 'asSent',
 };
 
 /** The demo keys of an organization administrator (the others belong to members). */
@@ -788,6 +792,7 @@ export class FakeFlare {
 				quirks: this.currentOptions.quirks,
 				now: () => this.now(),
 				organizationId: KEY_OWNERS.full.organization_id,
+				alertRuleStorage: this.currentOptions.alertRuleStorage,
 			},
 			(write) => this.writes.push(write),
 		);

@@ -1,5 +1,4 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	identifierLocator,
@@ -9,6 +8,7 @@ import {
 import { describeShape, parameterError, unexpectedAnswer } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
+import { unchangedSince } from '../../shared/records';
 import { asNodeError, callFlare } from '../../shared/runner';
 import {
 	boundedText,
@@ -184,10 +184,11 @@ function versionOf(record: IDataObject): string {
 /**
  * Flare's update replaces the identifier whole (data, categories, emerging categories and severities
  * are required), so the node reads the identifier first and sends it back with the changes: fields
- * left out keep their current values (docs/api-contract.md, "Updating an identifier"). To narrow the
- * window in which a change made meanwhile would be overwritten, it reads the identifier again just
- * before the write and writes nothing if it changed. A secret identifier's value is never written
- * back as read: Flare does not say whether it reads it back in clear.
+ * left out keep their current values (docs/api-contract.md, "Updating an identifier"). Updates of one
+ * identifier run one at a time in the n8n process; to narrow the window in which a change made
+ * elsewhere would be overwritten, it reads the identifier again just before the write and writes
+ * nothing if it changed (records.ts). A secret identifier's value is never written back as read:
+ * Flare does not say whether it reads it back in clear.
  */
 export const updateOperation: FlareOperation = {
 	action: 'update the identifier',
@@ -206,6 +207,7 @@ export const updateOperation: FlareOperation = {
 		is_disabled: 'updateFields.isDisabled',
 	},
 	target: (item) => `Identifier ${locatorLabel(item, 'identifierId')}`,
+	record: (item) => `identifier:${locatorInteger(item, 'identifierId')}`,
 	async prepare(item, request) {
 		const id = locatorInteger(item, 'identifierId');
 		request.pathParameters.identifier_id = id;
@@ -229,17 +231,8 @@ export const updateOperation: FlareOperation = {
 			is_disabled: current.is_disabled,
 			...changes,
 		};
-		if (versionOf(await currentIdentifier(item, id)) !== versionOf(current)) {
-			throw new NodeOperationError(
-				item.node(),
-				`Identifier ${id} changed in Flare while it was being updated [item ${item.index}]`,
-				{
-					itemIndex: item.index,
-					description:
-						'Something else (e.g. another execution) changed it between the read and the write, so nothing was written. Run the node again: it reads the identifier anew.',
-				},
-			);
-		}
+		const reread = async () => await currentIdentifier(item, id);
+		await unchangedSince(item, `Identifier ${id}`, current, reread, versionOf);
 	},
 	output: (_item, records) => records,
 };
