@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeListSearchResult } from 'n8n-workflow';
 
-import { docxOf, pdfOf } from '../fake-flare/playbook';
+import { docxOf, pdfOf } from '../fake-flare/files';
 import { MAX_FILE_BYTES } from '../../nodes/Flare/shared/body';
 import { apiRequests, jsonOf, maskedView, untilDisconnected, useFakeFlare } from './support';
 

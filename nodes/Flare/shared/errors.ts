@@ -54,7 +54,7 @@ export interface FailureContext {
 	/** Sentence-case action, e.g. "search leaked credentials". */
 	action: string;
 	/** Entitlement the operation needs, named in 403 messages. */
-	entitlement?: 'ASTP' | 'threat intelligence';
+	entitlement?: 'ASTP' | 'threat intelligence' | 'reports';
 	/** What a 403 means for this operation, and what to do, when it is not an entitlement. */
 	forbidden?: string;
 	/** Flare field names (as in a 422 `loc`) mapped to the display names of our parameters. */

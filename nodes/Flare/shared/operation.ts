@@ -132,8 +132,9 @@ export interface FlareOperation extends Omit<FailureContext, 'target' | 'fields'
 	 */
 	outputsCookies?: boolean;
 	/**
-	 * Every output record is a tenant (Tenant → Get Many): output items are not stamped with the
-	 * tenant they were listed in (runner.ts `tenantStamp`).
+	 * Every output record is a tenant (Tenant → Get Many), or is about the tenant or member an
+	 * administration operation names (Target Tenant), whatever the node's Tenant: output items are
+	 * not stamped with the tenant the request was made in (runner.ts `tenantStamp`).
 	 */
 	outputsTenants?: boolean;
 	/**

@@ -2,10 +2,12 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { FlareOperation } from '../../shared/operation';
 import { createRequestDescription, createRequestOperation } from './createRequest';
+import { deleteDescription, deleteOperation } from './delete';
 import { downloadDescription, downloadOperation } from './download';
 import { getDescription, getOperation } from './get';
 import { getAllDescription, getAllOperation } from './getAll';
 import { getRequestStatusDescription, getRequestStatusOperation } from './getRequestStatus';
+import { publishDescription, publishOperation } from './publish';
 
 export const threatReportDescription: INodeProperties[] = [
 	{
@@ -22,6 +24,13 @@ export const threatReportDescription: INodeProperties[] = [
 				action: 'Change data by requesting a threat intelligence report',
 				description:
 					'Ask Flare to generate a threat intelligence report (threat intelligence); changes data in Flare',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				action: 'Change data by deleting a threat report',
+				description:
+					'Delete a threat report, e.g. a requested one once filed (threat intelligence); changes data in Flare',
 			},
 			{
 				name: 'Download',
@@ -51,20 +60,31 @@ export const threatReportDescription: INodeProperties[] = [
 				description:
 					'Check whether a requested report is ready, and get the report once completed (threat intelligence)',
 			},
+			{
+				name: 'Publish',
+				value: 'publish',
+				action: 'Change data by publishing a threat report',
+				description:
+					'Publish a reviewed report to the tenant, optionally under a new title (threat intelligence); changes data in Flare',
+			},
 		],
 		default: 'createRequest',
 	},
 	...createRequestDescription,
+	...deleteDescription,
 	...downloadDescription,
 	...getDescription,
 	...getAllDescription,
 	...getRequestStatusDescription,
+	...publishDescription,
 ];
 
 export const threatReportOperations: Record<string, FlareOperation> = {
 	createRequest: createRequestOperation,
+	delete: deleteOperation,
 	download: downloadOperation,
 	get: getOperation,
 	getAll: getAllOperation,
 	getRequestStatus: getRequestStatusOperation,
+	publish: publishOperation,
 };
