@@ -113,7 +113,7 @@ export class ThreatFlowApi {
 	private publishReport(request: HandlerRequest): Reply {
 		const id = pathParam('report_id', request.params[0], ReportIdParam);
 		const rawBody = jsonBody(request);
-		const body = parseWith(PublishReportBody, rawBody ?? {}, 'body');
+		const body = parseWith(PublishReportBody, rawBody, 'body');
 		const publishedAt = isoWithOffset(Math.floor(this.now() / 1000) * 1000);
 		const edit = { ...(body.title ? { title: body.title } : {}), published_at: publishedAt };
 		if (!this.playbook.editReport(request.tenantId, id, edit)) return errorReply(404, 'NOT_FOUND', `report ${id} not found`);

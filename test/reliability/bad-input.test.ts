@@ -99,6 +99,8 @@ const PATH_PARAMETERS: Record<string, string> = {
 	alert_id: 'alertRuleId',
 	report_id: 'reportId',
 	uid: 'uid',
+	tenant_id: 'targetTenantId',
+	user_id: 'userId',
 };
 
 /** Path placeholders the node fills from Flare's answers, not from a parameter (e.g. the key's organization). */

@@ -402,10 +402,13 @@ function webhookAuth(item: FlareItem): IDataObject {
 	const username = isGiven(item, 'webhookOptions.basicAuthUsername');
 	const password = isGiven(item, 'webhookOptions.basicAuthPassword');
 	if (username !== password) {
+		const [missing, given] = username
+			? ['webhookOptions.basicAuthPassword', 'webhookOptions.basicAuthUsername']
+			: ['webhookOptions.basicAuthUsername', 'webhookOptions.basicAuthPassword'];
 		throw parameterError(
 			item,
-			username ? 'webhookOptions.basicAuthPassword' : 'webhookOptions.basicAuthUsername',
-			'is required with the other basic auth field',
+			missing,
+			`is required with '${item.displayName(given)}'`,
 			'Set both Basic Auth Username and Basic Auth Password, or neither.',
 		);
 	}

@@ -4,8 +4,7 @@ import { leakedValueOutput, updateDisplayOptions } from '../../shared/descriptio
 import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import { recordOfAnswer, type FlareOperation } from '../../shared/operation';
-import { boundedText, optionValue, requiredText } from '../../shared/validation';
-import { isGiven } from '../identifier/data';
+import { optionValue, requiredText } from '../../shared/validation';
 
 /** Most messages one request asks for (a decision: Flare documents 10 by default and no maximum). */
 const MAX_MESSAGES = 100;
@@ -46,17 +45,8 @@ const fields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		description: 'Translation, where to go on from, and output settings',
+		description: 'Translation and output settings',
 		options: [
-			{
-				displayName: 'Continue From',
-				name: 'searchAfter',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. {{ $json.next }}',
-				description:
-					"The next (or previous) value of an earlier output of this operation, to read on from there in the same direction",
-			},
 			leakedValueOutput,
 			{
 				displayName: 'Translate',
@@ -92,7 +82,9 @@ function messagesOf(item: FlareItem): number {
  * The messages around a chat event (`POST /{segment}/v4/threat_flow/unit_summary/related_conversation`,
  * v4 OpenAPI `RelatedConversationRequest {uid, direction, size, search_after, should_translate}`):
  * one item, the conversation as Flare answers it (`conversation_name`, `conversation_messages`,
- * `next`, `previous`), its messages masked as free text.
+ * `next`, `previous`), its messages masked as free text. The node does not take Flare's cursors
+ * (`search_after`): Flare alone can tell a valid one, so a wrong one would be sent unchecked; up to
+ * 100 messages on each side of the event are read in one request.
  */
 export const getRelatedConversationOperation: FlareOperation = {
 	action: 'get the conversation of the event',
@@ -104,7 +96,6 @@ export const getRelatedConversationOperation: FlareOperation = {
 		uid: 'uid',
 		direction: 'direction',
 		size: 'messages',
-		search_after: 'options.searchAfter',
 		should_translate: 'options.shouldTranslate',
 	},
 	target: (item) => `Event '${String(item.parameter('uid', ''))}'`,
@@ -117,9 +108,6 @@ export const getRelatedConversationOperation: FlareOperation = {
 			uid: requiredText(item, 'uid'),
 			direction: optionValue(item, 'direction', ['next', 'previous'], 'next'),
 			size: messagesOf(item),
-			...(isGiven(item, 'options.searchAfter')
-				? { search_after: boundedText(item, 'options.searchAfter', 2_048) }
-				: {}),
 			should_translate: translate,
 		};
 	},

@@ -21,8 +21,15 @@ const whoAmI: FlareOperation = {
 	output: (_item, records) => records,
 };
 
-/** The organization of the item's API key, as Flare's token test reports it. */
+/**
+ * The organization of the item's API key, as Flare's token test reports it: asked once per item
+ * (an update reads the record, then writes it, both under the organization).
+ */
 export async function organizationOf(item: FlareItem): Promise<number> {
+	return await item.once('organization', async () => await readOrganization(item));
+}
+
+async function readOrganization(item: FlareItem): Promise<number> {
 	let organization: unknown;
 	let status = 200;
 	let shape = 'nothing';

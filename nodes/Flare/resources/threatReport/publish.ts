@@ -51,7 +51,8 @@ export const publishOperation: FlareOperation = {
 	target: (item) => `Threat report ${locatorLabel(item, 'reportId')}`,
 	prepare(item, request) {
 		request.pathParameters.report_id = locatorInteger(item, 'reportId');
-		request.body = isGiven(item, 'title') ? { title: boundedText(item, 'title', MAX_NAME_LENGTH) } : {};
+		// Flare requires a body: a null title keeps the report's.
+		request.body = { title: isGiven(item, 'title') ? boundedText(item, 'title', MAX_NAME_LENGTH) : null };
 	},
 	output: (_item, _records, response) => recordUnder(response, 'report', 'a threat report'),
 };
