@@ -155,7 +155,7 @@ export async function validValues(fake: FakeFlare, harness: Harness): Promise<Re
 		sharedKey: 'shared-key-2c4e',
 		entraTenantId: '72f988bf-86f1-41af-91ab-2d7cd011db47',
 		entraClientId: '0f3a9c1e-5b7d-4e2f-8a6c-1d9e7b3f5a20',
-		entraSecret: 'entra-secret-9a1f',
+		entraSecret: 'Summer2024!',
 		ingestionUrl: 'https://acme-dce.eastus-1.ingest.monitor.azure.com/dataCollectionRules/dcr-1/streams/Custom-Flare_CL',
 		splunkHost: 'splunk.acme.com:8088',
 		index: 'flare',
