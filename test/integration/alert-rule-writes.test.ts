@@ -86,6 +86,13 @@ describe('Alert rule writes: what Flare stored is read back, updates of one rule
 		expect(env.fake.state.writes).toHaveLength(1);
 	});
 
+	it('Create with a name a URL cannot carry (a lone surrogate): the read-back walks the list unfiltered', async () => {
+		const result = await create({ name: 'Leaks \ud800' });
+
+		expect(sent()).toEqual([`POST /firework/v2/assets/${identifier()}/alerts`, 'GET /firework/v4/alerts/']);
+		expect(result.status).toBe('success');
+	});
+
 	it('Update: the read, the PUT, the read-back of the rule by its name; a Flare that stores another unit fails the item', async () => {
 		storing('frequencyInSeconds');
 		const [rule] = env.fake.playbook.rulesOf(TENANT, 'assets', identifier());

@@ -334,11 +334,11 @@ describe('Flare node description', () => {
 		['tenant', 'getAll', /Tenant field of the Flare node and trigger takes \(or the credential's Tenant ID\)/],
 		['tenant', 'getAllInOrganization', /^Every tenant of your Flare organization, for an organization administrator's API key/],
 		// Flare's docs do not deprecate it: the notice names where the claim comes from (api-audit D1).
-		['threatReport', 'createRequest', /^The specification this package was built from says Flare will replace this endpoint by POST \/v4\/threat_flow\/intel\/requests; Flare's API documentation \(July 2026\) lists it as current.*Needs the threat intelligence feature/],
+		['threatReport', 'createRequest', /^The specification this package was built from says Flare will replace this endpoint by POST \/v4\/threat_flow\/intel\/requests; Flare's API documentation \(July 2026\) lists it as current.*Needs access to Threat Flow \(a feature of your Flare account and a permission of your role\)/],
 		['astpUrl', 'getAll', /^Needs the ASTP/],
 		['source', 'get', /^Needs the ASTP/],
 		['identifier', 'delete', /up to an hour/],
-		['threatReport', 'getRequestStatus', /^Needs the threat intelligence feature\..*Wait node/],
+		['threatReport', 'getRequestStatus', /^Needs access to Threat Flow \(a feature of your Flare account and a permission of your role\)\..*Wait node/],
 		['event', 'searchGlobal', /^Searches of all of Flare count toward your organization's monthly global search quota.*at most 10 events a page/],
 		['event', 'expandStealerLog', /^Beta:/],
 		['leakedCookie', 'search', /^Needs the ASTP .*cookie monitoring/],

@@ -428,6 +428,13 @@ function explain(
 			description: `${context.forbidden}${flareSays}`,
 		};
 	}
+	if (status === 403 && context.entitlement === 'threat intelligence') {
+		// Flare names no such feature: its roles page lists "use threat flow" as a permission (api-audit part 4, C3).
+		return {
+			message: `Your Flare account has no access to Threat Flow, needed to ${context.action}`,
+			description: `Threat Flow is a feature of your Flare account and a permission of your user's role: ask your Flare Customer Success Manager to enable it, or an administrator for a role that may use Threat Flow, or use the API key of a user who has it.${flareSays}`,
+		};
+	}
 	if (status === 403) {
 		const feature = context.entitlement ? `the ${context.entitlement} feature` : 'this feature';
 		return {

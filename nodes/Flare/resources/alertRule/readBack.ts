@@ -42,9 +42,18 @@ function ruleList(q: string | undefined): FlareOperation {
 	};
 }
 
+/** Whether a name can narrow the list (`q`): text that a URL can carry, of a reasonable length. */
+function searchable(name: string): boolean {
+	try {
+		return name !== '' && encodeURIComponent(name).length <= 1_024;
+	} catch {
+		return false;
+	}
+}
+
 /** Rule `id` as the list shows it: among the rules named like it, else among all, or undefined. */
 async function listedRule(item: FlareItem, id: number, name: string): Promise<IDataObject | undefined> {
-	for (const q of [name, undefined]) {
+	for (const q of searchable(name) ? [name, undefined] : [undefined]) {
 		let found: IDataObject | undefined;
 		let pages = 0;
 		await callFlare(item, ruleList(q), {

@@ -35,7 +35,7 @@ const fields: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. jane@acme.com',
 				description:
-					"Text Flare searches the members for (its parameter q, which Flare's docs do not describe), e.g. a name or an e-mail address",
+					"Text Flare searches the members for (its q, which Flare's docs do not describe), e.g. a name or an e-mail address",
 			},
 		],
 	},

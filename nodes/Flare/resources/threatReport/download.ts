@@ -13,7 +13,7 @@ type Format = (typeof FORMATS)[number];
 const fields: INodeProperties[] = [
 	notice(
 		'threatReportDownloadNotice',
-		"Needs the threat intelligence feature. The file is Flare's, as Flare renders it: the node cannot mask leaked values inside a PDF or DOCX file (Get returns the report's text with them masked). An answer that is not a file of the chosen format, or is over 50 MiB, fails the item.",
+		"Needs access to Threat Flow (a feature of your Flare account and a permission of your role). The file is Flare's, as Flare renders it: the node cannot mask leaked values inside a PDF or DOCX file (Get returns the report's text with them masked). An answer that is not a file of the chosen format, or is over 50 MiB, fails the item.",
 	),
 	threatReportLocator('Threat report to download: pick it by title, or enter its numeric ID'),
 	{
