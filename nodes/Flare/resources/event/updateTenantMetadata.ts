@@ -165,7 +165,7 @@ export const updateTenantMetadataOperation: FlareOperation = {
 	// Flare's answer is the event's metadata (`TenantMetadataResponse`): anything else does not confirm the write.
 	output: (_item, _records, response) =>
 		recordOfAnswer(response, ['uid'], "the event's tenant metadata"),
-	// A field sent as null must come back cleared (docs/api-contract.md, "Tenant metadata").
+	// A field sent as null must come back cleared (docs/api-contract.md, "Writes that read first or read back").
 	async readBack(item, [metadata]) {
 		const kept = CLEARED.filter(
 			([clear, , key]) => clearing(item, clear) && ![null, undefined, ''].includes(metadata?.[key] as never),
@@ -175,7 +175,7 @@ export const updateTenantMetadataOperation: FlareOperation = {
 		throw readBackError(
 			item,
 			`Flare did not clear the ${kept.map(([, , key]) => (key === 'severity' ? 'severity override' : key)).join(' and ')} of event '${uid}'`,
-			`Its answer to the write shows ${kept.map(([, , key]) => `${key} ${shown(metadata[key])}`).join(', ')}. The node sends null to clear a field, which Flare's schema allows but does not explain (docs/api-contract.md, "Tenant metadata").`,
+			`Its answer to the write shows ${kept.map(([, , key]) => `${key} ${shown(metadata[key])}`).join(', ')}. The node sends null to clear a field, which Flare's schema allows but does not explain (docs/api-contract.md, "Writes that read first or read back").`,
 		);
 	},
 };
