@@ -295,6 +295,21 @@ export async function callFlare(
 	}
 }
 
+/**
+ * The answer to one request of `operation` (its first page, for a list), for code that reads a record
+ * before writing it (an update) or after (a read-back); failures as {@link callFlare}'s.
+ */
+export async function answerOf(item: FlareItem, operation: FlareOperation): Promise<FlareResponse> {
+	let answer: FlareResponse | undefined;
+	await callFlare(item, operation, {
+		onPage(_records, response) {
+			answer = response;
+			return false;
+		},
+	});
+	return answer!;
+}
+
 /** A failed page's error, noting its size when the node chose it (Return All) rather than Limit. */
 function withPageSize(error: unknown, size: number, options: CallOptions): unknown {
 	if (error instanceof FlareRequestFailed && options.returnAll) error.failure.pageSize = size;

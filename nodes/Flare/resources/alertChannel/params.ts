@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
-import { boundedText, emailAddress, guid, optionValue } from '../../shared/validation';
+import { booleanValue, boundedText, emailAddress, guid, optionValue } from '../../shared/validation';
 import { textList } from '../event/feed';
 import { isGiven } from '../identifier/data';
 
@@ -340,11 +340,7 @@ export function channelParams(item: FlareItem): IDataObject {
 		case 'teams':
 			return { type, teams_webhook_url: url(item, 'webhookUrl') };
 		case 'email': {
-			const flag = (name: string) => {
-				const value = item.parameter<unknown>(`emailOptions.${name}`, false);
-				if (typeof value !== 'boolean') throw parameterError(item, `emailOptions.${name}`, 'must be true or false');
-				return value;
-			};
+			const flag = (name: string) => booleanValue(item, `emailOptions.${name}`);
 			return {
 				type,
 				email: emailAddress(item, 'email'),

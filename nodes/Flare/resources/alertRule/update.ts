@@ -8,7 +8,7 @@ import {
 import { FlareRequestFailed, parameterError, unexpectedAnswer } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
-import { asNodeError, callFlare } from '../../shared/runner';
+import { answerOf, asNodeError } from '../../shared/runner';
 import {
 	boundedText,
 	locatorInteger,
@@ -154,16 +154,10 @@ const WRITABLE = [
 
 /** The rule as Flare has it now, among its owner's. */
 async function currentRule(item: FlareItem, id: number): Promise<IDataObject> {
-	let answer: FlareResponse | undefined;
-	await callFlare(item, listRules, {
-		onPage(_records, response) {
-			answer = response;
-			return false;
-		},
-	});
+	const answer = await answerOf(item, listRules);
 	let rules: IDataObject[];
 	try {
-		rules = rulesOf(answer!);
+		rules = rulesOf(answer);
 	} catch (error) {
 		throw asNodeError(item, listRules, error);
 	}

@@ -4,7 +4,7 @@ import { leakedValueOutput, updateDisplayOptions } from '../../shared/descriptio
 import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import { recordOfAnswer, type FlareOperation } from '../../shared/operation';
-import { optionValue, requiredText } from '../../shared/validation';
+import { booleanValue, optionValue, requiredText } from '../../shared/validation';
 
 /** Most messages one request asks for (a decision: Flare documents 10 by default and no maximum). */
 const MAX_MESSAGES = 100;
@@ -100,15 +100,11 @@ export const getRelatedConversationOperation: FlareOperation = {
 	},
 	target: (item) => `Event '${String(item.parameter('uid', ''))}'`,
 	prepare(item, request) {
-		const translate = item.parameter<unknown>('options.shouldTranslate', false);
-		if (typeof translate !== 'boolean') {
-			throw parameterError(item, 'options.shouldTranslate', 'must be true or false');
-		}
 		request.body = {
 			uid: requiredText(item, 'uid'),
 			direction: optionValue(item, 'direction', ['next', 'previous'], 'next'),
 			size: messagesOf(item),
-			should_translate: translate,
+			should_translate: booleanValue(item, 'options.shouldTranslate'),
 		};
 	},
 	output: (_item, _records, response) =>

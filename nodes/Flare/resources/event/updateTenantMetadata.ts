@@ -5,7 +5,7 @@ import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import { recordOfAnswer, type FlareOperation } from '../../shared/operation';
 import { readBackError, shown } from '../../shared/records';
-import { optionValue, requiredText } from '../../shared/validation';
+import { booleanValue, optionValue, requiredText } from '../../shared/validation';
 import { SEVERITIES, textList } from './feed';
 
 const fields: INodeProperties[] = [
@@ -95,11 +95,7 @@ const CLEARED = [
 ] as const;
 
 /** Whether a Clear option is on (added and true). */
-function clearing(item: FlareItem, name: string): boolean {
-	const value = item.parameter<unknown>(name, false);
-	if (typeof value !== 'boolean') throw parameterError(item, name, 'must be true or false');
-	return value;
-}
+const clearing = (item: FlareItem, name: string) => booleanValue(item, name);
 
 /** The fields to change, checked before anything is sent: at least one. */
 function changesOf(item: FlareItem): IDataObject {

@@ -7,10 +7,11 @@ import {
 } from '../../shared/descriptions';
 import { describeShape, parameterError, unexpectedAnswer } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
-import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
+import { isObject, type FlareOperation } from '../../shared/operation';
 import { unchangedSince } from '../../shared/records';
-import { asNodeError, callFlare } from '../../shared/runner';
+import { answerOf, asNodeError } from '../../shared/runner';
 import {
+	booleanValue,
 	boundedText,
 	locatorInteger,
 	locatorLabel,
@@ -92,11 +93,7 @@ function changesOf(item: FlareItem): IDataObject {
 	}
 	Object.assign(changes, groupOf(item, 'updateFields.groupId'));
 	if (isGiven(item, 'updateFields.isDisabled')) {
-		const disabled = item.parameter<unknown>('updateFields.isDisabled');
-		if (typeof disabled !== 'boolean') {
-			throw parameterError(item, 'updateFields.isDisabled', 'must be true or false');
-		}
-		changes.is_disabled = disabled;
+		changes.is_disabled = booleanValue(item, 'updateFields.isDisabled');
 	}
 	if (Object.keys(changes).length === 0) {
 		throw parameterError(
@@ -141,14 +138,8 @@ function shapeProblem(record: unknown): string | undefined {
 
 /** The identifier as Flare has it now, checked (`shapeProblem`). */
 async function currentIdentifier(item: FlareItem, id: number): Promise<IDataObject> {
-	let answer: FlareResponse | undefined;
-	await callFlare(item, getOperation, {
-		onPage(_records, response) {
-			answer = response;
-			return false;
-		},
-	});
-	const problem = shapeProblem(answer?.body);
+	const answer = await answerOf(item, getOperation);
+	const problem = shapeProblem(answer.body);
 	if (problem !== undefined) {
 		// A failure of the read, before anything is written.
 		const what = `Flare's answer to the read of identifier ${id} ${problem}, so nothing was written`;

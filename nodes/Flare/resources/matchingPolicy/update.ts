@@ -3,9 +3,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { matchingPolicyLocator, notice, updateDisplayOptions } from '../../shared/descriptions';
 import { describeShape, parameterError, unexpectedAnswer } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
-import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
+import { isObject, type FlareOperation } from '../../shared/operation';
 import { unchangedSince } from '../../shared/records';
-import { asNodeError, callFlare } from '../../shared/runner';
+import { answerOf, asNodeError } from '../../shared/runner';
 import { locatorLabel, locatorUuid, requiredText } from '../../shared/validation';
 import { getOperation } from './get';
 import {
@@ -65,14 +65,8 @@ const policyVersion = ({ name, policy_type, value, updated_at }: IDataObject) =>
 
 /** The policy as Flare has it now, checked (`shapeProblem`). */
 async function currentPolicy(item: FlareItem, uuid: string): Promise<IDataObject> {
-	let answer: FlareResponse | undefined;
-	await callFlare(item, getOperation, {
-		onPage(_records, response) {
-			answer = response;
-			return false;
-		},
-	});
-	const problem = shapeProblem(answer?.body);
+	const answer = await answerOf(item, getOperation);
+	const problem = shapeProblem(answer.body);
 	if (problem !== undefined) {
 		// A failure of the read, before anything is written.
 		const what = `Flare's answer to the read of matching policy ${uuid} ${problem}, so nothing was written`;

@@ -3,13 +3,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { memberLocator, notice, updateDisplayOptions } from '../../shared/descriptions';
 import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
-import {
-	isObject,
-	recordUnder,
-	type FlareOperation,
-	type FlareResponse,
-} from '../../shared/operation';
-import { asNodeError, callFlare } from '../../shared/runner';
+import { isObject, recordUnder, type FlareOperation } from '../../shared/operation';
+import { answerOf, asNodeError } from '../../shared/runner';
 import {
 	boundedText,
 	emailAddress,
@@ -91,15 +86,9 @@ function changesOf(item: FlareItem): IDataObject {
 
 /** The member's user as Flare has it now. */
 async function currentUser(item: FlareItem): Promise<IDataObject> {
-	let answer: FlareResponse | undefined;
-	await callFlare(item, getOperation, {
-		onPage(_records, response) {
-			answer = response;
-			return false;
-		},
-	});
+	const answer = await answerOf(item, getOperation);
 	try {
-		const [member] = recordUnder(answer!, 'member', 'a member');
+		const [member] = recordUnder(answer, 'member', 'a member');
 		return isObject(member.user) ? member.user : {};
 	} catch (error) {
 		throw asNodeError(item, getOperation, error);

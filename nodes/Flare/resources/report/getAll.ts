@@ -6,9 +6,8 @@ import {
 	returnAllOrLimit,
 	updateDisplayOptions,
 } from '../../shared/descriptions';
-import { parameterError } from '../../shared/errors';
 import { nextCursor, type FlareOperation } from '../../shared/operation';
-import { optionValue } from '../../shared/validation';
+import { booleanValue, optionValue } from '../../shared/validation';
 
 /** What Flare sorts reports by (v4 OpenAPI `SortType` of `GET /v4/reports`). */
 const ORDER_BY = ['author', 'created_at', 'id', 'status', 'title', 'updated_at'] as const;
@@ -101,14 +100,10 @@ export const getAllOperation: FlareOperation = {
 		include_archived: 'filters.includeArchived',
 	},
 	prepare(item, request) {
-		const archived = item.parameter<unknown>('filters.includeArchived', false);
-		if (typeof archived !== 'boolean') {
-			throw parameterError(item, 'filters.includeArchived', 'must be true or false');
-		}
 		request.qs = {
 			order_by: optionValue(item, 'options.orderBy', ORDER_BY, 'created_at'),
 			order_type: optionValue(item, 'options.order', ['asc', 'desc'], 'desc'),
-			include_archived: archived,
+			include_archived: booleanValue(item, 'filters.includeArchived'),
 		};
 	},
 	output: (_item, records) => records,

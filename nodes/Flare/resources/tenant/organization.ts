@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { describeShape, unexpectedAnswer } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
-import { callFlare } from '../../shared/runner';
+import { answerOf } from '../../shared/runner';
 
 /**
  * The organization of the API key, and what Flare's organization endpoints (tenants, members) need
@@ -30,23 +30,14 @@ export async function organizationOf(item: FlareItem): Promise<number> {
 }
 
 async function readOrganization(item: FlareItem): Promise<number> {
-	let organization: unknown;
-	let status = 200;
-	let shape = 'nothing';
-	await callFlare(item, whoAmI, {
-		onPage(_records, response) {
-			status = response.statusCode;
-			const body = response.body;
-			organization = isObject(body) ? body.organization_id : undefined;
-			shape = isObject(body)
-				? "an object without a numeric 'organization_id'"
-				: describeShape(body);
-			return false;
-		},
-	});
+	const { body, statusCode } = await answerOf(item, whoAmI);
+	const organization = isObject(body) ? body.organization_id : undefined;
 	if (typeof organization !== 'number' || !Number.isInteger(organization) || organization < 1) {
+		const shape = isObject(body)
+			? "an object without a numeric 'organization_id'"
+			: describeShape(body);
 		throw unexpectedAnswer(
-			status,
+			statusCode,
 			`Flare's token test answered with ${shape}, not the key's organization`,
 		);
 	}

@@ -3,9 +3,10 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { notice, targetTenantLocator, updateDisplayOptions } from '../../shared/descriptions';
 import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
-import type { FlareOperation, FlareResponse } from '../../shared/operation';
-import { asNodeError, callFlare } from '../../shared/runner';
+import type { FlareOperation } from '../../shared/operation';
+import { answerOf, asNodeError } from '../../shared/runner';
 import {
+	booleanValue,
 	boundedText,
 	locatorInteger,
 	locatorLabel,
@@ -113,11 +114,7 @@ function changesOf(item: FlareItem): IDataObject {
 		changes.global_search_calls_limit = count(item, 'updateFields.globalSearchCallsLimit');
 	}
 	if (isGiven(item, 'updateFields.preventGlobalSearch')) {
-		const prevent = item.parameter<unknown>('updateFields.preventGlobalSearch');
-		if (typeof prevent !== 'boolean') {
-			throw parameterError(item, 'updateFields.preventGlobalSearch', 'must be true or false');
-		}
-		changes.prevent_global_search = prevent;
+		changes.prevent_global_search = booleanValue(item, 'updateFields.preventGlobalSearch');
 	}
 	if (Object.keys(changes).length === 0) {
 		throw parameterError(
@@ -140,15 +137,9 @@ const REQUIRED: Record<string, string> = {
 
 /** The tenant as Flare has it now. */
 async function currentTenant(item: FlareItem): Promise<IDataObject> {
-	let answer: FlareResponse | undefined;
-	await callFlare(item, getOperation, {
-		onPage(_records, response) {
-			answer = response;
-			return false;
-		},
-	});
+	const answer = await answerOf(item, getOperation);
 	try {
-		return tenantOfAnswer(answer!)[0];
+		return tenantOfAnswer(answer)[0];
 	} catch (error) {
 		throw asNodeError(item, getOperation, error);
 	}

@@ -6,9 +6,8 @@ import {
 	targetTenantLocator,
 	updateDisplayOptions,
 } from '../../shared/descriptions';
-import { parameterError } from '../../shared/errors';
 import type { FlareOperation } from '../../shared/operation';
-import { locatorInteger, locatorLabel, optionValue } from '../../shared/validation';
+import { booleanValue, locatorInteger, locatorLabel, optionValue } from '../../shared/validation';
 import { ORGANIZATION_ADMIN_ONLY } from '../tenant/organization';
 
 /** A user's roles in a tenant (v2 OpenAPI `UserTenantAccess.role`). */
@@ -67,8 +66,7 @@ export const addOperation: FlareOperation = {
 		`Tenant ${locatorLabel(item, 'targetTenantId')} or member ${locatorLabel(item, 'userId')}`,
 	prepare(item, request) {
 		request.pathParameters.tenant_id = locatorInteger(item, 'targetTenantId');
-		const readOnly = item.parameter<unknown>('readOnly', false);
-		if (typeof readOnly !== 'boolean') throw parameterError(item, 'readOnly', 'must be true or false');
+		const readOnly = booleanValue(item, 'readOnly');
 		request.body = {
 			users: [
 				{
