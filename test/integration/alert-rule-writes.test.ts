@@ -93,6 +93,17 @@ describe('Alert rule writes: what Flare stored is read back, updates of one rule
 		expect(result.status).toBe('success');
 	});
 
+	it('Create whose read-back fails (Flare unavailable): the error says the rule was created and not sent again', async () => {
+		env.fake.faults.add({ path: '/firework/v4/alerts/', method: 'GET', times: Infinity, fault: { status: 503, body: {} } });
+
+		const result = await create();
+
+		const [created] = env.fake.playbook.rulesOf(TENANT, 'assets', identifier()).filter((rule) => rule.name === 'Leaks to the SOC');
+		expect(sent().filter((request) => request.startsWith('POST'))).toHaveLength(1);
+		expect(result.error?.message).toMatch(/^Flare is temporarily unavailable \(HTTP 503\)/);
+		expect(result.error?.description).toMatch(new RegExp(`Alert rule ${created.id} was created before this read-back; the request was not sent again: check the rule in Flare\\.$`));
+	});
+
 	it('Update: the read, the PUT, the read-back of the rule by its name; a Flare that stores another unit fails the item', async () => {
 		storing('frequencyInSeconds');
 		const [rule] = env.fake.playbook.rulesOf(TENANT, 'assets', identifier());

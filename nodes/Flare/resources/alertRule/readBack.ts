@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { unexpectedAnswer } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
@@ -107,7 +108,13 @@ export async function checkStoredRule(
 			),
 		);
 	}
-	const rule = await listedRule(item, id, String(sent.name ?? ''));
+	const rule = await listedRule(item, id, String(sent.name ?? '')).catch((error: unknown) => {
+		// The write was applied: whatever stopped the read-back, the item says so.
+		if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+			error.description = `${error.description ?? ''} Alert rule ${id} was ${verb} before this read-back; the request was not sent again: check the rule in Flare.`.trim();
+		}
+		throw error;
+	});
 	if (!rule) {
 		throw readBackError(
 			item,
