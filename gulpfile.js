@@ -31,7 +31,7 @@ function notesFor(properties, resource, operation) {
 		.map((property) => property.displayName);
 }
 
-const ENTITLEMENTS = { ASTP: 'ASTP', 'threat intelligence': 'Threat intelligence' };
+const ENTITLEMENTS = { ASTP: 'ASTP', 'threat intelligence': 'Threat Flow', reports: 'Reports' };
 
 function operationsTable() {
 	const { description, operations } = loadNode();

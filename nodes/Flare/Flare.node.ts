@@ -26,8 +26,14 @@ import {
 	leakedCredentialOperations,
 } from './resources/leakedCredential';
 import { matchingPolicyDescription, matchingPolicyOperations } from './resources/matchingPolicy';
+import {
+	organizationMemberDescription,
+	organizationMemberOperations,
+} from './resources/organizationMember';
+import { reportDescription, reportOperations } from './resources/report';
 import { sourceDescription, sourceOperations } from './resources/source';
 import { tenantDescription, tenantOperations } from './resources/tenant';
+import { tenantUserDescription, tenantUserOperations } from './resources/tenantUser';
 import { threatReportDescription, threatReportOperations } from './resources/threatReport';
 import type { FlareOperation } from './shared/operation';
 import { runFlareOperation, SHARED_FIELDS } from './shared/runner';
@@ -45,8 +51,11 @@ export const flareOperations: Record<string, Record<string, FlareOperation>> = {
 	leakedCookie: leakedCookieOperations,
 	leakedCredential: leakedCredentialOperations,
 	matchingPolicy: matchingPolicyOperations,
+	organizationMember: organizationMemberOperations,
+	report: reportOperations,
 	source: sourceOperations,
 	tenant: tenantOperations,
+	tenantUser: tenantUserOperations,
 	threatReport: threatReportOperations,
 };
 
@@ -127,11 +136,29 @@ export class Flare implements INodeType {
 						value: 'matchingPolicy',
 						description: 'Keyword lists that refine what identifiers match',
 					},
+					{
+						name: 'Organization Member',
+						value: 'organizationMember',
+						description:
+							"The users of your Flare organization: list, update, disable (an organization administrator's key)",
+					},
+					{
+						name: 'Report',
+						value: 'report',
+						description: "Flare's platform reports of the tenant, e.g. the monthly client report",
+					},
 					{ name: 'Source', value: 'source', description: 'Where leaked credentials come from' },
 					{
 						name: 'Tenant',
 						value: 'tenant',
-						description: 'The tenants your API key can work in, and their IDs',
+						description:
+							"The tenants your API key can work in, and their IDs; for an organization administrator's key, create, update and archive them",
+					},
+					{
+						name: 'Tenant User',
+						value: 'tenantUser',
+						description:
+							"Who has access to a tenant, with which role (an organization administrator's key)",
 					},
 					{
 						name: 'Threat Report',
@@ -152,8 +179,11 @@ export class Flare implements INodeType {
 			...leakedCookieDescription,
 			...leakedCredentialDescription,
 			...matchingPolicyDescription,
+			...organizationMemberDescription,
+			...reportDescription,
 			...sourceDescription,
 			...tenantDescription,
+			...tenantUserDescription,
 			...threatReportDescription,
 			// Tenant and Request Options: every operation has them (the runner reads them).
 			...SHARED_FIELDS,

@@ -7,3 +7,4 @@ export * from './requests';
 export * from './feed';
 export * from './errors';
 export * from './playbook';
+export * from './administration';

@@ -160,7 +160,8 @@ export const PLAYBOOK_CASES: E2eCase[] = [
 		steps: one({
 			check(run, { fake, api }) {
 				const node = 'Critical events of identifier 7001';
-				checkEqual(api.length, 1, node, 'one request');
+				// The write, then its read-back (the tenant's rules named like it).
+				checkEqual(api.map((request) => [request.method, request.path]), [['POST', '/firework/v2/assets/7001/alerts'], ['GET', '/firework/v4/alerts/']], node, 'requests');
 				const body = api[0].body as Record<string, unknown>;
 				checkEqual(
 					[api[0].method, api[0].path, { ...body, start_at: typeof body.start_at }],
@@ -183,7 +184,12 @@ export const PLAYBOOK_CASES: E2eCase[] = [
 		steps: one({
 			check(run, { fake, api }) {
 				const node = 'Alert rule 5101, every 30 minutes';
-				checkEqual(api.map((request) => [request.method, request.path]), [['GET', '/firework/v2/assets/7001/alerts'], ['PUT', '/firework/v2/assets/7001/alerts/5101']], node, 'requests: read, then write');
+				checkEqual(
+					api.map((request) => [request.method, request.path]),
+					[['GET', '/firework/v2/assets/7001/alerts'], ['PUT', '/firework/v2/assets/7001/alerts/5101'], ['GET', '/firework/v4/alerts/']],
+					node,
+					'requests: read, write, read back',
+				);
 				const rule = fake.playbook.rulesOf(TENANT, 'assets', 7001).find((candidate) => candidate.id === 5101)!;
 				checkEqual([rule.frequency, rule.name, rule.risks], [30, 'Leaks of the main domain', [4, 5]], node, 'the rule in Flare');
 				checkEqual(run.json(node), [view(fake, rule)], node, 'output');
@@ -201,6 +207,7 @@ export const PLAYBOOK_CASES: E2eCase[] = [
 					api.map((request) => [request.method, request.path]),
 					[
 						['POST', '/firework/v2/assets/groups/100/alerts'],
+						['GET', '/firework/v4/alerts/'],
 						['DELETE', `/firework/v2/assets/groups/100/alerts/${String(created.id)}`],
 					],
 					node,

@@ -303,7 +303,7 @@ export const RESPONSE_CASES: E2eCase[] = [
 	},
 	{
 		file: 'operations/matching-policy-update.json',
-		about: 'Matching Policy → Update: read, then the policy sent back whole with the changes',
+		about: 'Matching Policy → Update: read, read again just before the write, then the policy sent back whole with the changes',
 		steps: one({
 			check(run, { fake, api }) {
 				const node = 'Update its keywords';
@@ -311,6 +311,7 @@ export const RESPONSE_CASES: E2eCase[] = [
 				checkEqual(
 					api.map((request) => [request.method, request.path, request.body]).slice(1),
 					[
+						['GET', `${POLICIES}/${uuid}`, undefined],
 						['GET', `${POLICIES}/${uuid}`, undefined],
 						['PUT', `${POLICIES}/${uuid}`, { name: 'Terms to ignore (QA)', value: { keywords: ['test', 'demo', 'sandbox'] } }],
 					],

@@ -8,6 +8,7 @@ import { masked, maskedView, simplifiedIdentities } from '../integration/support
 import { CANARY_API_KEY, CANARY_TOKEN_PREFIX } from '../reliability/secret-scan';
 import { EVENT_CASES } from './cases-events';
 import { INVENTORY_CASES } from './cases-inventory';
+import { MSSP_CASES } from './cases-mssp';
 import { PLAYBOOK_CASES } from './cases-playbook';
 import { RESPONSE_CASES } from './cases-response';
 import { OTHER_TENANTS, SUITE_TENANTS, TENANT_CASES } from './cases-tenants';
@@ -906,8 +907,10 @@ export const CASES: E2eCase[] = [
 			},
 		}),
 	},
-	// Last: it adds events to every tenant's feed.
+	// Last but one: it adds events to every tenant's feed.
 	...TENANT_CASES,
+	// Last: they create, change and archive the organization's tenants and members.
+	...MSSP_CASES,
 ];
 
 /** What the fake chat model answers in the AI Agent case (behaviours/ai-agent-tool.json). */

@@ -1037,6 +1037,12 @@ export class Dataset {
 		return this.identifierGroup(id, tenantId)!;
 	}
 
+	/** Renames a group. */
+	renameIdentifierGroup(id: number, name: string): void {
+		const group = this.groupList.get(id);
+		if (group) this.groupList.set(id, { ...group, name });
+	}
+
 	/** Deletes a group; its identifiers keep their `group_id` (Flare documents nothing else). */
 	deleteIdentifierGroup(id: number): void {
 		this.groupList.delete(id);

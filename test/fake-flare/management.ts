@@ -1,5 +1,5 @@
 /**
- * Identifier groups (v2: list, get, create, delete) and matching policies beyond assign and list
+ * Identifier groups (v2: list, get, create, rename, delete) and matching policies beyond assign and list
  * (v4: create, get, update, delete, list and remove assignments): the Management API that the
  * onboarding playbooks use. server.ts routes them here after authentication and rate limits; the
  * state is the dataset's (groups, policies, assignments), and every write is recorded.
@@ -15,6 +15,7 @@ import {
 	PolicyAssignmentBody,
 	PolicyAssignmentListQuery,
 	PolicyUuidParam,
+	UpdateGroupDataBody,
 } from '../contract';
 import type { Dataset } from './dataset';
 import { positionsPage, type Quirks } from './paging';
@@ -36,6 +37,7 @@ export type ManagementRouteName =
 	| 'createGroup'
 	| 'getGroup'
 	| 'deleteGroup'
+	| 'renameGroup'
 	| 'createPolicy'
 	| 'getPolicy'
 	| 'updatePolicy'
@@ -63,6 +65,7 @@ export function managementRoutes(seg: string): ManagementRoute[] {
 		route('createGroup', 'POST', `/${seg}/v2/assets/groups/`),
 		route('getGroup', 'GET', `/${seg}/v2/assets/groups/${param}`),
 		route('deleteGroup', 'DELETE', `/${seg}/v2/assets/groups/${param}`),
+		route('renameGroup', 'PUT', `/${seg}/v2/assets/groups/${param}`),
 		route('createPolicy', 'POST', `/${seg}/v4/matching-policies`),
 		route('getPolicy', 'GET', `/${seg}/v4/matching-policies/${param}`),
 		route('updatePolicy', 'PUT', `/${seg}/v4/matching-policies/${param}`),
@@ -97,6 +100,7 @@ export class ManagementApi {
 					return this.createGroup(request);
 				case 'getGroup':
 				case 'deleteGroup':
+				case 'renameGroup':
 					return this.group(name, request);
 				case 'createPolicy':
 					return this.createPolicy(request);
@@ -126,12 +130,19 @@ export class ManagementApi {
 		return jsonReply(200, { assets_group: group });
 	}
 
-	private group(name: 'getGroup' | 'deleteGroup', request: HandlerRequest): Reply {
+	private group(name: 'getGroup' | 'deleteGroup' | 'renameGroup', request: HandlerRequest): Reply {
 		const id = pathParam('assets_group_id', request.params[0], IdentifierIdParam);
 		const group = this.dataset.identifierGroup(id, request.tenantId);
 		if (!group)
 			return jsonReply(404, { message: `Identifier group ${id} not found`, code: 'NOT_FOUND' });
 		if (name === 'getGroup') return jsonReply(200, { assets_group: group });
+		if (name === 'renameGroup') {
+			const rawBody = jsonBody(request);
+			const { name: renamed } = parseWith(UpdateGroupDataBody, rawBody, 'body');
+			this.dataset.renameIdentifierGroup(id, renamed);
+			this.write(request, rawBody);
+			return jsonReply(200, { assets_group: this.dataset.identifierGroup(id, request.tenantId) });
+		}
 		this.dataset.deleteIdentifierGroup(id);
 		this.write(request, undefined);
 		return jsonReply(200, {});

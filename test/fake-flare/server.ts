@@ -31,8 +31,6 @@ import {
 	type ReportRequestBodyInput,
 	ReportRequestIdParam,
 	SourceListQuery,
-	OrganizationTenantsQuery,
-	type OrganizationTenant,
 	TokenGenerateBody,
 	UrlsByHashBody,
 	type ValidationErrorItem,
@@ -57,8 +55,15 @@ import { alertFor, type FlareAlert } from './push';
 import { plantedSecret } from './planted';
 import type { ActedOnDefault, AddEventsOptions, EventStore, FeedSortKey } from './events';
 import { FeedApi, type FeedRouteName, feedRoutes } from './feed';
+import {
+	AdministrationApi,
+	type AdministrationRouteName,
+	administrationRoutes,
+} from './administration';
 import { ManagementApi, type ManagementRouteName, managementRoutes } from './management';
-import { PlaybookApi, type PlaybookRouteName, playbookRoutes } from './playbook';
+import { ReportingApi, type ReportingRouteName, reportingRoutes } from './reporting';
+import { ThreatFlowApi, type ThreatFlowRouteName, threatFlowRoutes } from './threat-flow';
+import { type AlertRuleStorage, PlaybookApi, type PlaybookRouteName, playbookRoutes } from './playbook';
 import { identifierFilter } from './identifiers';
 import {
 	type Cursor,
@@ -133,6 +138,8 @@ export interface FakeFlareOptions {
 	 * `…/organizations/{id}/tenants` after `tenants`, with the flags given (default false). Default none.
 	 */
 	otherOrganizationTenants?: OtherOrganizationTenant[];
+	/** How a v2 alert rule written is stored (playbook.ts `AlertRuleStorage`; default `asSent`). */
+	alertRuleStorage?: AlertRuleStorage;
 }
 
 /** A tenant of `otherOrganizationTenants`. */
@@ -172,6 +179,7 @@ export interface ResolvedFakeFlareOptions {
 	sources?: number;
 	reportProcessingPolls: number;
 	otherOrganizationTenants: OtherOrganizationTenant[];
+	alertRuleStorage: AlertRuleStorage;
 }
 
 export interface LoggedRequest {
@@ -269,6 +277,7 @@ const DEFAULTS: ResolvedFakeFlareOptions = {
 	actedOnDefault: 'leftOut',
 	reportProcessingPolls: 1,
 	otherOrganizationTenants: [],
+	alertRuleStorage: 'asSent',
 };
 
 /** The demo keys of an organization administrator (the others belong to members). */
@@ -351,10 +360,12 @@ type RouteName =
 	| 'reportStatus'
 	| 'eventSearch'
 	| 'byAccounts'
-	| 'organizationTenants'
 	| FeedRouteName
 	| ManagementRouteName
-	| PlaybookRouteName;
+	| PlaybookRouteName
+	| AdministrationRouteName
+	| ReportingRouteName
+	| ThreatFlowRouteName;
 
 interface Route {
 	name: RouteName;
@@ -497,7 +508,6 @@ function buildRoutes(segment: string): Route[] {
 		route('listIdentifiers', 'GET', `/${seg}/v4/identifiers/`, 'basic'),
 		route('listPolicies', 'GET', `/${seg}/v4/matching-policies`, 'basic'),
 		route('listSources', 'GET', '/astp/v2/sources', 'basic', 'astp'),
-		route('organizationTenants', 'GET', `/${seg}/v2/organizations/${param}/tenants`, 'basic'),
 		route(
 			'reportStatus',
 			'GET',
@@ -507,6 +517,9 @@ function buildRoutes(segment: string): Route[] {
 		),
 		// Before the feeds': the AI explanation's path is also the full event's path form.
 		...playbookRoutes(seg).map((r) => route(r.name, r.method, r.path, 'basic', r.needs)),
+		...threatFlowRoutes(seg).map((r) => route(r.name, r.method, r.path, 'basic', r.needs)),
+		...administrationRoutes(seg).map((r) => route(r.name, r.method, r.path, 'basic')),
+		...reportingRoutes(seg).map((r) => route(r.name, r.method, r.path, 'basic')),
 		...feedRoutes(seg).map((r) => route(r.name, r.method, r.path, r.tier, r.needs)),
 		...managementRoutes(seg).map((r) => route(r.name, r.method, r.path, 'basic')),
 	];
@@ -565,6 +578,9 @@ export class FakeFlare {
 	private feedApi!: FeedApi;
 	private managementApi!: ManagementApi;
 	private playbookApi!: PlaybookApi;
+	private administrationApi!: AdministrationApi;
+	private reportingApi!: ReportingApi;
+	private threatFlowApi!: ThreatFlowApi;
 	private routes!: Route[];
 	private tokens = new Map<string, TokenRecord>();
 	private log: LoggedRequest[] = [];
@@ -634,6 +650,21 @@ export class FakeFlare {
 		return this.playbookApi;
 	}
 
+	/** The organization's tenants, a tenant's users and its members (administration.ts). */
+	get administration(): AdministrationApi {
+		return this.administrationApi;
+	}
+
+	/** The platform reports (reporting.ts). */
+	get reporting(): ReportingApi {
+		return this.reportingApi;
+	}
+
+	/** Threat Flow report deletion and publication, and the conversations of chat events (threat-flow.ts). */
+	get threatFlow(): ThreatFlowApi {
+		return this.threatFlowApi;
+	}
+
 	/** The events of the feeds (the oracle of events.ts). */
 	get events(): EventStore {
 		return this.feedApi.events;
@@ -650,6 +681,7 @@ export class FakeFlare {
 				...this.events.plantedValues(),
 				...this.reportRequests.flatMap((_, index) => plantedInReport(index + 1)),
 				...this.playbookApi.plantedValues(),
+				...this.threatFlowApi.plantedValues(),
 			]),
 		];
 	}
@@ -788,7 +820,25 @@ export class FakeFlare {
 				quirks: this.currentOptions.quirks,
 				now: () => this.now(),
 				organizationId: KEY_OWNERS.full.organization_id,
+				alertRuleStorage: this.currentOptions.alertRuleStorage,
 			},
+			(write) => this.writes.push(write),
+		);
+		this.administrationApi = new AdministrationApi(
+			{
+				tenants: this.feedApi.tenants(),
+				others: this.currentOptions.otherOrganizationTenants,
+				organizationId: KEY_OWNERS.full.organization_id,
+				startTime: this.currentOptions.startTime,
+				quirks: this.currentOptions.quirks,
+			},
+			(write) => this.writes.push(write),
+		);
+		this.reportingApi = new ReportingApi(this.currentOptions);
+		this.threatFlowApi = new ThreatFlowApi(
+			this.playbookApi,
+			this.feedApi.events,
+			() => this.now(),
 			(write) => this.writes.push(write),
 		);
 	}
@@ -1098,6 +1148,7 @@ export class FakeFlare {
 			case 'createGroup':
 			case 'getGroup':
 			case 'deleteGroup':
+			case 'renameGroup':
 			case 'createPolicy':
 			case 'getPolicy':
 			case 'updatePolicy':
@@ -1147,7 +1198,31 @@ export class FakeFlare {
 			case 'listSources':
 				return this.listSources(ctx);
 			case 'organizationTenants':
-				return this.organizationTenants(ctx);
+			case 'createTenant':
+			case 'getTenant':
+			case 'updateTenant':
+			case 'archiveTenant':
+			case 'listTenantUsers':
+			case 'addTenantUsers':
+			case 'removeTenantUser':
+			case 'listMembers':
+			case 'getMember':
+			case 'updateMember':
+			case 'enableMember':
+			case 'disableMember':
+			case 'memberTenants': {
+				const { role } = ctx.token!;
+				const admin = ORGANIZATION_ADMINS.includes(role) ? KEY_OWNERS[role].organization_id : undefined;
+				return this.administrationApi.handle(name, this.handlerRequest(ctx), admin);
+			}
+			case 'listReports':
+			case 'getReport':
+			case 'downloadReport':
+				return this.reportingApi.handle(name, this.handlerRequest(ctx));
+			case 'deleteThreatReport':
+			case 'publishThreatReport':
+			case 'relatedConversation':
+				return this.threatFlowApi.handle(name, this.handlerRequest(ctx));
 			case 'reportStatus':
 				return this.reportStatus(ctx);
 			default: {
@@ -1582,42 +1657,6 @@ export class FakeFlare {
 	 * Every tenant of the organization, for its administrator's key only (the `full` key: the others
 	 * are members, refused 403, as is any other organization); paged by `from`/`next`.
 	 */
-	private organizationTenants(ctx: RequestContext): Reply {
-		const organization = pathParam('organization_id', ctx.params[0], IdentifierIdParam);
-		const { role } = ctx.token!;
-		if (!ORGANIZATION_ADMINS.includes(role) || KEY_OWNERS[role].organization_id !== organization) {
-			return errorReply(
-				403,
-				'FORBIDDEN',
-				`you are not an administrator of organization ${organization}`,
-			);
-		}
-		const query = parseWith(OrganizationTenantsQuery, ctx.query, 'query');
-		const others = this.currentOptions.otherOrganizationTenants.map((tenant) => ({
-			id: tenant.id,
-			name: tenant.name ?? `Tenant ${tenant.id}`,
-			is_disabled: tenant.is_disabled ?? false,
-			is_archived: tenant.is_archived ?? false,
-		}));
-		const tenants: OrganizationTenant[] = [
-			...this.feedApi
-				.tenants()
-				.map((tenant) => ({ ...tenant, is_disabled: false, is_archived: false })),
-			...others,
-		].map(({ id, name, is_disabled, is_archived }) => ({
-			id,
-			name,
-			type: 'regular',
-			description: `Monitoring of ${name}`,
-			organization_id: organization,
-			industry: 'global',
-			is_disabled,
-			is_archived,
-			prevent_global_search: false,
-		}));
-		return jsonReply(200, this.listPage(ctx, `tenants:${organization}`, query, tenants));
-	}
-
 	private listSources(ctx: RequestContext): Reply {
 		const query = parseWith(SourceListQuery, ctx.query, 'query');
 		const page = this.listPage(ctx, 'sources', query, this.currentDataset.sources());

@@ -84,7 +84,7 @@ describe('Validation, errors, retries and rate limits', () => {
 			const result = await flare.harness.runNode({ parameters: { resource: 'threatReport', operation: 'createRequest', reportTitle: 'X' } });
 
 			expect(result.error?.message).toBe(
-				'Your Flare account has no access to the threat intelligence feature, needed to create the threat report request',
+				'Your Flare account has no access to Threat Flow, needed to create the threat report request',
 			);
 		});
 

@@ -387,7 +387,7 @@ describe('Identifier → Update', () => {
 
 	it('refuses to write when the identifier changed between its read and the write: run it again', async () => {
 		const before = flare.fake.dataset.identifier(7002, TENANT);
-		// The read just before the write sees a rename made meanwhile (by another execution).
+		// The read just before the write sees a rename made meanwhile (by another n8n process).
 		flare.fake.faults.add({ path: path(7002), method: 'GET', skip: 1, fault: { status: 200, body: { ...before, name: 'Renamed meanwhile', updated_at: '2026-11-25T10:00:00+00:00' } } });
 
 		const result = await flare.harness.runNode(update(7002, { updateFields: { isDisabled: true } }));
@@ -395,7 +395,7 @@ describe('Identifier → Update', () => {
 		expect([result.error?.name, result.error?.message, result.error?.description]).toEqual([
 			'NodeOperationError',
 			'Identifier 7002 changed in Flare while it was being updated [item 0]',
-			'Something else (e.g. another execution) changed it between the read and the write, so nothing was written. Run the node again: it reads the identifier anew.',
+			'Something else (another n8n process, or someone in Flare) changed it between the read and the write, so nothing was written. Run the node again: it reads it anew.',
 		]);
 		expect(apiRequests(flare.fake).map((request) => [request.method, request.status])).toEqual([['GET', 200], ['GET', 200]]);
 		expect(flare.fake.state.writes).toEqual([]);

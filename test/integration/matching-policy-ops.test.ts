@@ -122,6 +122,8 @@ describe('Matching policies', () => {
 			const body = { name: current.name, value: { keywords: ['ceo', 'cfo'] } };
 			expect(apiRequests(flare.fake).map((request) => [request.method, request.path, request.body])).toEqual([
 				['GET', `${POLICIES}/${current.uuid}`, undefined],
+				// Read again just before the write: a change made meanwhile stops it (issue 40).
+				['GET', `${POLICIES}/${current.uuid}`, undefined],
 				['PUT', `${POLICIES}/${current.uuid}`, body],
 			]);
 			MatchingPolicyUpdateBody.parse(body);
@@ -134,7 +136,34 @@ describe('Matching policies', () => {
 
 			await flare.harness.runNode(policy('update', { policyUuid: rl('id', current.uuid), updateFields: { name: 'VIPs' } }));
 
-			expect(apiRequests(flare.fake)[1].body).toEqual({ name: 'VIPs', value: current.value });
+			expect(apiRequests(flare.fake)[2].body).toEqual({ name: 'VIPs', value: current.value });
+		});
+
+		it('refuses to write when the policy changed between its read and the write (another n8n process): run it again', async () => {
+			const current = first();
+			flare.fake.faults.add({ path: `${POLICIES}/${current.uuid}`, method: 'GET', skip: 1, fault: { status: 200, body: { ...flare.fake.dataset.policy(current.uuid), name: 'Renamed meanwhile' } } });
+
+			const result = await flare.harness.runNode(policy('update', { policyUuid: rl('id', current.uuid), updateFields: { keywords: 'ceo' } }));
+
+			expect([result.error?.name, result.error?.message, result.error?.description]).toEqual([
+				'NodeOperationError',
+				`Matching policy ${current.uuid} changed in Flare while it was being updated [item 0]`,
+				'Something else (another n8n process, or someone in Flare) changed it between the read and the write, so nothing was written. Run the node again: it reads it anew.',
+			]);
+			expect(apiRequests(flare.fake).map((request) => request.method)).toEqual(['GET', 'GET']);
+			expect(flare.fake.state.writes).toEqual([]);
+		});
+
+		it('two updates of one policy at once in one n8n process: one after the other, both changes kept', async () => {
+			const current = first();
+			const [renamed, rewritten] = await Promise.all([
+				flare.harness.runNode(policy('update', { policyUuid: rl('id', current.uuid), updateFields: { name: 'VIPs' } })),
+				flare.harness.runNode(policy('update', { policyUuid: rl('id', current.uuid), updateFields: { keywords: 'ceo, cfo' } })),
+			]);
+
+			expect([renamed.status, rewritten.status]).toEqual(['success', 'success']);
+			expect(apiRequests(flare.fake).map((request) => request.method)).toEqual(['GET', 'GET', 'PUT', 'GET', 'GET', 'PUT']);
+			expect(flare.fake.dataset.policy(current.uuid)).toMatchObject({ name: 'VIPs', value: { keywords: ['ceo', 'cfo'] } });
 		});
 
 		it('refuses a field of another type, naming it, before writing anything', async () => {

@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeListSearchResult } from 'n8n-workflow';
 
-import { docxOf, pdfOf } from '../fake-flare/playbook';
+import { docxOf, pdfOf } from '../fake-flare/files';
 import { MAX_FILE_BYTES } from '../../nodes/Flare/shared/body';
 import { apiRequests, jsonOf, maskedView, untilDisconnected, useFakeFlare } from './support';
 
@@ -256,7 +256,11 @@ describe('Issue 34: the operations playbooks reach for', () => {
 				search_types: ['leak', 'stealer_log'],
 				risks: [4, 5],
 			};
-			expect(sent()).toEqual([['POST', `/firework/v2/assets/${identifier()}/alerts`, {}, body]]);
+			expect(sent()).toEqual([
+				['POST', `/firework/v2/assets/${identifier()}/alerts`, {}, body],
+				// What Flare stored, read back (alert-rule-writes.test.ts).
+				['GET', '/firework/v4/alerts/', { order_type: 'desc', q: 'Critical leaks to n8n', size: '10' }, undefined],
+			]);
 			const created = env.fake.playbook.rulesOf(TENANT, 'assets', identifier()).find((rule) => rule.name === 'Critical leaks to n8n');
 			expect(jsonOf(result.output)).toEqual([created]);
 			expect(env.fake.state.writes).toHaveLength(1);
@@ -272,6 +276,7 @@ describe('Issue 34: the operations playbooks reach for', () => {
 
 			expect(sent().map(([method, path]) => [method, path])).toEqual([
 				['POST', `/firework/v2/assets/groups/${group()}/alerts`],
+				['GET', '/firework/v4/alerts/'],
 				['POST', `/firework/v2/assets/${identifier()}/alerts`],
 			]);
 			expect(ok.status).toBe('success');
@@ -290,6 +295,7 @@ describe('Issue 34: the operations playbooks reach for', () => {
 			expect(sent()).toEqual([
 				['GET', `/firework/v2/assets/${identifier()}/alerts`, {}, undefined],
 				['PUT', `/firework/v2/assets/${identifier()}/alerts/${rule.id}`, {}, { name, type, params, frequency: 30, start_at, search_types, experimental_search_types, risks: [5], tenant_alert_channel_id }],
+				['GET', '/firework/v4/alerts/', { order_type: 'desc', q: name, size: '10' }, undefined],
 			]);
 			const updated = env.fake.playbook.rulesOf(TENANT, 'assets', identifier()).find((candidate) => candidate.id === rule.id)!;
 			expect([updated.frequency, updated.risks]).toEqual([30, [5]]);
@@ -304,7 +310,7 @@ describe('Issue 34: the operations playbooks reach for', () => {
 			const refused = await update({ frequency: 30 });
 			const moved = await update({ frequency: 30, alertChannelId: rl(302) });
 
-			expect(sent().map(([method]) => method)).toEqual(['GET', 'GET', 'PUT']);
+			expect(sent().map(([method]) => method)).toEqual(['GET', 'GET', 'PUT', 'GET']);
 			expect([refused.error?.name, refused.error?.message]).toEqual([
 				'NodeOperationError',
 				`'Alert Channel' must be set to update alert rule ${legacy.id}, which sends to its own slack destination [item 0]`,

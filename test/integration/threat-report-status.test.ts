@@ -148,7 +148,7 @@ describe('Threat Report → Get Request Status', () => {
 
 		expect(apiRequests(env.fake).map((request) => request.status)).toEqual([403]);
 		expect(result.error?.message).toBe(
-			'Your Flare account has no access to the threat intelligence feature, needed to get the status of the threat report request',
+			'Your Flare account has no access to Threat Flow, needed to get the status of the threat report request',
 		);
 	});
 

@@ -80,7 +80,7 @@ const ownRecordOf = (operation: string, parameter: string, path: string) => {
  * The operations and trigger kind issue 34 added: their examples and a sample of random values in the
  * default run, as many random values as the others' in the long run (test/support/volume.ts).
  */
-const ADDED = ['alertChannel', 'alertRule', 'identifierRecommendation', 'event.getAiExplanation', 'threatReport.getAll', 'threatReport.get', 'threatReport.download', 'newLeakedCookie'];
+const ADDED = ['alertChannel.getAll', 'alertRule', 'identifierRecommendation', 'event.getAiExplanation', 'threatReport.getAll', 'threatReport.get', 'threatReport.download', 'newLeakedCookie'];
 const runsOf = (...names: string[]) => (names.some((name) => ADDED.includes(name)) ? volume(6, 30) : RUNS);
 
 const triggerProperties = new FlareTrigger().description.properties;
@@ -99,6 +99,8 @@ const PATH_PARAMETERS: Record<string, string> = {
 	alert_id: 'alertRuleId',
 	report_id: 'reportId',
 	uid: 'uid',
+	tenant_id: 'targetTenantId',
+	user_id: 'userId',
 };
 
 /** Path placeholders the node fills from Flare's answers, not from a parameter (e.g. the key's organization). */

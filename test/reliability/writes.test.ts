@@ -13,6 +13,8 @@ interface WriteOperation {
 	operation: string;
 	action: string;
 	path: RegExp;
+	/** The write's method, where a read of the same path comes before it (an update that reads first). */
+	method?: string;
 	parameters(fake: FakeFlare): IDataObject;
 }
 
@@ -91,6 +93,85 @@ const PLAYBOOK_WRITES: WriteOperation[] = [
 	},
 ];
 
+/**
+ * The writes added for MSSP operations and reporting (issue 40): the same checks, sampled as the
+ * playbook's in the default run.
+ */
+const ADMINISTRATION_WRITES: WriteOperation[] = [
+	{
+		operation: 'Identifier Group → Update',
+		action: 'rename the identifier group',
+		path: /\/v2\/assets\/groups\/\d+$/,
+		parameters: () => ({ resource: 'identifierGroup', operation: 'update', groupId: '101', name: 'Brands' }),
+	},
+	{
+		operation: 'Tenant → Create',
+		action: 'create the tenant',
+		path: /\/organizations\/\d+\/tenants$/,
+		method: 'POST',
+		parameters: () => ({ resource: 'tenant', operation: 'create', name: 'Globex' }),
+	},
+	{
+		operation: 'Tenant → Update',
+		action: 'update the tenant',
+		path: /\/v2\/tenants\/\d+$/,
+		method: 'PUT',
+		parameters: () => ({ resource: 'tenant', operation: 'update', targetTenantId: '101', updateFields: { name: 'Acme Corp' } }),
+	},
+	{
+		operation: 'Tenant → Archive',
+		action: 'archive the tenant',
+		path: /\/v2\/tenants\/\d+\/archive$/,
+		parameters: () => ({ resource: 'tenant', operation: 'archive', targetTenantId: '202' }),
+	},
+	{
+		operation: 'Tenant User → Add',
+		action: 'add the user to the tenant',
+		path: /\/v2\/tenants\/\d+\/users$/,
+		method: 'POST',
+		parameters: () => ({ resource: 'tenantUser', operation: 'add', targetTenantId: '202', userId: '520', role: 'editor' }),
+	},
+	{
+		operation: 'Tenant User → Remove',
+		action: 'remove the user from the tenant',
+		path: /\/v2\/tenants\/\d+\/users\/\d+$/,
+		parameters: () => ({ resource: 'tenantUser', operation: 'remove', targetTenantId: '101', userId: '510' }),
+	},
+	{
+		operation: 'Organization Member → Update',
+		action: 'update the member',
+		path: /\/members\/\d+$/,
+		method: 'PUT',
+		parameters: () => ({ resource: 'organizationMember', operation: 'update', userId: '510', updateFields: { surname: 'Haddad' } }),
+	},
+	{
+		operation: 'Organization Member → Disable',
+		action: 'disable the member',
+		path: /\/members\/\d+\/disable$/,
+		parameters: () => ({ resource: 'organizationMember', operation: 'disable', userId: '510' }),
+	},
+	{
+		operation: 'Alert Channel → Create',
+		action: 'create the alert channel',
+		path: /\/v4\/alerts\/channels$/,
+		method: 'POST',
+		parameters: () => ({ resource: 'alertChannel', operation: 'create', name: 'SOC', channelType: 'email', email: 'soc@acme.com' }),
+	},
+	{
+		operation: 'Threat Report → Publish',
+		action: 'publish the threat report',
+		path: /\/threat_flow\/reports\/\d+\/publish$/,
+		parameters: () => ({ resource: 'threatReport', operation: 'publish', reportId: '870001' }),
+	},
+	{
+		operation: 'Threat Report → Delete',
+		action: 'delete the threat report',
+		path: /\/threat_flow\/reports\/\d+$/,
+		method: 'DELETE',
+		parameters: () => ({ resource: 'threatReport', operation: 'delete', reportId: '870001' }),
+	},
+];
+
 const SLOW_MS = 1_500;
 const TIMEOUT_MS = 500;
 
@@ -121,7 +202,7 @@ describe('Writes under faults: Flare never sees the same write twice', () => {
 	const run = async (write: WriteOperation, rule?: Parameters<FakeFlare['faults']['add']>[0], extra: IDataObject = {}) => {
 		fake.reset();
 		harness.addFlareCredential({ apiKey: CANARY_API_KEY, baseUrl: fake.url });
-		if (rule) fake.faults.add(rule);
+		if (rule) fake.faults.add({ ...rule, method: write.method });
 		const result = await harness.runNode({ parameters: { ...write.parameters(fake), ...extra } });
 		expect(lastCollectedHits()).toEqual([]);
 		return result;
@@ -130,7 +211,7 @@ describe('Writes under faults: Flare never sees the same write twice', () => {
 	const sampleFaults = FAULTS.filter(([name]) => name === 'HTTP 502' || name === 'connection reset');
 	const scenarios = [
 		...WRITES.map((write) => [write, FAULTS] as const),
-		...PLAYBOOK_WRITES.map((write) => [write, volume(sampleFaults, FAULTS)] as const),
+		...[...PLAYBOOK_WRITES, ...ADMINISTRATION_WRITES].map((write) => [write, volume(sampleFaults, FAULTS)] as const),
 	].flatMap(([write, faults]) =>
 		faults.flatMap(([name, fault]) => (['before', 'after'] as const).map((phase) => [write.operation, name, phase, write, fault] as const)),
 	);
@@ -141,7 +222,7 @@ describe('Writes under faults: Flare never sees the same write twice', () => {
 		// A request the node gave up on is still processed by Flare, late.
 		if (slow) await sleep(SLOW_MS);
 
-		const sent = apiRequests(fake).filter((request) => write.path.test(request.path));
+		const sent = apiRequests(fake).filter((request) => write.path.test(request.path) && (!write.method || request.method === write.method));
 		const applied = fake.state.writes.length;
 		const row: WriteRow = {
 			kind: 'write',
@@ -163,13 +244,13 @@ describe('Writes under faults: Flare never sees the same write twice', () => {
 		expect(result.error?.description).toMatch(/The request was not sent again because Flare may already have applied it/);
 	});
 
-	it.each([...WRITES, ...PLAYBOOK_WRITES].map((write) => [write.operation, write] as const))('%s, 429 rate limit: retried, applied once', async (_operation, write) => {
+	it.each([...WRITES, ...PLAYBOOK_WRITES, ...ADMINISTRATION_WRITES].map((write) => [write.operation, write] as const))('%s, 429 rate limit: retried, applied once', async (_operation, write) => {
 		const result = await run(write, {
 			path: write.path,
 			fault: { status: 429, body: { error: { code: 'RATELIMIT_REACHED', message: 'ratelimit reached' } }, headers: { 'Retry-After': '0' } },
 		});
 
-		const sent = apiRequests(fake).filter((request) => write.path.test(request.path));
+		const sent = apiRequests(fake).filter((request) => write.path.test(request.path) && (!write.method || request.method === write.method));
 		recorder.add({
 			kind: 'write',
 			operation: write.operation,
@@ -181,7 +262,7 @@ describe('Writes under faults: Flare never sees the same write twice', () => {
 			outcome: result.status === 'success' ? 'succeeded once' : 'failed, not resent',
 		});
 		expect(result.status).toBe('success');
-		expect(sent.map((request) => request.status)).toEqual([429, write.operation.endsWith('Delete') ? 202 : 200]);
+		expect(sent.map((request) => request.status)).toEqual([429, write.operation === 'Identifier → Delete' ? 202 : 200]);
 		expect(fake.state.writes).toHaveLength(1);
 	});
 });

@@ -41,7 +41,7 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 		getByPassword: ['password', 'returnAll', 'limit', 'simplify', 'leakedValueOutput'],
 		getByKeyword: ['keyword', 'returnAll', 'limit', 'simplify', 'leakedValueOutput'],
 	},
-	source: { get: ['sourceId'] },
+	source: { get: ['sourceId'], getAll: ['returnAll', 'limit'] },
 	matchingPolicy: {
 		assign: ['policyUuid', 'identifierIds', 'cleanPastEvents'],
 		getByIdentifier: ['identifierId'],
@@ -58,6 +58,7 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 		delete: ['groupId'],
 		get: ['groupId'],
 		getAll: [],
+		update: ['groupId', 'name'],
 	},
 	leakedCookie: { search: ['domain', 'returnAll', 'limit', 'filters', 'options'] },
 	identifier: {
@@ -67,11 +68,37 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 		getAll: ['returnAll', 'limit', 'filters', 'options'],
 		update: ['identifierId', 'replaceData', ...IDENTIFIER_DATA, 'updateFields', 'options'],
 	},
-	tenant: { getAll: [], getAllInOrganization: ['returnAll', 'limit'] },
+	tenant: {
+		archive: ['targetTenantId'],
+		create: ['name', 'industry', 'additionalFields'],
+		get: ['targetTenantId'],
+		getAll: [],
+		getAllInOrganization: ['returnAll', 'limit'],
+		update: ['targetTenantId', 'updateFields'],
+	},
+	tenantUser: {
+		add: ['targetTenantId', 'userId', 'role', 'readOnly'],
+		getAll: ['targetTenantId', 'returnAll', 'limit'],
+		remove: ['targetTenantId', 'userId'],
+	},
+	organizationMember: {
+		disable: ['userId'],
+		enable: ['userId'],
+		get: ['userId'],
+		getAll: ['returnAll', 'limit', 'filters'],
+		getTenants: ['userId', 'returnAll', 'limit'],
+		update: ['userId', 'updateFields'],
+	},
+	report: {
+		download: ['reportId', 'format', 'binaryPropertyName'],
+		get: ['reportId', 'options'],
+		getAll: ['returnAll', 'limit', 'filters', 'options'],
+	},
 	event: {
 		get: ['uid', 'options'],
 		getFullEvent: ['uid', 'options'],
 		getAiExplanation: ['uid', 'options'],
+		getRelatedConversation: ['uid', 'direction', 'messages', 'options'],
 		searchIdentifierFeed: ['identifierId', ...FEED_SEARCH],
 		searchTenantFeed: FEED_SEARCH,
 		takeAction: ['uid', 'actionType'],
@@ -86,8 +113,40 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 		getAll: ['returnAll', 'limit', 'filters', 'options'],
 		get: ['reportId', 'options'],
 		download: ['reportId', 'format', 'binaryPropertyName'],
+		delete: ['reportId'],
+		publish: ['reportId', 'title', 'options'],
 	},
-	alertChannel: { getAll: ['returnAll', 'limit', 'filters', 'options'] },
+	alertChannel: {
+		create: [
+			'name',
+			'channelType',
+			'webhookUrl',
+			'secret',
+			'email',
+			'emailOptions',
+			'jiraSite',
+			'accountEmail',
+			'apiToken',
+			'projectKey',
+			'issueType',
+			'serverUrl',
+			'apiKey',
+			'tableName',
+			'workspaceId',
+			'sharedKey',
+			'entraTenantId',
+			'entraClientId',
+			'entraSecret',
+			'ingestionUrl',
+			'splunkHost',
+			'index',
+			'labels',
+			'customFields',
+			'webhookOptions',
+			'options',
+		],
+		getAll: ['returnAll', 'limit', 'filters', 'options'],
+	},
 	alertRule: {
 		create: ['ruleOf', 'identifierId', 'groupId', 'name', 'alertChannelId', 'frequency', 'additionalFields', 'options'],
 		delete: ['ruleOf', 'identifierId', 'groupId', 'alertRuleId'],
@@ -233,20 +292,36 @@ describe('Flare node description', () => {
 		const secrets = [...allProperties(properties)].filter((property) => ['secret', 'password'].includes(property.name));
 		// Search, Search ASTP, Identity → Get by Password, Identifier → Create and Update, and the two
 		// feed searches' Secret and Password (Search By Credentials).
-		// And those of Search All of Flare and Search Identifier Group Feed.
-		expect(secrets).toHaveLength(13);
+		// And those of Search All of Flare and Search Identifier Group Feed; Alert Channel → Create's
+		// Signing Secret (webhook).
+		expect(secrets).toHaveLength(14);
 		for (const property of secrets) expect(property.typeOptions?.password).toBe(true);
 		const outputs = [...allProperties(properties)].filter((property) => property.name === 'leakedValueOutput');
 		// Search, Search ASTP, Get Tenant Feed, the two identity lookups, the three feed searches, Get Full
 		// Event, Event → Get, Identifier → Create, Get, Get Many and Update, Threat Report → Get Request
 		// Status; Search All of Flare, Expand Stealer Log, Get Identifier Feed, Leaked Cookie → Search and
 		// Check Accounts; Event → Get AI Explanation, Threat Report → Get Many and Get, Identifier
-		// Recommendation → Get Many, Alert Rule → Create, Get Many and Update, Alert Channel → Get Many.
-		expect(outputs.length).toBe(28);
+		// Recommendation → Get Many, Alert Rule → Create, Get Many and Update, Alert Channel → Get Many;
+		// Alert Channel → Create, Event → Get Related Conversation, Report → Get and Get Many, Threat
+		// Report → Publish.
+		expect(outputs.length).toBe(33);
 		for (const property of outputs) {
 			expect(property.default).toBe('masked');
 			expect(options(property).map((option) => option.value)).toEqual(['full', 'masked', 'omit', 'sha256']);
 		}
+	});
+
+	it("Alert Channel → Create: every secret of every destination is a password field, and only they", () => {
+		const form = [...allProperties(formOf('alertChannel', 'create'))];
+		const values = (property: INodeProperties) =>
+			(property.options ?? []).flatMap((option) => ('values' in option ? (option.values as INodeProperties[]) : []));
+		const fields = [...form, ...form.flatMap(values)];
+		const passwords = fields.filter((property) => property.typeOptions?.password === true).map((property) => property.name);
+		expect(passwords.sort()).toEqual(['apiKey', 'apiToken', 'basicAuthPassword', 'entraSecret', 'secret', 'sharedKey', 'value', 'webhookUrl'].sort());
+		const type = form.find((property) => property.name === 'channelType')!;
+		expect(options(type).map((option) => option.value).sort()).toEqual(
+			['azure_sentinel', 'azure_sentinel_v2', 'discord', 'email', 'jira', 'servicenow', 'slack', 'splunk', 'teams', 'webhook'],
+		);
 	});
 
 	it.each([
@@ -259,16 +334,23 @@ describe('Flare node description', () => {
 		['tenant', 'getAll', /Tenant field of the Flare node and trigger takes \(or the credential's Tenant ID\)/],
 		['tenant', 'getAllInOrganization', /^Every tenant of your Flare organization, for an organization administrator's API key/],
 		// Flare's docs do not deprecate it: the notice names where the claim comes from (api-audit D1).
-		['threatReport', 'createRequest', /^The specification this package was built from says Flare will replace this endpoint by POST \/v4\/threat_flow\/intel\/requests; Flare's API documentation \(July 2026\) lists it as current.*Needs the threat intelligence feature/],
+		['threatReport', 'createRequest', /^The specification this package was built from says Flare will replace this endpoint by POST \/v4\/threat_flow\/intel\/requests; Flare's API documentation \(July 2026\) lists it as current.*Needs access to Threat Flow \(a feature of your Flare account and a permission of your role\)/],
 		['astpUrl', 'getAll', /^Needs the ASTP/],
 		['source', 'get', /^Needs the ASTP/],
 		['identifier', 'delete', /up to an hour/],
-		['threatReport', 'getRequestStatus', /^Needs the threat intelligence feature\..*Wait node/],
+		['threatReport', 'getRequestStatus', /^Needs access to Threat Flow \(a feature of your Flare account and a permission of your role\)\..*Wait node/],
 		['event', 'searchGlobal', /^Searches of all of Flare count toward your organization's monthly global search quota.*at most 10 events a page/],
 		['event', 'expandStealerLog', /^Beta:/],
 		['leakedCookie', 'search', /^Needs the ASTP .*cookie monitoring/],
 		['identity', 'checkAccounts', /^Needs the ASTP feature\..*Up to 100 input items go to Flare in one request.*use Leaked Credential → Search ASTP with that e-mail or username\.$/],
 		...['create', 'get', 'getAll', 'update', 'delete', 'getAssignments', 'unassign'].map((operation) => ['matchingPolicy', operation, /^Beta:/] as [string, string, RegExp]),
+		// Issue 40: what Flare's public API cannot do, and who may administer.
+		['alertChannel', 'create', /^Flare's public API cannot update or delete a channel.*secrets are masked/],
+		...['archive', 'create', 'get', 'update'].map((operation) => ['tenant', operation, /^For an organization administrator's API key/] as [string, string, RegExp]),
+		...['add', 'getAll', 'remove'].map((operation) => ['tenantUser', operation, /^For an organization administrator's API key/] as [string, string, RegExp]),
+		...['disable', 'enable', 'get', 'getAll', 'getTenants', 'update'].map((operation) => ['organizationMember', operation, /^For an organization administrator's API key/] as [string, string, RegExp]),
+		['report', 'download', /^Needs Flare's reports feature\..*cannot mask leaked values inside it/],
+		['source', 'getAll', /^Needs the ASTP/],
 	])('%s → %s shows a notice matching %s', (resource, operation, text) => {
 		const notices = formOf(resource, operation).filter((property) => property.type === 'notice');
 		expect(notices.map((notice) => notice.displayName)).toEqual([expect.stringMatching(text)]);
@@ -298,6 +380,7 @@ describe('Flare node description', () => {
 			}
 		}
 		expect(writes.sort()).toEqual([
+			'alertChannel.create',
 			'alertRule.create',
 			'alertRule.delete',
 			'alertRule.update',
@@ -308,6 +391,7 @@ describe('Flare node description', () => {
 			'identifier.update',
 			'identifierGroup.create',
 			'identifierGroup.delete',
+			'identifierGroup.update',
 			'identifierRecommendation.accept',
 			'identifierRecommendation.reject',
 			'leakedCredential.takeAction',
@@ -316,7 +400,17 @@ describe('Flare node description', () => {
 			'matchingPolicy.delete',
 			'matchingPolicy.unassign',
 			'matchingPolicy.update',
+			'organizationMember.disable',
+			'organizationMember.enable',
+			'organizationMember.update',
+			'tenant.archive',
+			'tenant.create',
+			'tenant.update',
+			'tenantUser.add',
+			'tenantUser.remove',
 			'threatReport.createRequest',
+			'threatReport.delete',
+			'threatReport.publish',
 		]);
 	});
 
@@ -395,6 +489,7 @@ describe('Flare node description', () => {
 				['groupId', 'Identifier Group', undefined],
 				['groupId', 'Identifier Group', ['delete']],
 				['groupId', 'Identifier Group', ['get']],
+				['groupId', 'Identifier Group', ['update']],
 				['recommendationId', 'Recommendation', ['accept']],
 				['recommendationId', 'Recommendation', ['reject']],
 				['identifierId', 'Identifier', ['getIdentifierFeed']],
@@ -405,10 +500,23 @@ describe('Flare node description', () => {
 				['identifierId', 'Identifier', ['getByIdentifier']],
 				['policyUuid', 'Matching Policy', ['unassign']],
 				['policyUuid', 'Matching Policy', ['update']],
+				// Organization Member: the member (issue 40).
+				...['disable', 'enable', 'get', 'getTenants', 'update'].map((operation) => ['userId', 'Member', [operation]]),
+				['reportId', 'Report', ['download']],
+				['reportId', 'Report', ['get']],
 				['sourceId', 'Source', ['get']],
+				// Tenant and Tenant User: the tenant administered, and the member.
+				...['archive', 'get', 'update'].map((operation) => ['targetTenantId', 'Target Tenant', [operation]]),
+				['targetTenantId', 'Target Tenant', ['add']],
+				['userId', 'Member', ['add']],
+				['targetTenantId', 'Target Tenant', ['getAll']],
+				['targetTenantId', 'Target Tenant', ['remove']],
+				['userId', 'Member', ['remove']],
+				['reportId', 'Threat Report', ['delete']],
 				['reportId', 'Threat Report', ['download']],
 				['reportId', 'Threat Report', ['get']],
 				['requestId', 'Report Request', ['getRequestStatus']],
+				['reportId', 'Threat Report', ['publish']],
 				// Every operation: the tenant to work in.
 				['tenant', 'Tenant', undefined],
 			]);
@@ -419,6 +527,9 @@ describe('Flare node description', () => {
 				'searchIdentifierRecommendations',
 				'searchIdentifiers',
 				'searchMatchingPolicies',
+				'searchOrganizationMembers',
+				'searchOrganizationTenants',
+				'searchReports',
 				'searchSources',
 				'searchTenants',
 				'searchThreatReports',
@@ -446,9 +557,17 @@ describe('Flare node description', () => {
 			['alertChannelId', 'searchAlertChannels', ['301', ' 301 '], ['', 'abc', '12.5', '../1', '301a']],
 			['alertRuleId', 'searchAlertRules', ['5101', ' 5101 '], ['', 'abc', '12.5', '../1', '5101a']],
 			['reportId', 'searchThreatReports', ['870001', ' 870001 '], ['', 'abc', '12.5', '../1', '870001a']],
+			['reportId', 'searchReports', ['610001', ' 610001 '], ['', 'abc', '12.5', '../1', '610001a']],
+			['targetTenantId', 'searchOrganizationTenants', ['101', ' 9901 '], ['', 'abc', '12.5', '../1', '101a']],
+			['userId', 'searchOrganizationMembers', ['501', ' 510 '], ['', 'abc', '12.5', '../1', '501a']],
 			['recommendationId', 'searchIdentifierRecommendations', ['9001', ' 9001 '], ['', 'abc', '12.5', '../1', '9001a']],
 		])('%s: "From List" (default, searchable, %s) or "By ID" (validated)', (name, method, valid, invalid) => {
-			for (const property of locators.filter((candidate) => candidate.name === name)) {
+			// A Threat Report's and a Report's IDs share the name: each resource picks from its own list.
+			const pickers = locators.filter(
+				(candidate) => candidate.name === name && (name !== 'reportId' || (candidate.displayName === 'Report') === (method === 'searchReports')),
+			);
+			expect(pickers.length).toBeGreaterThan(0);
+			for (const property of pickers) {
 				// Required, except as an option of a collection, which may be left empty.
 				expect(property.required).toBe(property.displayOptions !== undefined);
 				expect(property.default).toEqual({ mode: 'list', value: '' });

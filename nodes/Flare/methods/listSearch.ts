@@ -16,6 +16,7 @@ import {
 } from '../shared/operation';
 import { protectLeakedValues } from '../shared/masking';
 import { callFlare, tenantOf } from '../shared/runner';
+import { organizationOf } from '../resources/tenant/organization';
 
 /** One of Flare's list endpoints as a picker: the list, and the entry each record becomes. */
 interface FlareList extends Pick<FlareOperation, 'action' | 'entitlement' | 'path'> {
@@ -30,6 +31,8 @@ interface FlareList extends Pick<FlareOperation, 'action' | 'entitlement' | 'pat
 	qs?: IDataObject;
 	/** Lists in the credential's tenant whatever the node's Tenant says (the Tenant picker itself). */
 	credentialTenant?: boolean;
+	/** The path names the API key's organization (`{organization_id}`, from `GET /tokens/test`). */
+	organization?: boolean;
 	/**
 	 * The query parameter by which the endpoint searches by name (e.g. `q`): the typed filter is sent
 	 * there, so that Flare's pages hold the matches; n8n asks for the next page with the same filter.
@@ -54,13 +57,25 @@ const text = (value: unknown): string | undefined =>
  * input item, cannot resolve: docs/usage.md, "One credential, every tenant").
  */
 function picker(list: FlareList) {
+	const { listKey } = list;
+	// An answer without its list fails, saying what came, as the operation reading it does.
+	const listOf = (response: FlareResponse): unknown[] =>
+		listUnder(response, listKey!, `a ${list.action.replace(/^list /, 'list of ')}`);
 	const operationFor = (filter: string): FlareOperation => ({
 		...list,
 		method: 'GET',
 		tier: 'basic',
-		paging: list.pageSize ? { maxPageSize: list.pageSize, next: nextCursor } : undefined,
+		paging: list.pageSize
+			? {
+					maxPageSize: list.pageSize,
+					next: nextCursor,
+					// A page that holds its records elsewhere than in `items` (e.g. `members`).
+					...(listKey ? { records: (response) => listOf(response).filter(isObject) } : {}),
+				}
+			: undefined,
 		properties: [],
-		prepare: (_item, request) => {
+		prepare: async (item, request) => {
+			if (list.organization) request.pathParameters.organization_id = await organizationOf(item);
 			request.qs = {
 				...list.qs,
 				...(list.searchParameter && filter !== '' ? { [list.searchParameter]: filter } : {}),
@@ -68,12 +83,8 @@ function picker(list: FlareList) {
 		},
 		output: (_item, records) => records,
 	});
-	const { listKey } = list;
-	// An answer without its list fails, saying what came, as the operation reading it does.
 	const recordsOf = (records: IDataObject[], response: FlareResponse): unknown[] =>
-		listKey
-			? listUnder(response, listKey, `a ${list.action.replace(/^list /, 'list of ')}`)
-			: records;
+		listKey && !list.pageSize ? listOf(response) : records;
 	return async function (
 		this: ILoadOptionsFunctions,
 		filter?: string,
@@ -227,6 +238,50 @@ export const listSearch = {
 				name: `${value ?? 'Recommendation'} (${text(data.type) ?? 'identifier'}, ${id})`,
 				value: id,
 			};
+		},
+	}),
+	/** Every tenant of the API key's organization (an organization administrator's key): "<name> (<id>)". */
+	searchOrganizationTenants: picker({
+		action: 'list the tenants of the organization',
+		path: '/{segment}/v2/organizations/{organization_id}/tenants',
+		organization: true,
+		pageSize: 100,
+		credentialTenant: true,
+		entry: (record) => {
+			if (typeof record.id !== 'number' && typeof record.id !== 'string') return undefined;
+			const id = String(record.id);
+			return { name: `${text(record.name) ?? 'Tenant'} (${id})`, value: id };
+		},
+	}),
+	/** Members of the API key's organization, searched by Flare: "<name> <surname> (<e-mail>, <id>)". */
+	searchOrganizationMembers: picker({
+		action: 'list organization members',
+		path: '/{segment}/v2/organizations/{organization_id}/members',
+		organization: true,
+		pageSize: 100,
+		listKey: 'members',
+		searchParameter: 'q',
+		credentialTenant: true,
+		entry: (record) => {
+			const user = isObject(record.user) ? record.user : record;
+			if (typeof user.id !== 'number' && typeof user.id !== 'string') return undefined;
+			const id = String(user.id);
+			const name = [text(user.name), text(user.surname)].filter(Boolean).join(' ');
+			const email = text(user.email);
+			return { name: `${name || 'Member'} (${email ? `${email}, ` : ''}${id})`, value: id };
+		},
+	}),
+	/** Platform reports of the tenant, newest first: "<title> (<id>)". */
+	searchReports: picker({
+		action: 'list reports',
+		entitlement: 'reports',
+		path: '/{segment}/v4/reports',
+		pageSize: 100,
+		qs: { order_by: 'created_at', order_type: 'desc' },
+		entry: (record) => {
+			if (typeof record.id !== 'number' && typeof record.id !== 'string') return undefined;
+			const id = String(record.id);
+			return { name: `${text(record.title) ?? 'Report'} (${id})`, value: id };
 		},
 	}),
 	/** Leak sources (ASTP), by name. */

@@ -280,6 +280,38 @@ export const tenantField: INodeProperties = {
 	required: false,
 };
 
+/**
+ * The tenant an administration operation manages (Tenant → Get, Update, Archive; Tenant User): any
+ * tenant of the organization, picked from its list or by ID. Not the Tenant field, which says where
+ * the node works.
+ */
+export function targetTenantLocator(description: string): INodeProperties {
+	return resourceLocator({
+		displayName: 'Target Tenant',
+		name: 'targetTenantId',
+		description,
+		searchListMethod: 'searchOrganizationTenants',
+		listPlaceholder: 'Select a tenant of the organization...',
+		idPlaceholder: 'e.g. 12345',
+		idRegex: NUMERIC_ID_REGEX,
+		idErrorMessage: 'Enter the numeric ID of a tenant, e.g. 12345',
+	});
+}
+
+/** Organization member picker: name and e-mail in the list (searched by Flare), or the user ID typed. */
+export function memberLocator(description: string): INodeProperties {
+	return resourceLocator({
+		displayName: 'Member',
+		name: 'userId',
+		description,
+		searchListMethod: 'searchOrganizationMembers',
+		listPlaceholder: 'Select a member of the organization...',
+		idPlaceholder: 'e.g. 501',
+		idRegex: NUMERIC_ID_REGEX,
+		idErrorMessage: 'Enter the numeric user ID of a member, e.g. 501',
+	});
+}
+
 /** Threat report picker: its title and numeric ID in the list (newest first), or the ID typed. */
 export function threatReportLocator(description: string): INodeProperties {
 	return resourceLocator({
@@ -291,6 +323,20 @@ export function threatReportLocator(description: string): INodeProperties {
 		idPlaceholder: 'e.g. 880001',
 		idRegex: NUMERIC_ID_REGEX,
 		idErrorMessage: 'Enter the numeric ID of a threat report, e.g. 880001',
+	});
+}
+
+/** Platform report picker (Report resource): its title and numeric ID in the list, or the ID typed. */
+export function reportLocator(description: string): INodeProperties {
+	return resourceLocator({
+		displayName: 'Report',
+		name: 'reportId',
+		description,
+		searchListMethod: 'searchReports',
+		listPlaceholder: 'Select a report...',
+		idPlaceholder: 'e.g. 610001',
+		idRegex: NUMERIC_ID_REGEX,
+		idErrorMessage: 'Enter the numeric ID of a report, e.g. 610001',
 	});
 }
 

@@ -54,7 +54,7 @@ export interface FailureContext {
 	/** Sentence-case action, e.g. "search leaked credentials". */
 	action: string;
 	/** Entitlement the operation needs, named in 403 messages. */
-	entitlement?: 'ASTP' | 'threat intelligence';
+	entitlement?: 'ASTP' | 'threat intelligence' | 'reports';
 	/** What a 403 means for this operation, and what to do, when it is not an entitlement. */
 	forbidden?: string;
 	/** Flare field names (as in a 422 `loc`) mapped to the display names of our parameters. */
@@ -426,6 +426,13 @@ function explain(
 		return {
 			message: `Flare refused to ${context.action} (HTTP 403)`,
 			description: `${context.forbidden}${flareSays}`,
+		};
+	}
+	if (status === 403 && context.entitlement === 'threat intelligence') {
+		// Flare names no such feature: its roles page lists "use threat flow" as a permission (api-audit part 4, C3).
+		return {
+			message: `Your Flare account has no access to Threat Flow, needed to ${context.action}`,
+			description: `Threat Flow is a feature of your Flare account and a permission of your user's role: ask your Flare Customer Success Manager to enable it, or an administrator for a role that may use Threat Flow, or use the API key of a user who has it.${flareSays}`,
 		};
 	}
 	if (status === 403) {

@@ -46,6 +46,11 @@ export interface Paging {
 	 * and a page with nothing new counts as empty (docs/api-contract.md, "Paging").
 	 */
 	key?(record: IDataObject): unknown;
+	/**
+	 * The records of a page, when Flare does not list them under `items` (e.g. `members`); default
+	 * `recordsOf` of a page.
+	 */
+	records?(response: FlareResponse): IDataObject[];
 }
 
 /** Flare's `from`/`next` paging: the walk is complete when `next` is null, missing or empty. */
@@ -127,8 +132,9 @@ export interface FlareOperation extends Omit<FailureContext, 'target' | 'fields'
 	 */
 	outputsCookies?: boolean;
 	/**
-	 * Every output record is a tenant (Tenant → Get Many): output items are not stamped with the
-	 * tenant they were listed in (runner.ts `tenantStamp`).
+	 * Every output record is a tenant (Tenant → Get Many), or is about the tenant or member an
+	 * administration operation names (Target Tenant), whatever the node's Tenant: output items are
+	 * not stamped with the tenant the request was made in (runner.ts `tenantStamp`).
 	 */
 	outputsTenants?: boolean;
 	/**
@@ -150,6 +156,18 @@ export interface FlareOperation extends Omit<FailureContext, 'target' | 'fields'
 	 * into the current record: a promise it returns is awaited.
 	 */
 	prepare?: (item: FlareItem, request: FlareRequestParts) => void | Promise<void>;
+	/**
+	 * For an update that reads the record it writes back (records.ts): the record, e.g.
+	 * `alertRule:5101`. The runner runs the item's reads, write and read-back one at a time per record
+	 * and API key within the n8n process.
+	 */
+	record?: (item: FlareItem) => string;
+	/**
+	 * After Flare answered the write: reads back what Flare stored (or checks what its answer says it
+	 * stored) and throws `records.ts` `readBackError` when it differs from what was sent. `outputs` are
+	 * the item's output items, before masking. Nothing is sent again.
+	 */
+	readBack?: (item: FlareItem, outputs: IDataObject[]) => Promise<void>;
 	/** What a 404 is about, e.g. "Identifier 7001". */
 	target?: (item: FlareItem) => string;
 	/** Output items (JSON) for the records of one page, or for a single-request answer. */

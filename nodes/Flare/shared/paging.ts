@@ -56,7 +56,7 @@ export async function walkPages(
 	for (;;) {
 		if (cursor !== undefined) cursorsSent.add(cursor);
 		const response = await fetchPage(cursor);
-		const records = recordsOf(response, true);
+		const records = paging.records ? paging.records(response) : recordsOf(response, true);
 		const next = paging.next(response.body, records);
 		const fresh = paging.key
 			? records.filter((record) => isNew(recordsSeen, paging.key!(record)))

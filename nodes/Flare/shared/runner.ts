@@ -43,6 +43,7 @@ import { LEAKED_VALUE_OUTPUTS, protectLeakedValuesWith, type LeakedValueOutput }
 import { walkPages, type WalkEnd } from './paging';
 import { batchReached, searchesRemaining } from './quota';
 import { flareRequest, type FlareRequest } from './transport';
+import { oneAtATime } from './records';
 import { optionValue } from './validation';
 
 /** How much of an operation to fetch, and what to do with each page. */
@@ -294,6 +295,21 @@ export async function callFlare(
 	}
 }
 
+/**
+ * The answer to one request of `operation` (its first page, for a list), for code that reads a record
+ * before writing it (an update) or after (a read-back); failures as {@link callFlare}'s.
+ */
+export async function answerOf(item: FlareItem, operation: FlareOperation): Promise<FlareResponse> {
+	let answer: FlareResponse | undefined;
+	await callFlare(item, operation, {
+		onPage(_records, response) {
+			answer = response;
+			return false;
+		},
+	});
+	return answer!;
+}
+
 /** A failed page's error, noting its size when the node chose it (Return All) rather than Limit. */
 function withPageSize(error: unknown, size: number, options: CallOptions): unknown {
 	if (error instanceof FlareRequestFailed && options.returnAll) error.failure.pageSize = size;
@@ -511,19 +527,29 @@ export async function runFlareOperation(
 			const wanted = operation.paging ? wantedItems(item) : Infinity;
 			const end = start + wanted;
 			let file: FlareResponse | undefined;
-			await callFlare(item, operation, {
-				pageSize: pageSizeFor(wanted, operation.paging?.maxPageSize ?? 1),
-				returnAll: wanted === Infinity,
-				onPage(records, response) {
-					if (operation.file) file = response;
-					// One at a time: spreading a large array into push() overflows the call stack.
-					for (const json of operation.output(item, records, response)) {
-						if (results.length >= end) break;
-						results.push({ json: stamp(protect(json)), pairedItem });
-					}
-					return results.length < end;
-				},
-			});
+			const written: IDataObject[] = [];
+			const send = async () => {
+				await callFlare(item, operation, {
+					pageSize: pageSizeFor(wanted, operation.paging?.maxPageSize ?? 1),
+					returnAll: wanted === Infinity,
+					onPage(records, response) {
+						if (operation.file) file = response;
+						// One at a time: spreading a large array into push() overflows the call stack.
+						for (const json of operation.output(item, records, response)) {
+							if (results.length >= end) break;
+							if (operation.readBack) written.push(json);
+							results.push({ json: stamp(protect(json)), pairedItem });
+						}
+						return results.length < end;
+					},
+				});
+				await operation.readBack?.(item, written);
+			};
+			// An update that reads its record first: one at a time per record (records.ts).
+			if (operation.record) {
+				const record = operation.record(item);
+				await oneAtATime(`${organizationKey(await settingsOf(item))}|${record}`, send);
+			} else await send();
 			if (operation.file && file)
 				await attachFile(context, item, operation.file, file, results.slice(start));
 		} catch (error) {

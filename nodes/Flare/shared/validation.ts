@@ -227,6 +227,13 @@ export function dateTime(item: FlareItem, name: string): string | undefined {
 	return iso;
 }
 
+/** A boolean parameter (an expression may produce anything else). */
+export function booleanValue(item: FlareItem, name: string, fallback = false): boolean {
+	const value = item.parameter<unknown>(name, fallback);
+	if (typeof value !== 'boolean') throw parameterError(item, name, 'must be true or false');
+	return value;
+}
+
 /** One of the listed values of an options parameter (an expression may produce anything). */
 export function optionValue<T extends string>(
 	item: FlareItem,

@@ -25,7 +25,8 @@ const fields: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. n8n',
-				description: 'Only the channels whose name contains this text',
+				description:
+					"Text Flare searches the channels for (its q, which Flare's docs do not describe), e.g. part of a name",
 			},
 		],
 	},

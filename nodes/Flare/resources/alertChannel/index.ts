@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { FlareOperation } from '../../shared/operation';
+import { createDescription, createOperation } from './create';
 import { getAllDescription, getAllOperation } from './getAll';
 
 export const alertChannelDescription: INodeProperties[] = [
@@ -13,6 +14,13 @@ export const alertChannelDescription: INodeProperties[] = [
 		displayOptions: { show: { resource: ['alertChannel'] } },
 		options: [
 			{
+				name: 'Create',
+				value: 'create',
+				action: 'Change data by creating an alert channel',
+				description:
+					"Create where Flare sends alerts: e-mail, Slack, Teams, Discord, Jira, ServiceNow, Sentinel, Splunk or a webhook; Flare's public API cannot update or delete it; changes data in Flare",
+			},
+			{
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many alert channels',
@@ -22,9 +30,11 @@ export const alertChannelDescription: INodeProperties[] = [
 		],
 		default: 'getAll',
 	},
+	...createDescription,
 	...getAllDescription,
 ];
 
 export const alertChannelOperations: Record<string, FlareOperation> = {
+	create: createOperation,
 	getAll: getAllOperation,
 };

@@ -4,6 +4,7 @@ import { leakedValueOptions, updateDisplayOptions } from '../../shared/descripti
 import type { FlareOperation } from '../../shared/operation';
 import { boundedText, locatorLabel, MAX_NAME_LENGTH } from '../../shared/validation';
 import { isGiven } from '../identifier/data';
+import { checkStoredRule, sending } from './readBack';
 import {
 	channelField,
 	channelOf,
@@ -71,7 +72,8 @@ function ruleBody(item: Parameters<NonNullable<FlareOperation['prepare']>>[0]): 
 
 /**
  * A new alert rule of an identifier or an identifier group (`POST …/v2/assets/{asset_id}/alerts`, or
- * `…/assets/groups/{assets_group_id}/alerts`): the rule as Flare answers it.
+ * `…/assets/groups/{assets_group_id}/alerts`): the rule as Flare answers it, once the tenant's list
+ * of rules shows it with the channel, frequency and settings sent (readBack.ts).
  */
 export const createOperation: FlareOperation = {
 	action: 'create the alert rule',
@@ -87,7 +89,9 @@ export const createOperation: FlareOperation = {
 		`${ownerLabel(item).replace(/^i/, 'I')} or alert channel ${locatorLabel(item, 'alertChannelId')}`,
 	prepare(item, request) {
 		ownerPath(item, request, 'rules');
-		request.body = ruleBody(item);
+		request.body = sending(item, ruleBody(item));
 	},
 	output: (_item, records) => records,
+	// What Flare stored, read back: its channel and frequency are bets (readBack.ts).
+	readBack: async (item, outputs) => await checkStoredRule(item, createOperation, outputs),
 };

@@ -25,7 +25,8 @@ const fields: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. critical',
-				description: 'Only the rules whose name contains this text',
+				description:
+					"Text Flare searches the rules for (its q, which Flare's docs do not describe), e.g. part of a name",
 			},
 		],
 	},

@@ -20,7 +20,7 @@ export const alertRuleDescription: INodeProperties[] = [
 				value: 'create',
 				action: 'Change data by creating an alert rule',
 				description:
-					"Send an identifier's or a group's new events to an alert channel, e.g. the Flare Alert Trigger's; changes data in Flare",
+					"Send an identifier's or a group's new events to an alert channel, e.g. the Flare Alert Trigger's; the rule is read back, and the item fails if Flare stored another channel or frequency; changes data in Flare",
 			},
 			{
 				name: 'Delete',
@@ -40,7 +40,7 @@ export const alertRuleDescription: INodeProperties[] = [
 				value: 'update',
 				action: 'Change data by updating an alert rule',
 				description:
-					'Change an alert rule of an identifier or a group; the fields left out keep their current values (read from Flare first); changes data in Flare',
+					'Change an alert rule of an identifier or a group; the fields left out keep their current values (read from Flare first, one update of a rule at a time in this n8n process); the rule is read back, and the item fails if Flare shows something else; changes data in Flare',
 			},
 		],
 		default: 'getAll',

@@ -102,7 +102,7 @@ export const frequencyField: INodeProperties = {
 	typeOptions: { minValue: 1 },
 	default: 60,
 	description:
-		'How often Flare sends what is new for the rule, in minutes, e.g. 60 for hourly or 1440 for daily',
+		"How often Flare sends what is new for the rule, in minutes, e.g. 60 for hourly or 1440 for daily. Flare's docs give no unit: minutes is the package's assumption, which the read-back after each write checks as far as Flare shows it.",
 };
 
 export const ruleSettingFields: INodeProperties[] = [

@@ -8,7 +8,7 @@ import {
 import { FlareRequestFailed, parameterError, unexpectedAnswer } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
-import { asNodeError, callFlare } from '../../shared/runner';
+import { answerOf, asNodeError } from '../../shared/runner';
 import {
 	boundedText,
 	locatorInteger,
@@ -16,6 +16,7 @@ import {
 	MAX_NAME_LENGTH,
 } from '../../shared/validation';
 import { isGiven } from '../identifier/data';
+import { checkStoredRule, sending } from './readBack';
 import {
 	channelField,
 	channelOf,
@@ -153,16 +154,10 @@ const WRITABLE = [
 
 /** The rule as Flare has it now, among its owner's. */
 async function currentRule(item: FlareItem, id: number): Promise<IDataObject> {
-	let answer: FlareResponse | undefined;
-	await callFlare(item, listRules, {
-		onPage(_records, response) {
-			answer = response;
-			return false;
-		},
-	});
+	const answer = await answerOf(item, listRules);
 	let rules: IDataObject[];
 	try {
-		rules = rulesOf(answer!);
+		rules = rulesOf(answer);
 	} catch (error) {
 		throw asNodeError(item, listRules, error);
 	}
@@ -184,7 +179,8 @@ async function currentRule(item: FlareItem, id: number): Promise<IDataObject> {
  * Flare's update replaces the rule whole (`PUT …/alerts/{alert_id}`, a `FeedAlert` with `type`,
  * `params`, `frequency` and `start_at` required), so the node reads the owner's rules first and sends
  * the rule back with the changes: fields left out keep their current values (docs/api-contract.md,
- * "Alert rules and channels").
+ * "Alert rules and channels"). Updates of one rule run one at a time in the n8n process, and the rule
+ * is read back afterwards (readBack.ts): a change another process wrote over it shows there.
  */
 export const updateOperation: FlareOperation = {
 	action: 'update the alert rule',
@@ -205,6 +201,7 @@ export const updateOperation: FlareOperation = {
 		start_at: 'updateFields.startAt',
 	},
 	target: (item) => `Alert rule ${locatorLabel(item, 'alertRuleId')} of ${ownerLabel(item)}`,
+	record: (item) => `alertRule:${locatorInteger(item, 'alertRuleId')}`,
 	async prepare(item, request) {
 		ownerPath(item, request, 'rule');
 		const id = locatorInteger(item, 'alertRuleId');
@@ -224,7 +221,9 @@ export const updateOperation: FlareOperation = {
 		}
 		const body: IDataObject = {};
 		for (const key of WRITABLE) if (current[key] !== undefined) body[key] = current[key];
-		request.body = { ...body, ...changes };
+		request.body = sending(item, { ...body, ...changes });
 	},
 	output: (_item, records) => records,
+	// The rule as Flare stored it, read back: a change of another process meanwhile shows there too.
+	readBack: async (item, outputs) => await checkStoredRule(item, updateOperation, outputs),
 };

@@ -5,6 +5,10 @@ import { expandStealerLogDescription, expandStealerLogOperation } from './expand
 import { getDescription, getOperation } from './get';
 import { getAiExplanationDescription, getAiExplanationOperation } from './getAiExplanation';
 import { getFullEventDescription, getFullEventOperation } from './getFullEvent';
+import {
+	getRelatedConversationDescription,
+	getRelatedConversationOperation,
+} from './getRelatedConversation';
 import { searchGlobalDescription, searchGlobalOperation } from './searchGlobal';
 import {
 	searchIdentifierFeedDescription,
@@ -58,6 +62,13 @@ export const eventDescription: INodeProperties[] = [
 					'Get everything Flare knows of an event: its content, source, risk and history',
 			},
 			{
+				name: 'Get Related Conversation',
+				value: 'getRelatedConversation',
+				action: 'Get the conversation around a chat event',
+				description:
+					'Get the chat messages before or after an event (e.g. a Telegram hit), optionally translated; the messages are masked as any free text',
+			},
+			{
 				name: 'Search All of Flare',
 				value: 'searchGlobal',
 				action: 'Search all events',
@@ -105,6 +116,7 @@ export const eventDescription: INodeProperties[] = [
 	...getDescription,
 	...getAiExplanationDescription,
 	...getFullEventDescription,
+	...getRelatedConversationDescription,
 	...searchGlobalDescription,
 	...searchIdentifierFeedDescription,
 	...searchIdentifierGroupFeedDescription,
@@ -118,6 +130,7 @@ export const eventOperations: Record<string, FlareOperation> = {
 	get: getOperation,
 	getAiExplanation: getAiExplanationOperation,
 	getFullEvent: getFullEventOperation,
+	getRelatedConversation: getRelatedConversationOperation,
 	searchGlobal: searchGlobalOperation,
 	searchIdentifierFeed: searchIdentifierFeedOperation,
 	searchIdentifierGroupFeed: searchIdentifierGroupFeedOperation,

@@ -4,7 +4,8 @@ import { updateDisplayOptions } from '../../shared/descriptions';
 import { parameterError } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import { recordOfAnswer, type FlareOperation } from '../../shared/operation';
-import { optionValue, requiredText } from '../../shared/validation';
+import { readBackError, shown } from '../../shared/records';
+import { booleanValue, optionValue, requiredText } from '../../shared/validation';
 import { SEVERITIES, textList } from './feed';
 
 const fields: INodeProperties[] = [
@@ -26,6 +27,22 @@ const fields: INodeProperties[] = [
 		default: {},
 		description: "What to change in the tenant's own data of the event; the rest stays as it is",
 		options: [
+			{
+				displayName: 'Clear Notes',
+				name: 'clearNotes',
+				type: 'boolean',
+				default: true,
+				description:
+					"Whether to remove the event's notes (sent as null, which Flare's schema allows but does not explain: Flare's answer must show them gone, or the item fails)",
+			},
+			{
+				displayName: 'Clear Severity Override',
+				name: 'clearSeverity',
+				type: 'boolean',
+				default: true,
+				description:
+					"Whether to remove the tenant's severity, so that Flare's own applies again (sent as null, which Flare's schema allows but does not explain: Flare's answer must show no override, or the item fails)",
+			},
 			{
 				displayName: 'Notes',
 				name: 'notes',
@@ -71,6 +88,15 @@ export const updateTenantMetadataDescription = updateDisplayOptions(
 /** Whether the collection option `name` was added to the form (even left empty). */
 const added = (item: FlareItem, name: string) => item.parameter<unknown>(name, null) !== null;
 
+/** The Clear options: each option, the field it clears, and Flare's key (sent as null). */
+const CLEARED = [
+	['updateFields.clearSeverity', 'updateFields.severity', 'severity'],
+	['updateFields.clearNotes', 'updateFields.notes', 'notes'],
+] as const;
+
+/** Whether a Clear option is on (added and true). */
+const clearing = (item: FlareItem, name: string) => booleanValue(item, name);
+
 /** The fields to change, checked before anything is sent: at least one. */
 function changesOf(item: FlareItem): IDataObject {
 	const changes: IDataObject = {};
@@ -85,12 +111,24 @@ function changesOf(item: FlareItem): IDataObject {
 		}
 		changes.notes = String(notes);
 	}
+	for (const [clear, field, key] of CLEARED) {
+		if (!clearing(item, clear)) continue;
+		if (key in changes) {
+			throw parameterError(
+				item,
+				clear,
+				`cannot go with '${item.displayName(field)}'`,
+				`Remove '${item.displayName(field)}' or '${item.displayName(clear)}' from Update Fields.`,
+			);
+		}
+		changes[key] = null;
+	}
 	if (Object.keys(changes).length === 0) {
 		throw parameterError(
 			item,
 			'updateFields',
 			'has nothing to change',
-			'Add Tags, Severity or Notes under Update Fields.',
+			'Add Tags, Severity or Notes (or clear them) under Update Fields.',
 		);
 	}
 	return changes;
@@ -98,7 +136,9 @@ function changesOf(item: FlareItem): IDataObject {
 
 /**
  * The tenant's tags, severity override and notes of one event (`PATCH …/events/tenant/metadata?uid=`,
- * one event a request): only the fields added to the form are sent. A write, never sent twice.
+ * one event a request): only the fields added to the form are sent, a cleared one as null, which
+ * Flare's answer (the event's metadata after the write) must then show cleared. A write, never sent
+ * twice.
  */
 export const updateTenantMetadataOperation: FlareOperation = {
 	action: 'update the tenant metadata of the event',
@@ -121,4 +161,17 @@ export const updateTenantMetadataOperation: FlareOperation = {
 	// Flare's answer is the event's metadata (`TenantMetadataResponse`): anything else does not confirm the write.
 	output: (_item, _records, response) =>
 		recordOfAnswer(response, ['uid'], "the event's tenant metadata"),
+	// A field sent as null must come back cleared (docs/api-contract.md, "Writes that read first or read back").
+	async readBack(item, [metadata]) {
+		const kept = CLEARED.filter(
+			([clear, , key]) => clearing(item, clear) && ![null, undefined, ''].includes(metadata?.[key] as never),
+		);
+		if (kept.length === 0) return;
+		const uid = String(item.parameter('uid', '')).trim();
+		throw readBackError(
+			item,
+			`Flare did not clear the ${kept.map(([, , key]) => (key === 'severity' ? 'severity override' : key)).join(' and ')} of event '${uid}'`,
+			`Its answer to the write shows ${kept.map(([, , key]) => `${key} ${shown(metadata[key])}`).join(', ')}. The node sends null to clear a field, which Flare's schema allows but does not explain (docs/api-contract.md, "Writes that read first or read back").`,
+		);
+	},
 };

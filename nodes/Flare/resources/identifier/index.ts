@@ -47,7 +47,7 @@ export const identifierDescription: INodeProperties[] = [
 				value: 'update',
 				action: 'Change data by updating a monitored identifier',
 				description:
-					'Change an identifier; the fields left out keep their current values (read from Flare first). Do not update one identifier from executions that run at the same time; this changes data in Flare.',
+					'Change an identifier; the fields left out keep their current values (read from Flare first). Updates of one identifier run one at a time in this n8n process, and one changed elsewhere meanwhile is not overwritten (the item fails); this changes data in Flare.',
 			},
 		],
 		default: 'delete',

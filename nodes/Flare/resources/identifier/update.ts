@@ -1,5 +1,4 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	identifierLocator,
@@ -8,9 +7,11 @@ import {
 } from '../../shared/descriptions';
 import { describeShape, parameterError, unexpectedAnswer } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
-import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
-import { asNodeError, callFlare } from '../../shared/runner';
+import { isObject, type FlareOperation } from '../../shared/operation';
+import { unchangedSince } from '../../shared/records';
+import { answerOf, asNodeError } from '../../shared/runner';
 import {
+	booleanValue,
 	boundedText,
 	locatorInteger,
 	locatorLabel,
@@ -92,11 +93,7 @@ function changesOf(item: FlareItem): IDataObject {
 	}
 	Object.assign(changes, groupOf(item, 'updateFields.groupId'));
 	if (isGiven(item, 'updateFields.isDisabled')) {
-		const disabled = item.parameter<unknown>('updateFields.isDisabled');
-		if (typeof disabled !== 'boolean') {
-			throw parameterError(item, 'updateFields.isDisabled', 'must be true or false');
-		}
-		changes.is_disabled = disabled;
+		changes.is_disabled = booleanValue(item, 'updateFields.isDisabled');
 	}
 	if (Object.keys(changes).length === 0) {
 		throw parameterError(
@@ -141,14 +138,8 @@ function shapeProblem(record: unknown): string | undefined {
 
 /** The identifier as Flare has it now, checked (`shapeProblem`). */
 async function currentIdentifier(item: FlareItem, id: number): Promise<IDataObject> {
-	let answer: FlareResponse | undefined;
-	await callFlare(item, getOperation, {
-		onPage(_records, response) {
-			answer = response;
-			return false;
-		},
-	});
-	const problem = shapeProblem(answer?.body);
+	const answer = await answerOf(item, getOperation);
+	const problem = shapeProblem(answer.body);
 	if (problem !== undefined) {
 		// A failure of the read, before anything is written.
 		const what = `Flare's answer to the read of identifier ${id} ${problem}, so nothing was written`;
@@ -184,10 +175,11 @@ function versionOf(record: IDataObject): string {
 /**
  * Flare's update replaces the identifier whole (data, categories, emerging categories and severities
  * are required), so the node reads the identifier first and sends it back with the changes: fields
- * left out keep their current values (docs/api-contract.md, "Updating an identifier"). To narrow the
- * window in which a change made meanwhile would be overwritten, it reads the identifier again just
- * before the write and writes nothing if it changed. A secret identifier's value is never written
- * back as read: Flare does not say whether it reads it back in clear.
+ * left out keep their current values (docs/api-contract.md, "Updating an identifier"). Updates of one
+ * identifier run one at a time in the n8n process; to narrow the window in which a change made
+ * elsewhere would be overwritten, it reads the identifier again just before the write and writes
+ * nothing if it changed (records.ts). A secret identifier's value is never written back as read:
+ * Flare does not say whether it reads it back in clear.
  */
 export const updateOperation: FlareOperation = {
 	action: 'update the identifier',
@@ -206,6 +198,7 @@ export const updateOperation: FlareOperation = {
 		is_disabled: 'updateFields.isDisabled',
 	},
 	target: (item) => `Identifier ${locatorLabel(item, 'identifierId')}`,
+	record: (item) => `identifier:${locatorInteger(item, 'identifierId')}`,
 	async prepare(item, request) {
 		const id = locatorInteger(item, 'identifierId');
 		request.pathParameters.identifier_id = id;
@@ -229,17 +222,8 @@ export const updateOperation: FlareOperation = {
 			is_disabled: current.is_disabled,
 			...changes,
 		};
-		if (versionOf(await currentIdentifier(item, id)) !== versionOf(current)) {
-			throw new NodeOperationError(
-				item.node(),
-				`Identifier ${id} changed in Flare while it was being updated [item ${item.index}]`,
-				{
-					itemIndex: item.index,
-					description:
-						'Something else (e.g. another execution) changed it between the read and the write, so nothing was written. Run the node again: it reads the identifier anew.',
-				},
-			);
-		}
+		const reread = async () => await currentIdentifier(item, id);
+		await unchangedSince(item, `Identifier ${id}`, current, reread, versionOf);
 	},
 	output: (_item, records) => records,
 };

@@ -5,6 +5,7 @@ import { createDescription, createOperation } from './create';
 import { deleteDescription, deleteOperation } from './delete';
 import { getDescription, getOperation } from './get';
 import { getAllDescription, getAllOperation } from './getAll';
+import { updateDescription, updateOperation } from './update';
 
 export const identifierGroupDescription: INodeProperties[] = [
 	{
@@ -40,6 +41,13 @@ export const identifierGroupDescription: INodeProperties[] = [
 				action: 'Get many identifier groups',
 				description: 'List the identifier groups of the tenant',
 			},
+			{
+				name: 'Update',
+				value: 'update',
+				action: 'Change data by renaming an identifier group',
+				description:
+					'Rename an identifier group, e.g. to keep it in step with a list of subsidiaries; changes data in Flare',
+			},
 		],
 		default: 'getAll',
 	},
@@ -47,6 +55,7 @@ export const identifierGroupDescription: INodeProperties[] = [
 	...deleteDescription,
 	...getDescription,
 	...getAllDescription,
+	...updateDescription,
 ];
 
 export const identifierGroupOperations: Record<string, FlareOperation> = {
@@ -54,4 +63,5 @@ export const identifierGroupOperations: Record<string, FlareOperation> = {
 	delete: deleteOperation,
 	get: getOperation,
 	getAll: getAllOperation,
+	update: updateOperation,
 };

@@ -29,7 +29,8 @@ const fields: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. acme',
-				description: 'Only recommendations whose value contains this text',
+				description:
+					"Text Flare searches the recommendations for (its query, which Flare's docs do not describe), e.g. part of a domain or an e-mail address",
 			},
 			{
 				displayName: 'Status',

@@ -18,7 +18,7 @@ const MAX_NAMES_OR_PATHS = 10;
 const fields: INodeProperties[] = [
 	notice(
 		'cookieSearchNotice',
-		'Needs the ASTP (Account & Session Takeover Prevention) feature, with cookie monitoring enabled for your tenant by Flare Support. It does not count toward the global search quota.',
+		'Needs the ASTP (Account & Session Takeover Prevention) feature, with cookie monitoring enabled for your tenant by Flare Support. It is not a global search, so the package takes it not to count toward the global search quota (Flare says so of the ASTP credential search only).',
 	),
 	{
 		displayName: 'Domain',

@@ -76,7 +76,7 @@ export const matchingPolicyDescription: INodeProperties[] = [
 				value: 'update',
 				action: 'Change data by updating a matching policy',
 				description:
-					'Change the name or the value of a matching policy; the rest is kept (read from Flare first) (beta); changes data in Flare',
+					'Change the name or the value of a matching policy; the rest is kept (read from Flare first, one update of a policy at a time in this n8n process, none over a change made elsewhere meanwhile) (beta); changes data in Flare',
 			},
 		],
 		default: 'getByIdentifier',

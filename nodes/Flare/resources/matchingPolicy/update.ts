@@ -3,8 +3,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { matchingPolicyLocator, notice, updateDisplayOptions } from '../../shared/descriptions';
 import { describeShape, parameterError, unexpectedAnswer } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
-import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
-import { asNodeError, callFlare } from '../../shared/runner';
+import { isObject, type FlareOperation } from '../../shared/operation';
+import { unchangedSince } from '../../shared/records';
+import { answerOf, asNodeError } from '../../shared/runner';
 import { locatorLabel, locatorUuid, requiredText } from '../../shared/validation';
 import { getOperation } from './get';
 import {
@@ -58,16 +59,14 @@ function shapeProblem(record: unknown): string | undefined {
 	return undefined;
 }
 
+/** What the update writes back of a read policy, with its `updated_at`: a change is a conflict. */
+const policyVersion = ({ name, policy_type, value, updated_at }: IDataObject) =>
+	JSON.stringify([name, policy_type, value, updated_at]);
+
 /** The policy as Flare has it now, checked (`shapeProblem`). */
 async function currentPolicy(item: FlareItem, uuid: string): Promise<IDataObject> {
-	let answer: FlareResponse | undefined;
-	await callFlare(item, getOperation, {
-		onPage(_records, response) {
-			answer = response;
-			return false;
-		},
-	});
-	const problem = shapeProblem(answer?.body);
+	const answer = await answerOf(item, getOperation);
+	const problem = shapeProblem(answer.body);
 	if (problem !== undefined) {
 		// A failure of the read, before anything is written.
 		const what = `Flare's answer to the read of matching policy ${uuid} ${problem}, so nothing was written`;
@@ -79,7 +78,8 @@ async function currentPolicy(item: FlareItem, uuid: string): Promise<IDataObject
 /**
  * Flare's update replaces the name and the value (both required), so the node reads the policy
  * first and sends it back with the changes, as Identifier → Update does (docs/api-contract.md,
- * "Updating a matching policy"). A change made in Flare in between is overwritten.
+ * "Updating a matching policy"): updates of one policy run one at a time in the n8n process, and the
+ * policy is read again just before the write, which does not happen if it changed (records.ts).
  */
 export const updateOperation: FlareOperation = {
 	action: 'update the matching policy',
@@ -90,6 +90,7 @@ export const updateOperation: FlareOperation = {
 	properties: fields,
 	apiFields: { ...policyApiFields('updateFields.'), policy_uuid: 'policyUuid' },
 	target: (item) => `Matching policy ${locatorLabel(item, 'policyUuid')}`,
+	record: (item) => `matchingPolicy:${locatorUuid(item, 'policyUuid')}`,
 	async prepare(item, request) {
 		const uuid = locatorUuid(item, 'policyUuid');
 		request.pathParameters.policy_uuid = uuid;
@@ -113,6 +114,8 @@ export const updateOperation: FlareOperation = {
 			name: name ?? current.name,
 			value: { ...(current.value as IDataObject | undefined), ...value },
 		};
+		const reread = async () => await currentPolicy(item, uuid);
+		await unchangedSince(item, `Matching policy ${uuid}`, current, reread, policyVersion);
 	},
 	output: (_item, _records, response) => policyOfAnswer(response),
 };

@@ -1,10 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { notice, returnAllOrLimit, updateDisplayOptions } from '../../shared/descriptions';
-import { describeShape, unexpectedAnswer } from '../../shared/errors';
-import type { FlareItem } from '../../shared/item';
-import { isObject, nextCursor, type FlareOperation } from '../../shared/operation';
-import { callFlare } from '../../shared/runner';
+import { nextCursor, type FlareOperation } from '../../shared/operation';
+import { organizationOf } from './organization';
 
 const fields: INodeProperties[] = [
 	notice(
@@ -18,41 +16,6 @@ export const getAllInOrganizationDescription = updateDisplayOptions(
 	{ show: { resource: ['tenant'], operation: ['getAllInOrganization'] } },
 	fields,
 );
-
-/** GET /tokens/test: who the token is for, `organization_id` included (tokens/endpoints/test.mdx). */
-const whoAmI: FlareOperation = {
-	action: "read the API key's organization",
-	method: 'GET',
-	path: '/tokens/test',
-	tier: 'basic',
-	properties: [],
-	output: (_item, records) => records,
-};
-
-/** The organization of the item's API key, as Flare's token test reports it. */
-async function organizationOf(item: FlareItem): Promise<number> {
-	let organization: unknown;
-	let status = 200;
-	let shape = 'nothing';
-	await callFlare(item, whoAmI, {
-		onPage(_records, response) {
-			status = response.statusCode;
-			const body = response.body;
-			organization = isObject(body) ? body.organization_id : undefined;
-			shape = isObject(body)
-				? "an object without a numeric 'organization_id'"
-				: describeShape(body);
-			return false;
-		},
-	});
-	if (typeof organization !== 'number' || !Number.isInteger(organization) || organization < 1) {
-		throw unexpectedAnswer(
-			status,
-			`Flare's token test answered with ${shape}, not the key's organization`,
-		);
-	}
-	return organization;
-}
 
 /**
  * Every tenant of the API key's organization (an organization administrator's key): the

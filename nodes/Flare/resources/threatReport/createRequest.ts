@@ -8,7 +8,7 @@ import { dateTime, optionValue, requiredText } from '../../shared/validation';
 const fields: INodeProperties[] = [
 	notice(
 		'createRequestDeprecatedNotice',
-		"The specification this package was built from says Flare will replace this endpoint by POST /v4/threat_flow/intel/requests; Flare's API documentation (July 2026) lists it as current, under Threat-Flow API → Reports, and documents no replacement. Needs the threat intelligence feature.",
+		"The specification this package was built from says Flare will replace this endpoint by POST /v4/threat_flow/intel/requests; Flare's API documentation (July 2026) lists it as current, under Threat-Flow API → Reports, and documents no replacement. Needs access to Threat Flow (a feature of your Flare account and a permission of your role).",
 	),
 	{
 		displayName: 'Report Title',

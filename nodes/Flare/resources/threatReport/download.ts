@@ -1,28 +1,19 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { notice, threatReportLocator, updateDisplayOptions } from '../../shared/descriptions';
-import { parameterError, unexpectedAnswer } from '../../shared/errors';
+import { binaryProperty, binaryPropertyField, FILE_FORMATS, fileOf } from '../../shared/files';
 import type { FlareItem } from '../../shared/item';
 import type { FlareOperation } from '../../shared/operation';
 import { locatorInteger, locatorLabel, optionValue } from '../../shared/validation';
 
-/** The formats Flare renders a report in (v4 OpenAPI `ThreatFlowReportDownloadFormat`), and their media types. */
-const FORMATS = {
-	docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-	pdf: 'application/pdf',
-} as const;
-type Format = keyof typeof FORMATS;
-
-/** The first bytes of each format: a PDF's header, and the ZIP archive a DOCX is. */
-const MAGIC: Record<Format, Buffer> = {
-	docx: Buffer.from([0x50, 0x4b, 0x03, 0x04]),
-	pdf: Buffer.from('%PDF', 'latin1'),
-};
+/** The formats Flare renders a Threat Flow report in (v4 OpenAPI `ThreatFlowReportDownloadFormat`). */
+const FORMATS = ['docx', 'pdf'] as const;
+type Format = (typeof FORMATS)[number];
 
 const fields: INodeProperties[] = [
 	notice(
 		'threatReportDownloadNotice',
-		"Needs the threat intelligence feature. The file is Flare's, as Flare renders it: the node cannot mask leaked values inside a PDF or DOCX file (Get returns the report's text with them masked). An answer that is not a file of the chosen format, or is over 50 MiB, fails the item.",
+		"Needs access to Threat Flow (a feature of your Flare account and a permission of your role). The file is Flare's, as Flare renders it: the node cannot mask leaked values inside a PDF or DOCX file (Get returns the report's text with them masked). An answer that is not a file of the chosen format, or is over 50 MiB, fails the item.",
 	),
 	threatReportLocator('Threat report to download: pick it by title, or enter its numeric ID'),
 	{
@@ -36,15 +27,7 @@ const fields: INodeProperties[] = [
 			{ name: 'PDF', value: 'pdf' },
 		],
 	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		required: true,
-		default: 'data',
-		placeholder: 'e.g. data',
-		description: 'Name of the output binary field to put the file in',
-	},
+	binaryPropertyField,
 ];
 
 export const downloadDescription = updateDisplayOptions(
@@ -52,23 +35,7 @@ export const downloadDescription = updateDisplayOptions(
 	fields,
 );
 
-const formatOf = (item: FlareItem): Format =>
-	optionValue(item, 'format', Object.keys(FORMATS) as Format[], 'pdf');
-
-/** The binary field to put the file in: a name n8n can store (no dots, which n8n reads as paths). */
-function binaryProperty(item: FlareItem): string {
-	const value = item.parameter<unknown>('binaryPropertyName', 'data');
-	const name = typeof value === 'string' ? value.trim() : '';
-	if (!/^[A-Za-z0-9_-]{1,100}$/.test(name)) {
-		throw parameterError(
-			item,
-			'binaryPropertyName',
-			`must be a field name of letters, digits, _ or -, not ${JSON.stringify(value)?.slice(0, 100) ?? String(value)}`,
-			'Enter e.g. data.',
-		);
-	}
-	return name;
-}
+const formatOf = (item: FlareItem): Format => optionValue(item, 'format', FORMATS, 'pdf');
 
 const fileName = (item: FlareItem) =>
 	`threat-report-${locatorInteger(item, 'reportId')}.${formatOf(item)}`;
@@ -94,28 +61,9 @@ export const downloadOperation: FlareOperation = {
 	file: {
 		property: binaryProperty,
 		name: fileName,
-		mimeType: (item) => FORMATS[formatOf(item)],
+		mimeType: (item) => FILE_FORMATS[formatOf(item)].mimeType,
 	},
-	output(item, _records, { body, headers, statusCode }) {
-		// The file is known by its first bytes (Flare's OpenAPI gives its media type as JSON): an answer
-		// that is JSON instead, as Flare's errors are, or anything else (a proxy's HTML page, a PDF for
-		// a DOCX), is not the file. The bytes are never quoted.
-		const format = formatOf(item);
-		const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
-		const type = String(headers['content-type'] ?? '').toLowerCase().slice(0, 100);
-		if (bytes.subarray(0, 4).equals(MAGIC[format])) return [fileItem(item, bytes)];
-		const looksLikeJson = /^\s*[[{]/.test(bytes.subarray(0, 64).toString('latin1'));
-		const what =
-			looksLikeJson || /\bjson\b/.test(type)
-				? 'JSON'
-				: bytes.length === 0
-					? 'an empty file'
-					: 'a file that does not start as one';
-		throw unexpectedAnswer(
-			statusCode,
-			`Flare answered with ${what} (${type || 'no media type'}), not a ${format} file`,
-		);
-	},
+	output: (item, _records, response) => [fileItem(item, fileOf(formatOf(item), response))],
 };
 
 /** The item of a downloaded file: what it is. */

@@ -9,8 +9,11 @@ import {
 import { recordUnder, type FlareOperation } from '../../shared/operation';
 import { locatorInteger, locatorLabel } from '../../shared/validation';
 
+/** What every Threat Report operation needs (api-audit part 4, C3: Flare names a feature or a role). */
+export const THREAT_FLOW_NEEDS = 'Needs access to Threat Flow (a feature of your Flare account and a permission of your role).';
+
 const fields: INodeProperties[] = [
-	notice('threatReportGetNotice', 'Needs the threat intelligence feature.'),
+	notice('threatReportGetNotice', THREAT_FLOW_NEEDS),
 	threatReportLocator('Threat report to get: pick it by title, or enter its numeric ID'),
 	leakedValueOptions,
 ];

@@ -15,7 +15,7 @@ export const REPORT_TYPES = ['custom', 'standard'] as const;
 const fields: INodeProperties[] = [
 	notice(
 		'threatReportGetAllNotice',
-		'Needs the threat intelligence feature. Lists the Threat Flow reports of the tenant: those Flare publishes (standard) and those requested with Create Request (custom).',
+		'Needs access to Threat Flow (a feature of your Flare account and a permission of your role). Lists the Threat Flow reports of the tenant: those Flare publishes (standard) and those requested with Create Request (custom).',
 	),
 	...returnAllOrLimit,
 	{

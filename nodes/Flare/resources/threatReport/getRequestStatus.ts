@@ -12,7 +12,7 @@ import { locatorLabel, locatorUuid } from '../../shared/validation';
 const fields: INodeProperties[] = [
 	notice(
 		'getRequestStatusNotice',
-		'Needs the threat intelligence feature. Flare answers processing until the report is ready, then completed with the report (or error). To wait for it, loop this operation through a Wait node.',
+		'Needs access to Threat Flow (a feature of your Flare account and a permission of your role). Flare answers processing until the report is ready, then completed with the report (or error). To wait for it, loop this operation through a Wait node.',
 	),
 	reportRequestLocator(
 		'The request_id that Create Request returned. Flare has no endpoint that lists report requests, so enter it or map it from the Create Request output.',

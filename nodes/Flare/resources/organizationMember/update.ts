@@ -1,0 +1,134 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { memberLocator, notice, updateDisplayOptions } from '../../shared/descriptions';
+import { parameterError } from '../../shared/errors';
+import type { FlareItem } from '../../shared/item';
+import { isObject, recordUnder, type FlareOperation } from '../../shared/operation';
+import { answerOf, asNodeError } from '../../shared/runner';
+import {
+	boundedText,
+	emailAddress,
+	locatorInteger,
+	locatorLabel,
+	MAX_NAME_LENGTH,
+} from '../../shared/validation';
+import { isGiven } from '../identifier/data';
+import { ORGANIZATION_ADMIN_ONLY, organizationOf } from '../tenant/organization';
+import { getOperation } from './get';
+import { MEMBERS_NEEDS } from './getAll';
+
+const fields: INodeProperties[] = [
+	notice(
+		'memberUpdateNotice',
+		`${MEMBERS_NEEDS} The node reads the member first and sends back their name, surname and e-mail with the changes; permissions are not changed.`,
+	),
+	memberLocator('Member to update: pick them by name, or enter their user ID'),
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: 'The details to change; the others keep their current values',
+		options: [
+			{
+				displayName: 'Email',
+				name: 'email',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. jane.doe@acme.com',
+				description: "The member's e-mail address",
+			},
+			{
+				displayName: 'First Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Jane',
+				description: "The member's first name (Flare's name)",
+			},
+			{
+				displayName: 'Last Name',
+				name: 'surname',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Doe',
+				description: "The member's last name (Flare's surname)",
+			},
+		],
+	},
+];
+
+export const updateDescription = updateDisplayOptions(
+	{ show: { resource: ['organizationMember'], operation: ['update'] } },
+	fields,
+);
+
+/** The changes asked for, checked before anything is sent. */
+function changesOf(item: FlareItem): IDataObject {
+	const changes: IDataObject = {};
+	for (const name of ['name', 'surname']) {
+		if (isGiven(item, `updateFields.${name}`)) {
+			changes[name] = boundedText(item, `updateFields.${name}`, MAX_NAME_LENGTH);
+		}
+	}
+	if (isGiven(item, 'updateFields.email')) changes.email = emailAddress(item, 'updateFields.email');
+	if (Object.keys(changes).length === 0) {
+		throw parameterError(
+			item,
+			'updateFields',
+			'has nothing to change',
+			'Add a field to change under Update Fields.',
+		);
+	}
+	return changes;
+}
+
+/** The member's user as Flare has it now. */
+async function currentUser(item: FlareItem): Promise<IDataObject> {
+	const answer = await answerOf(item, getOperation);
+	try {
+		const [member] = recordUnder(answer, 'member', 'a member');
+		return isObject(member.user) ? member.user : {};
+	} catch (error) {
+		throw asNodeError(item, getOperation, error);
+	}
+}
+
+/**
+ * Changes a member's name, surname or e-mail (`PUT …/organizations/{organization_id}/members/{user_id}`,
+ * v2 OpenAPI body `OrganizationMember`, nothing required). Flare does not say whether fields left
+ * out are kept, so the node reads the member first and sends back their name, surname and e-mail
+ * with the changes, never their permissions; updates of one member run one at a time in the n8n
+ * process (records.ts). The member as Flare answers it.
+ */
+export const updateOperation: FlareOperation = {
+	action: 'update the member',
+	method: 'PUT',
+	path: '/{segment}/v2/organizations/{organization_id}/members/{user_id}',
+	tier: 'basic',
+	write: true,
+	outputsTenants: true,
+	forbidden: ORGANIZATION_ADMIN_ONLY,
+	properties: fields,
+	apiFields: {
+		user_id: 'userId',
+		name: 'updateFields.name',
+		surname: 'updateFields.surname',
+		email: 'updateFields.email',
+	},
+	target: (item) => `Member ${locatorLabel(item, 'userId')}`,
+	record: (item) => `member:${locatorInteger(item, 'userId')}`,
+	async prepare(item, request) {
+		request.pathParameters.user_id = locatorInteger(item, 'userId');
+		const changes = changesOf(item);
+		request.pathParameters.organization_id = await organizationOf(item);
+		const current = await currentUser(item);
+		const kept: IDataObject = {};
+		for (const key of ['name', 'surname', 'email']) {
+			if (typeof current[key] === 'string') kept[key] = current[key];
+		}
+		request.body = { ...kept, ...changes };
+	},
+	output: (_item, _records, response) => recordUnder(response, 'member', 'a member'),
+};

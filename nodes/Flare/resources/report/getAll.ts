@@ -1,0 +1,110 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import {
+	leakedValueOutput,
+	notice,
+	returnAllOrLimit,
+	updateDisplayOptions,
+} from '../../shared/descriptions';
+import { nextCursor, type FlareOperation } from '../../shared/operation';
+import { booleanValue, optionValue } from '../../shared/validation';
+
+/** What Flare sorts reports by (v4 OpenAPI `SortType` of `GET /v4/reports`). */
+const ORDER_BY = ['author', 'created_at', 'id', 'status', 'title', 'updated_at'] as const;
+
+/** The notice of every Report operation. */
+export const REPORTS_NEEDS =
+	"Needs Flare's reports feature. These are the tenant's platform reports (Reports in Flare), not Threat Flow's threat reports.";
+
+const fields: INodeProperties[] = [
+	notice('reportGetAllNotice', REPORTS_NEEDS),
+	...returnAllOrLimit,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		description: 'Which reports to list',
+		options: [
+			{
+				displayName: 'Include Archived',
+				name: 'includeArchived',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to list archived reports too',
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		description: 'Order and output settings of the list',
+		options: [
+			leakedValueOutput,
+			{
+				displayName: 'Order',
+				name: 'order',
+				type: 'options',
+				default: 'desc',
+				description: 'Direction of the order',
+				options: [
+					{ name: 'Ascending', value: 'asc' },
+					{ name: 'Descending', value: 'desc' },
+				],
+			},
+			{
+				displayName: 'Order By',
+				name: 'orderBy',
+				type: 'options',
+				default: 'created_at',
+				description: 'What the reports are ordered by',
+				options: [
+					{ name: 'Author', value: 'author' },
+					{ name: 'Created At', value: 'created_at' },
+					{ name: 'ID', value: 'id' },
+					{ name: 'Status', value: 'status' },
+					{ name: 'Title', value: 'title' },
+					{ name: 'Updated At', value: 'updated_at' },
+				],
+			},
+		],
+	},
+];
+
+export const getAllDescription = updateDisplayOptions(
+	{ show: { resource: ['report'], operation: ['getAll'] } },
+	fields,
+);
+
+/**
+ * The tenant's platform reports (`GET /{segment}/v4/reports`, v4 OpenAPI: `size` at most 100,
+ * `order_by`, `order_type`, `include_archived`; pages `{items, next}`): one item per report
+ * (`PublicReport`: id, title, author, status, report_type, created_at, is_archived, …).
+ */
+export const getAllOperation: FlareOperation = {
+	action: 'list reports',
+	entitlement: 'reports',
+	method: 'GET',
+	path: '/{segment}/v4/reports',
+	tier: 'basic',
+	paging: { maxPageSize: 100, next: nextCursor, key: (record) => record.id },
+	properties: fields,
+	apiFields: {
+		size: 'limit',
+		order_by: 'options.orderBy',
+		order_type: 'options.order',
+		include_archived: 'filters.includeArchived',
+	},
+	prepare(item, request) {
+		request.qs = {
+			order_by: optionValue(item, 'options.orderBy', ORDER_BY, 'created_at'),
+			order_type: optionValue(item, 'options.order', ['asc', 'desc'], 'desc'),
+			include_archived: booleanValue(item, 'filters.includeArchived'),
+		};
+	},
+	output: (_item, records) => records,
+};

@@ -1,0 +1,166 @@
+/**
+ * Alert Rule → Create and Update check what Flare stored (issue 40): the rule is read back from the
+ * tenant's list (v4, which shows its channel and frequency), and the item fails, saying what Flare
+ * shows, when it differs from what was sent — the bets on the frequency's unit and the channel
+ * binding show at the first use; nothing is sent again. Updates of one rule from executions running
+ * at once in one n8n process run one after the other (the hostile review of 2026-12-07, R-A1).
+ * Exact requests, items and errors, in n8n-core against the fake over real HTTP.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { recordsQueued } from '../../nodes/Flare/shared/records';
+import type { AlertRuleStorage } from '../fake-flare/playbook';
+import { useVirtualTime } from '../support/clock';
+import { apiRequests, jsonOf, useFakeFlare } from './support';
+
+const TENANT = 101;
+const rl = (value: string | number): IDataObject => ({ __rl: true, mode: 'id', value: String(value) });
+const NOT_SENT_AGAIN = 'The request was not sent again: check the record in Flare, and correct it there or run the node again.';
+
+describe('Alert rule writes: what Flare stored is read back, updates of one rule never interleave', () => {
+	useVirtualTime();
+	const env = useFakeFlare({ credentials: 100, eventsPerTenant: 20 });
+	const identifier = () => env.fake.dataset.identifierIds()[0];
+	const sent = () => apiRequests(env.fake).map((request) => `${request.method} ${request.path}${request.query.q === undefined ? '' : ` q=${request.query.q}`}`);
+	const storing = (alertRuleStorage: AlertRuleStorage) => env.fake.reset({ credentials: 100, eventsPerTenant: 20, alertRuleStorage });
+
+	const create = (extra: IDataObject = {}) =>
+		env.harness.runNode({
+			parameters: { resource: 'alertRule', operation: 'create', identifierId: rl(identifier()), name: 'Leaks to the SOC', alertChannelId: rl(302), frequency: 60, ...extra },
+		});
+	const update = (ruleId: number, updateFields: IDataObject) =>
+		env.harness.runNode({ parameters: { resource: 'alertRule', operation: 'update', identifierId: rl(identifier()), alertRuleId: rl(ruleId), updateFields } });
+
+	it('Create: the POST, then the tenant\'s rules named like it, newest first: found with the channel and frequency sent, the item is the rule', async () => {
+		const result = await create();
+
+		const rules = env.fake.playbook.rulesOf(TENANT, 'assets', identifier());
+		const created = rules.find((rule) => rule.name === 'Leaks to the SOC')!;
+		expect(sent()).toEqual([`POST /firework/v2/assets/${identifier()}/alerts`, 'GET /firework/v4/alerts/ q=Leaks to the SOC']);
+		expect(apiRequests(env.fake)[1].query).toEqual({ order_type: 'desc', q: 'Leaks to the SOC', size: '10' });
+		expect(jsonOf(result.output)).toEqual([created]);
+		expect(env.fake.playbook.alertRules(TENANT).find((rule) => rule.id === created.id)).toMatchObject({ alert_channel_id: 302, frequency: 60 });
+	});
+
+	it.each([
+		['frequencyInSeconds', 'frequency', 'Sent: frequency 60. Flare\'s list of alert rules shows: frequency 3600.'],
+		['withoutChannel', 'alert channel', 'Sent: alert channel 302. Flare\'s list of alert rules shows: alert channel null.'],
+	] as const)('Create against a Flare that stores it %s: the item fails naming the %s, and nothing is sent again', async (storage, field, shows) => {
+		storing(storage);
+
+		const result = await create();
+
+		const [created] = env.fake.playbook.rulesOf(TENANT, 'assets', identifier()).filter((rule) => rule.name === 'Leaks to the SOC');
+		expect(sent()).toEqual([`POST /firework/v2/assets/${identifier()}/alerts`, 'GET /firework/v4/alerts/ q=Leaks to the SOC']);
+		expect(env.fake.state.writes).toHaveLength(1);
+		expect(result.output).toEqual([]);
+		expect([result.error?.name, result.error?.message]).toEqual(['NodeApiError', `Alert rule ${created.id} was created, but Flare shows another ${field} than was sent`]);
+		expect(result.error?.description).toBe(
+			`${shows} Either Flare reads the rule otherwise than the node assumes (the frequency in minutes, the channel as Alert Central's: docs/api-contract.md, which Flare's docs do not confirm), or something else changed the rule meanwhile. ${NOT_SENT_AGAIN}`,
+		);
+	});
+
+	it('Create, continue on fail: the item is an error paired with its input; the next item is created and checked', async () => {
+		storing('frequencyInSeconds');
+
+		const result = await env.harness.runNode(
+			{ parameters: { resource: 'alertRule', operation: 'create', identifierId: rl(identifier()), name: '={{ $json.name }}', alertChannelId: rl(301), frequency: '={{ $json.frequency }}' }, onError: 'continueRegularOutput' },
+			{ items: [{ name: 'Hourly', frequency: 60 }, { name: 'Daily', frequency: 1440 }] },
+		);
+
+		expect(result.output.map((item) => [item.json.error, item.pairedItem])).toEqual([
+			[expect.stringMatching(/^Alert rule \d+ was created, but Flare shows another frequency than was sent$/), { item: 0 }],
+			[expect.stringMatching(/^Alert rule \d+ was created, but Flare shows another frequency than was sent$/), { item: 1 }],
+		]);
+		expect(sent().filter((request) => request.startsWith('POST'))).toHaveLength(2);
+	});
+
+	it("Create: a rule the list does not show fails the item, saying the check could not be made (the list's IDs are a bet)", async () => {
+		env.fake.faults.add({ path: '/firework/v4/alerts/', method: 'GET', times: Infinity, fault: { status: 200, body: { items: [], next: null } } });
+
+		const result = await create();
+
+		expect(sent()).toEqual([`POST /firework/v2/assets/${identifier()}/alerts`, 'GET /firework/v4/alerts/ q=Leaks to the SOC', 'GET /firework/v4/alerts/']);
+		const [created] = env.fake.playbook.rulesOf(TENANT, 'assets', identifier()).filter((rule) => rule.name === 'Leaks to the SOC');
+		expect([result.error?.name, result.error?.message]).toEqual(['NodeApiError', `Alert rule ${created.id} was created, but Flare's list of alert rules does not show it`]);
+		expect(env.fake.state.writes).toHaveLength(1);
+	});
+
+	it('Create with a name a URL cannot carry (a lone surrogate): the read-back walks the list unfiltered', async () => {
+		const result = await create({ name: 'Leaks \ud800' });
+
+		expect(sent()).toEqual([`POST /firework/v2/assets/${identifier()}/alerts`, 'GET /firework/v4/alerts/']);
+		expect(result.status).toBe('success');
+	});
+
+	it('Create whose read-back fails (Flare unavailable): the error says the rule was created and not sent again', async () => {
+		env.fake.faults.add({ path: '/firework/v4/alerts/', method: 'GET', times: Infinity, fault: { status: 503, body: {} } });
+
+		const result = await create();
+
+		const [created] = env.fake.playbook.rulesOf(TENANT, 'assets', identifier()).filter((rule) => rule.name === 'Leaks to the SOC');
+		expect(sent().filter((request) => request.startsWith('POST'))).toHaveLength(1);
+		expect(result.error?.message).toMatch(/^Flare is temporarily unavailable \(HTTP 503\)/);
+		expect(result.error?.description).toMatch(new RegExp(`Alert rule ${created.id} was created before this read-back; the request was not sent again: check the rule in Flare\\.$`));
+	});
+
+	it('Update: the read, the PUT, the read-back of the rule by its name; a Flare that stores another unit fails the item', async () => {
+		storing('frequencyInSeconds');
+		const [rule] = env.fake.playbook.rulesOf(TENANT, 'assets', identifier());
+
+		const result = await update(rule.id, { frequency: 30 });
+
+		expect(sent()).toEqual([
+			`GET /firework/v2/assets/${identifier()}/alerts`,
+			`PUT /firework/v2/assets/${identifier()}/alerts/${rule.id}`,
+			`GET /firework/v4/alerts/ q=${rule.name}`,
+		]);
+		expect(env.fake.state.writes).toHaveLength(1);
+		expect(result.error?.message).toBe(`Alert rule ${rule.id} was updated, but Flare shows another frequency than was sent`);
+		expect(result.error?.description).toMatch(/^Sent: frequency 30\. Flare's list of alert rules shows: frequency 1800\./);
+	});
+
+	it('Update: a change another process writes over the rule after the PUT shows in the read-back, naming the field', async () => {
+		const [rule] = env.fake.playbook.rulesOf(TENANT, 'assets', identifier());
+		const listed = env.fake.playbook.alertRules(TENANT).find((candidate) => candidate.id === rule.id)!;
+		// Another process renames it back between this PUT and the read-back.
+		env.fake.faults.add({ path: '/firework/v4/alerts/', method: 'GET', fault: { status: 200, body: { items: [{ ...listed, frequency: 15 }], next: null } } });
+
+		const result = await update(rule.id, { frequency: 1440 });
+
+		expect(result.error?.message).toBe(`Alert rule ${rule.id} was updated, but Flare shows another frequency than was sent`);
+		expect(result.error?.description).toMatch(/^Sent: frequency 1440\. Flare's list of alert rules shows: frequency 15\. .*or something else changed the rule meanwhile\./);
+	});
+
+	// The hostile review of 2026-12-07, R-A1 (its reproduction, made the project's own).
+	it('a name changed by one execution and a frequency by another, at once: one after the other, the rule ends with both', async () => {
+		const [rule] = env.fake.playbook.rulesOf(TENANT, 'assets', identifier());
+
+		const [renamed, slowed] = await Promise.all([update(rule.id, { name: 'Renamed by A' }), update(rule.id, { frequency: 1440 })]);
+
+		expect([renamed.status, slowed.status]).toEqual(['success', 'success']);
+		// Each read, write and read-back of one execution before the next begins.
+		const rules = `GET /firework/v2/assets/${identifier()}/alerts`;
+		const put = `PUT /firework/v2/assets/${identifier()}/alerts/${rule.id}`;
+		expect(sent()).toEqual([rules, put, 'GET /firework/v4/alerts/ q=Renamed by A', rules, put, 'GET /firework/v4/alerts/ q=Renamed by A']);
+		const after = env.fake.playbook.rulesOf(TENANT, 'assets', identifier()).find((candidate) => candidate.id === rule.id)!;
+		expect({ name: after.name, frequency: after.frequency }).toEqual({ name: 'Renamed by A', frequency: 1440 });
+		expect(recordsQueued()).toBe(0);
+	});
+
+	it('updates of two rules at once do not wait for each other', async () => {
+		const other = env.fake.dataset.identifierIds()[3];
+		const [first] = env.fake.playbook.rulesOf(TENANT, 'assets', identifier());
+		const [third] = env.fake.playbook.rulesOf(TENANT, 'assets', other);
+		// The first update's read is slow: the other rule's update goes meanwhile.
+		env.fake.faults.add({ path: `/firework/v2/assets/${identifier()}/alerts`, method: 'GET', fault: { delayMs: 2_000 } });
+
+		const [a, b] = await Promise.all([
+			update(first.id, { frequency: 120 }),
+			env.harness.runNode({ parameters: { resource: 'alertRule', operation: 'update', identifierId: rl(other), alertRuleId: rl(third.id), updateFields: { frequency: 240 } } }),
+		]);
+
+		expect([a.status, b.status]).toEqual(['success', 'success']);
+		expect(sent().indexOf(`PUT /firework/v2/assets/${other}/alerts/${third.id}`)).toBeLessThan(sent().indexOf(`PUT /firework/v2/assets/${identifier()}/alerts/${first.id}`));
+	});
+});
