@@ -1,7 +1,7 @@
 /**
  * The performance benchmark (issue #13): `npm run bench` (alias of `tsx bench/run.ts`).
  *
- *   tsx bench/run.ts [--quick] [--only=throughput,limits,quota,trigger,tokens,push,alerts] [--runs=N] [--sizes=N,..] [--no-n8n]
+ *   tsx bench/run.ts [--quick] [--only=throughput,limits,quota,trigger,tokens,push,alerts,masking] [--runs=N] [--sizes=N,..] [--no-n8n]
  *
  * --quick      a smoke run: small sizes, one run each, fewer trigger cases (a few minutes)
  * --only=...   the sections to run (default: all)
@@ -26,9 +26,11 @@ import { runTokens } from './sections/tokens';
 import { runAlertLoad } from './sections/alerts';
 import { runPush } from './sections/push';
 import { runTrigger, triggerCases } from './sections/trigger';
+import { runMasking } from './sections/masking';
 
-type Section = 'throughput' | 'limits' | 'quota' | 'trigger' | 'tokens' | 'push' | 'alerts';
+type Section = 'throughput' | 'limits' | 'quota' | 'trigger' | 'tokens' | 'push' | 'alerts' | 'masking';
 const SECTIONS: Section[] = [
+	'masking',
 	'limits',
 	'quota',
 	'trigger',
@@ -149,6 +151,11 @@ async function main(): Promise<void> {
 				log(`${name} failed: ${(error as Error).stack ?? String(error)}`);
 			}
 		};
+		if (wants('masking')) {
+			await section('masking', async () => {
+				results.masking = await runMasking({ runs: options.quick ? 3 : 7, log });
+			});
+		}
 		if (limits) {
 			await section('limits', async () => {
 				results.limits = await runLimits(limits.setups, { n8n, log });

@@ -1,6 +1,7 @@
 /** The benchmark's markdown report and its goal checks. */
 import type { LimitsRow } from '../sections/limits';
 import type { AlertLoadRow } from '../sections/alerts';
+import type { MaskingRow } from '../sections/masking';
 import type { PushRow } from '../sections/push';
 import type { QuotaRow } from '../sections/quota';
 import type { ThroughputRow } from '../sections/throughput';
@@ -33,6 +34,7 @@ export interface Results {
 	tokens?: TokensRow[];
 	push?: PushRow[];
 	alerts?: AlertLoadRow[];
+	masking?: MaskingRow[];
 	goals?: Goal[];
 	errors: Array<{ section: string; message: string }>;
 }
@@ -138,6 +140,24 @@ export function goals(results: Results): Goal[] {
 			target: '≤ 1 s',
 			measured: seconds(row.p95),
 			met: row.p95 <= 1000,
+		});
+	}
+	if (results.masking?.length) {
+		const [events, credentials, , ...shapes] = results.masking;
+		for (const row of [events, credentials]) {
+			list.push({
+				goal: `8. Masking ${row.label}: CPU time / floor (JSON.stringify and one reading)`,
+				target: '≤ 10',
+				measured: `${row.relative?.toFixed(2)} (${row.mibPerSecond} MiB/s; floor ${row.floorMibPerSecond} MiB/s)`,
+				met: (row.relative ?? Infinity) <= 10,
+			});
+		}
+		const worst = shapes.reduce((a, b) => ((b.relative ?? 0) > (a.relative ?? 0) ? b : a));
+		list.push({
+			goal: '8. Masking the worst adversarial shape: CPU time a byte / ordinary text',
+			target: '≤ 3',
+			measured: `${worst.relative?.toFixed(2)} (${worst.label}, ${worst.mibPerSecond} MiB/s)`,
+			met: (worst.relative ?? Infinity) <= 3,
 		});
 	}
 	return list;
@@ -297,6 +317,24 @@ export function markdown(results: Results): string {
 		out.push(
 			'',
 			"A real n8n (`n8n start`, SQLite, regular mode, n8n's default settings) with two published workflows, the Flare Alert Trigger (Request Signature) → No Operation and n8n's own Webhook node (Header Auth) → No Operation. The burst: different signed alerts POSTed at once by the fake's alert channel (each sent again until answered 2xx, as below), then the same alerts again at once, each signed anew as Flare signs a retry, and the same burst to n8n's own Webhook node with Header Auth, for reference. The floods: requests signed with another secret, then without a signature, each a different body, sent at a steady rate (at most 256 in flight: beyond, the sender waits), while genuine signed alerts are sent at a steady pace, each sent again after an answer other than 2xx (signed anew, 5 s later, then twice as long each time, 7 attempts in all), as Flare retries; then the same against n8n's own Webhook node with Header Auth (a wrong header value; genuine requests with the right one), for reference; last, the burst again after a restart of n8n with its in-process expression engine (`N8N_EXPRESSION_ENGINE=legacy`): n8n 2.41 holds an expression isolate through each request of a webhook trigger other than its own Webhook node and starts a new one when its pool (one by default) is in use. Answers: status and message as n8n gave them; failed: no answer within 30 s. Executions: those that started during the phase, whatever they carried; each genuine alert once: it is in exactly one execution in all. Memory: the resident set (VmRSS) of n8n's main process, sampled every 200 ms, 5 s before the phase and once its executions were counted. Log: what n8n printed during the phase (console, info level), and of that the trigger's lines of refusals.",
+			'',
+		);
+	}
+
+	if (results.masking?.length) {
+		out.push(
+			'### 8. Masking',
+			'',
+			'| What is masked | MiB | CPU (median) | MiB/s | Relative |',
+			'|---|---:|---:|---:|---:|',
+		);
+		results.masking.forEach((row, index) => {
+			const relative = index < 2 ? `${row.relative?.toFixed(2)} × floor (${row.floorMibPerSecond} MiB/s)` : `${row.relative?.toFixed(2)} × ordinary a byte`;
+			out.push(`| ${row.label} | ${row.mib} | ${row.cpuMs} ms | ${row.mibPerSecond} | ${relative} |`);
+		});
+		out.push(
+			'',
+			"CPU time of masking (the package as n8n loads it, `dist/`), the median of the runs, each on a fresh copy. Records: the fake's full events of one tenant and a page of credentials, with `protectLeakedValues` (Masked); the floor, measured in the same run on the same records: `JSON.stringify` and one reading of each character. Texts: 1 MiB each with `maskFreeText`; the adversarial shapes are test/support/adversarial.ts's, whose time the time property checks for linearity (test/unit/masking-time.test.ts).",
 			'',
 		);
 	}

@@ -7,9 +7,9 @@ import { maskedView } from './support';
 import { cpuMsOf } from '../support/cpu';
 
 /**
- * The hostile review of the Flare Alert Trigger (2026-11-25), findings F0 and F8, in the shared
- * masking (nodes/Flare/shared/output.ts) as the trigger's webhook meets it: masking runs before n8n
- * answers Flare, on n8n's main process, and an unsigned URL takes anyone's body.
+ * Masking (nodes/Flare/shared/masking/) as the Alert Trigger's webhook meets it: masking runs before
+ * n8n answers Flare, on n8n's main process, and an unsigned URL takes anyone's body. The hostile
+ * reviews of 2026-11-25 (F0, F8) and 2026-12-07 (R-M1, R-M2: markup around a secret's name).
  */
 // A test value, built from parts so that it is not taken for a hardcoded secret.
 const PASSWORD = ['Winter', '2025', 'Globex!'].join('');
@@ -50,6 +50,34 @@ describe('Flare Alert Trigger: masking what threat actors write (review F0, F8)'
 		expect(result?.status).toBe(200);
 		expect(cpuMs).toBeLessThan(1000);
 		expect(workflow.executions).toHaveLength(1);
+	});
+
+	it('R-M1 an alert whose content holds 2.67 MiB of <mark>-split text is answered within 1.5 s of CPU', async () => {
+		const [alert] = fake.newAlerts(1, { type: 'paste' });
+		const marks = 200_000;
+		let status = 0;
+		const cpuMs = await cpuMsOf(async () => {
+			status = (await push({ ...alert, content: `jane@acme.com:${'<mark>'.repeat(marks)}${'a</mark>'.repeat(marks)}` })).status;
+		});
+		expect(status).toBe(200);
+		expect(workflow.executions).toHaveLength(1);
+		// About 0.4 s here; it took 2 to 31 s before the fix (tags.shift() in a loop).
+		expect(cpuMs).toBeLessThan(1500);
+	}, 240_000);
+
+	it.each([
+		['Markdown bold label (Telegram, an AI answer)', `**Password:** ${PASSWORD}`],
+		['Markdown bold name', `**Password**: ${PASSWORD}`],
+		['BBCode bold label (a leak forum post)', `[b]Login:[/b] jane@acme.com\n[b]Pass:[/b] ${PASSWORD}`],
+		['HTML bold label', `<b>Password:</b> ${PASSWORD}`],
+		['inline code label', `\`Password:\` ${PASSWORD}`],
+		['HTML-wrapped value', `Password: <b>${PASSWORD}</b>`],
+	])('R-M2 %s: the password after a secret’s name is masked, the markup kept', async (_shape, text) => {
+		const [alert] = fake.newAlerts(1, { type: 'forum_post' });
+		await push({ ...alert, content: `Fresh access, enjoy\n${text}\n` });
+		expect(workflow.executions).toHaveLength(1);
+		const item = workflow.executions[0].items[0].json as { alert: { content: string } };
+		expect(item.alert.content).toBe(`Fresh access, enjoy\n${text.replace(PASSWORD, '********')}\n`);
 	});
 
 	// F8: free text of the Sentinel shape the trigger bets on (docs/api-contract.md, "Alert webhook").

@@ -246,4 +246,36 @@ describe('Leaked values: masked by default on every surface, in clear with Full'
 			expect(await getFullEvent(uid, { leakedValueOutput: 'full' })).toEqual(truth);
 		});
 	});
+
+	describe('markup around a secret (hostile review of 2026-12-07, R-M2)', () => {
+		// A test value, built from parts so that it is not taken for a hardcoded secret.
+		const PASSWORD = ['Hunter', '2', 'Secret', '!'].join('');
+
+		it('Event → Get AI Explanation written in Markdown: a password the prompt quotes as "**Password:** …" is masked in the prompt and in the response', async () => {
+			const [uid] = flare.fake.events.allUids();
+			flare.fake.faults.add({
+				path: /ai_assistance$/,
+				method: 'GET',
+				fault: {
+					status: 200,
+					body: {
+						activity_ai_assistance: {
+							uid,
+							prompt: `Explain this stealer log event.\n- **URL:** https://vpn.initech.com/login\n- **Login:** admin@initech.com\n- **Password:** ${PASSWORD}`,
+							response: `### Summary\nA working VPN login leaked:\n- **Account:** admin@initech.com\n- **Password:** ${PASSWORD}\n\nReset it now.`,
+						},
+					},
+				},
+			});
+
+			const result = await flare.harness.runNode({ parameters: { resource: 'event', operation: 'getAiExplanation', uid } });
+
+			expect(jsonOf(result.output)).toEqual([
+				expect.objectContaining({
+					prompt: 'Explain this stealer log event.\n- **URL:** https://vpn.initech.com/login\n- **Login:** admin@initech.com\n- **Password:** ********',
+					response: '### Summary\nA working VPN login leaked:\n- **Account:** admin@initech.com\n- **Password:** ********\n\nReset it now.',
+				}),
+			]);
+		});
+	});
 });

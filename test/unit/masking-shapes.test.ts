@@ -159,3 +159,41 @@ describe("R6: a record's own values masked where they are whole, not in unrelate
 		expect(masked(record)).toEqual({ password: '********', url: 'https://acme4corp.com/u/********/x?site=********&q=acme4corp2' });
 	});
 });
+
+/**
+ * Hostile review of 2026-12-07, R-M3: a record's own values are looked for in its URLs and prose
+ * only where they could not be ordinary words (values.ts): a stealer log whose saved passwords are
+ * `login`, `password` or `1` keeps every URL it holds, its own Flare link included.
+ */
+describe("R-M3: a record's short or common passwords leave its URLs whole", () => {
+	const stealerLog = () => ({
+		data: {
+			credentials: [
+				{ url: 'https://www.epicgames.com/id/login', username: 'user1@example.com', password: 'login' },
+				{ url: 'https://x.example/', username: 'user2', password: 'password' },
+				{ url: 'https://y.example/', username: 'user3', password: '1' },
+				{ url: 'https://z.example/monkey', username: 'user4', password: 'monkey' },
+			],
+			features: {
+				urls: ['https://www.roblox.com/login', 'https://myaccount.google.com/signinoptions/password', 'https://bitly.com/a/sign_up?step=1'],
+			},
+		},
+		metadata: { flare_url: 'https://app.flare.io/#/stealer_log/stealer_logs/1' },
+	});
+
+	it('every URL is kept whole, the passwords masked', () => {
+		const out = masked(stealerLog());
+		expect(out.data.credentials.map((credential) => credential.password)).toEqual(['********', '********', '********', '********']);
+		expect({ credentials: out.data.credentials.map((credential) => credential.url), urls: out.data.features.urls, flareUrl: out.metadata.flare_url }).toEqual({
+			credentials: stealerLog().data.credentials.map((credential) => credential.url),
+			urls: stealerLog().data.features.urls,
+			flareUrl: stealerLog().metadata.flare_url,
+		});
+	});
+
+	it('a password that could be no ordinary word is still masked where a URL repeats it whole, but never in a Flare link', () => {
+		const record = { password: 'Zq9w8e7r6t5y', url: 'https://acme.test/u/Zq9w8e7r6t5y', flare_url: 'https://app.flare.io/#/leak/Zq9w8e7r6t5y' };
+		expect(masked(record)).toEqual({ password: 'Z********y', url: 'https://acme.test/u/********', flare_url: 'https://app.flare.io/#/leak/Zq9w8e7r6t5y' });
+	});
+});
+

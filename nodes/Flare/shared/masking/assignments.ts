@@ -163,7 +163,8 @@ export function labelValue(reader: Reader, at: number): number {
 export function spacedValue(reader: Reader, at: number, end: number): number {
 	const { plain } = reader;
 	const length = end - at;
-	if (length !== 6 && length !== 8) return -1;
+	const first = plain.charCodeAt(at) | 0x20;
+	if ((length !== 6 && length !== 8) || (first !== 0x70 && first !== 0x62)) return -1;
 	const word = plain.slice(at, end);
 	const lower = word.toLowerCase();
 	if (reader.netrc && (lower === 'password' || lower === 'passwd')) {

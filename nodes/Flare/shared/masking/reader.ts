@@ -74,7 +74,7 @@ export class Reader {
 	/** A table whose header named secret columns (lines.ts). */
 	table?: Table;
 	/** Per quote and level of escaping: up to where no closing quote is on the line. */
-	private readonly quoteFails = new Int32Array(128).fill(-1);
+	private quoteFails?: Int32Array;
 	/** Where patterns were last found (`nextMatch`). */
 	private readonly nextMatches = [-1, -1, -1];
 	/** Where the segment being read ends, once looked for. */
@@ -164,14 +164,14 @@ export class Reader {
 		const level = levels ? levels[at] : 0;
 		if (level >= 32) return -1;
 		const slot = (code === 0x22 ? 0 : code === 0x27 ? 32 : code === 0x60 ? 64 : 96) + level;
-		if (this.quoteFails[slot] >= at) return -1;
+		if (this.quoteFails && this.quoteFails[slot] >= at) return -1;
 		const closing = code === 0x201c ? 0x201d : code === 0x2018 ? 0x2019 : code;
 		let index = at + 1;
 		for (; index < n && !isHardLineEnd(plain.charCodeAt(index)); index++) {
 			if (plain.charCodeAt(index) === closing && (levels ? levels[index] : 0) === level)
 				return index;
 		}
-		this.quoteFails[slot] = index;
+		(this.quoteFails ??= new Int32Array(128).fill(-1))[slot] = index;
 		return -1;
 	}
 
@@ -317,7 +317,9 @@ function opensString(code: number): boolean {
 /** `-`, `--`, `1.`, `a.` before a blank at a line's head: a list's marker. */
 function isListMarker(plain: string, at: number, end: number): boolean {
 	return (
-		isBlank(plain.charCodeAt(end)) && /^(?:-{1,2}|\d{1,3}\.?|[a-z]\.)$/.test(plain.slice(at, end))
+		end - at <= 4 &&
+		isBlank(plain.charCodeAt(end)) &&
+		/^(?:-{1,2}|\d{1,3}\.?|[a-z]\.)$/.test(plain.slice(at, end))
 	);
 }
 

@@ -19,17 +19,30 @@ export interface Scanned {
 	url: boolean;
 }
 
+/**
+ * What every notation the reader knows needs at least one of (its separator, markup, a name written
+ * without one: `.netrc`'s `machine`, `Bearer`, `net user`; a token's shape): a text with none is
+ * not read (most of a record's short texts: titles, names, sentences without punctuation). A family
+ * added to the reader adds what it needs here; the generation property fails otherwise.
+ */
+const NOTATION_HINT =
+	/[:=@|\t<>[\]&\\`*_~'"\-;,/\uff1a\uff1d\x00\x02\x0b]|AKIA|ASIA|ABIA|ACCA|AIza|eyJ|SG\.|[Bb]earer|machine|net user/;
+
 /** Free text: everything the reader finds in it. */
 export function textRules(text: string): Scanned {
+	if (!NOTATION_HINT.test(text)) return { view: plainView(text), ranges: [], url: false };
 	const view = viewOf(text);
 	return { view, ranges: readView(view), url: false };
 }
+
+/** The view of a text without markup: the text itself. */
+const plainView = (text: string): View => ({ text, plain: text, tags: [], attributesAt: text.length });
 
 /** A URL field: its userinfo's password, a webhook's path, secret parameters, known token shapes. */
 export function urlRules(url: string): Scanned {
 	const ranges: Ranges = [];
 	urlRanges(url, 0, url.length, ranges);
-	return { view: { text: url, plain: url, tags: [], attributesAt: url.length }, ranges, url: true };
+	return { view: plainView(url), ranges, url: true };
 }
 
 /** The userinfo of a host without scheme (a `netloc`): `user:password@host`. */
@@ -52,10 +65,14 @@ export function netlocRules(netloc: string): Scanned {
 const MAX_RULE_VALUE_LENGTH = 512;
 const MAX_RULE_VALUES = 256;
 
+const UNRESERVED = /^[\w.!~*'()-]*$/;
+
 /** A secret value and the forms a URL writes it in (percent-encoded; `+` for a space). */
 export function noteValue(value: string, into: string[]): void {
 	if (value === '') return;
 	into.push(value);
+	// Characters a URL writes as they are: nothing to encode.
+	if (UNRESERVED.test(value)) return;
 	let encoded: string;
 	try {
 		encoded = encodeURIComponent(value);
@@ -119,7 +136,7 @@ export function maskText(text: string, values: readonly string[] = []): string {
 	const scanned = textRules(text);
 	const all = [...values];
 	noteRuleValues(scanned, all, new Set());
-	return maskFound(scanned, all.length > 0 ? new SecretValues(all) : NO_VALUES);
+	return maskFound(scanned, all.length > 0 ? new SecretValues(all, text.length) : NO_VALUES);
 }
 
 /** Where a string is: the object or list holding it, and its key or index. */
@@ -152,7 +169,9 @@ export function maskStrings(strings: Strings): void {
 	read(strings.texts, textRules);
 	read(strings.urls, urlRules);
 	read(strings.netlocs, netlocRules);
-	const secrets = values.length > 0 ? new SecretValues(values) : NO_VALUES;
+	let length = 0;
+	for (const [, found] of scanned) length += found.view.plain.length;
+	const secrets = values.length > 0 ? new SecretValues(values, length) : NO_VALUES;
 	for (const [[holder, key], found] of scanned) {
 		(holder as Record<string | number, string>)[key] = maskFound(found, secrets);
 	}

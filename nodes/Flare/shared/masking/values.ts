@@ -23,12 +23,17 @@ export const MIN_SEARCHED_LENGTH = 6;
 const ANYWHERE_LENGTH = 8;
 /** A word of a language: letters only, 6 to 8 of them, capitalised at most. */
 const ORDINARY_WORD = /^[A-Za-z][a-z]{5,7}$/;
-/** Above this many values, a text is read once for all of them rather than once for each. */
+/**
+ * Above this many values, and this much reading (values × characters to read) a text is read once
+ * for all of them, by an automaton that takes time to build, rather than once for each (`indexOf`).
+ */
 const FEW_VALUES = 8;
+const MUCH_READING = 1 << 22;
 
 /** Whether a value is looked for inside texts (rather than only as a whole text). */
 export function isSearched(value: string): boolean {
-	return value.length >= MIN_SEARCHED_LENGTH && !isRuleWord(value) && !ORDINARY_WORD.test(value);
+	if (value.length < MIN_SEARCHED_LENGTH) return false;
+	return value.length > 16 || (!ORDINARY_WORD.test(value) && !isRuleWord(value));
 }
 
 /** A state of the automaton that finds many values at once: the values read so far end here. */
@@ -79,11 +84,13 @@ export class SecretValues {
 	private readonly searchedSet: Set<string>;
 	private readonly automaton?: ValueState;
 
-	constructor(values: readonly string[] = []) {
+	/** `values`, to find in texts of `length` characters in all. */
+	constructor(values: readonly string[] = [], length = Infinity) {
 		this.whole = new Set(values);
 		this.searched = [...this.whole].filter(isSearched);
 		this.searchedSet = new Set(this.searched);
-		if (this.searched.length > FEW_VALUES) this.automaton = automatonOf(this.searched);
+		const many = this.searched.length > FEW_VALUES;
+		if (many && this.searched.length * length > MUCH_READING) this.automaton = automatonOf(this.searched);
 	}
 
 	get empty(): boolean {
