@@ -70,6 +70,7 @@ export const ACTING_ALERT_CASES: AlertCase[] = [
 			const runs = (await active.next(3)).map((execution) => new RunView(execution.run));
 			await repeated(context, critical, 'Flare alert');
 			const node = 'Open a Jira issue';
+			checkWhatToolsReceived(tools, mark, node);
 			const byUid = (uid: unknown) => runs.find((run) => run.json('Flare alert')[0].uid === uid)!;
 			const posted = tools.received('jira', mark).filter((entry) => entry.method === 'POST');
 			const expected = [expectedIssue(fake, critical, 'critical'), expectedIssue(fake, high, 'high')];
@@ -108,7 +109,6 @@ export const ACTING_ALERT_CASES: AlertCase[] = [
 				'Get the full event',
 				'full events requested',
 			);
-			checkWhatToolsReceived(tools, mark, node);
 			note(`critical and high → ${posted.length} Jira issues (${tools.jira.issues.slice(-2).map((issue) => issue.key).join(', ')}); low → Review later; the critical one again → ${DUPLICATE}`);
 		},
 	},
@@ -130,6 +130,7 @@ export const ACTING_ALERT_CASES: AlertCase[] = [
 			await repeated(context, alert, 'Flare alert');
 			const run = new RunView(execution.run);
 			const agent = 'Triage agent';
+			checkWhatToolsReceived(tools, mark, agent);
 			const chats = tools.model.requests.slice(modelMark);
 			checkEqual(chats.map((request) => `${request.method} ${request.path}`), ['POST /v1/chat/completions', 'POST /v1/chat/completions'], agent, 'requests to the model: tool calls, then the note');
 			const [first, second] = chats.map((request) => request.body!);
@@ -173,7 +174,6 @@ export const ACTING_ALERT_CASES: AlertCase[] = [
 			checkEqual(run.json(agent), [{ output: written }], agent, "the agent's output");
 			checkEqual(api.find((request) => request.method === 'PATCH')?.body, { notes: written }, 'Write the note in Flare', 'the note written to the event');
 			checkEqual(fake.events.fullEvent(uid, TENANT)!.activity.header.notes, written, 'Write the note in Flare', "the event's notes in Flare");
-			checkWhatToolsReceived(tools, mark, agent);
 			note(`1 alert → 2 model requests, tools called: full event and explanation (the credential search offered, not called) → the note in Flare; the same alert again → ${DUPLICATE}`);
 		},
 	},

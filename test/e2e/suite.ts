@@ -270,6 +270,9 @@ export async function runCase(
 			return fail(`the run ended with status "${run.status}", expected "${expected}"`);
 		}
 		try {
+			// What the tools received first: a leaked value or a request their API would refuse says more
+			// than the field it shows up in.
+			if (tools) checkWhatToolsReceived(tools, toolMark);
 			step.check(run, {
 				fake,
 				requests,
@@ -279,7 +282,6 @@ export async function runCase(
 				tools,
 				received: tools?.log.entries.slice(toolMark) ?? [],
 			});
-			if (tools) checkWhatToolsReceived(tools, toolMark);
 			if (!testCase.managesTokens) {
 				// Only the first token request of a fresh credential is expected.
 				const allowed = tokenExchanges(fake, 0) === tokenExchanges(fake, mark) ? 1 : 0;
