@@ -59,8 +59,12 @@ export class ReceivedLog {
 	/** CONNECTs and proxy requests for hosts no stand-in answers for (refused). */
 	readonly refusedHosts: string[] = [];
 
+	/** Called with each entry as it is recorded (the sandbox prints them). */
+	readonly listeners: Array<(entry: Received) => void> = [];
+
 	record(entry: Received): void {
 		this.entries.push(entry);
+		for (const listener of this.listeners) listener(entry);
 	}
 
 	/** What `tool` received from entry `from` on. */
@@ -145,10 +149,11 @@ async function serve(
 	res.end(body);
 }
 
-async function listen(server: net.Server): Promise<number> {
+/** Listens on 127.0.0.1, on `port` (0: any free one); returns the port. */
+export async function listen(server: net.Server, port = 0): Promise<number> {
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => resolve());
+		server.listen(port, '127.0.0.1', () => resolve());
 	});
 	return (server.address() as net.AddressInfo).port;
 }
@@ -181,8 +186,8 @@ export class LocalToolServer {
 		return `${this.url}/${tool}`;
 	}
 
-	async start(): Promise<void> {
-		this.url = `http://127.0.0.1:${await listen(this.server)}`;
+	async start(port = 0): Promise<void> {
+		this.url = `http://127.0.0.1:${await listen(this.server, port)}`;
 	}
 
 	stop = async () => await close(this.server);
@@ -230,8 +235,8 @@ export class ToolProxy {
 		);
 	}
 
-	async start(): Promise<void> {
-		this.url = `http://127.0.0.1:${await listen(this.server)}`;
+	async start(port = 0): Promise<void> {
+		this.url = `http://127.0.0.1:${await listen(this.server, port)}`;
 	}
 
 	async stop(): Promise<void> {

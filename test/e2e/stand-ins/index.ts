@@ -15,7 +15,7 @@
 import { scanText, PLANTED_PATTERN, type SecretHit } from '../../reliability/secret-scan';
 import { path } from '../../support/node';
 import { FAKE_MODEL_API_KEY, FakeModel } from '../fake-model';
-import type { CredentialToImport } from '../n8n';
+import { type CredentialToImport, freePort } from '../n8n';
 import { makeTestAuthority } from './ca';
 import { EntraStandIn, GRAPH_ACCESS_TOKEN } from './entra';
 import { LocalToolServer, type Received, ReceivedLog, ToolProxy } from './http';
@@ -38,6 +38,14 @@ export const TOOL_CREDENTIALS = {
 	model: TRIAGE_MODEL_CREDENTIAL,
 };
 
+export interface StandInPorts {
+	/** Jira, Okta and the page of what the tools received. */
+	local: number;
+	proxy: number;
+	smtp: number;
+	model: number;
+}
+
 /** Hosts whose node writes its own address: the proxy answers for them. */
 const PROXIED_HOSTS = ['slack.com', 'graph.microsoft.com'];
 
@@ -53,15 +61,26 @@ export class ToolStandIns {
 	private caFile = '';
 	model!: FakeModel;
 
-	/** Starts every stand-in; the CA goes to `folder` (emptied first). */
-	static async start(folder: string): Promise<ToolStandIns> {
+	/**
+	 * Starts every stand-in; the CA goes to `folder` (emptied first). `ports` are those to take when
+	 * free (the sandbox keeps its credentials from one start to the next); any free port otherwise.
+	 */
+	static async start(folder: string, ports: Partial<StandInPorts> = {}): Promise<ToolStandIns> {
 		const tools = new ToolStandIns();
 		const authority = makeTestAuthority(path.join(folder, 'ca'), PROXIED_HOSTS);
 		tools.caFile = authority.caFile;
 		tools.proxy = new ToolProxy({ 'slack.com': tools.slack, 'graph.microsoft.com': tools.entra }, tools.log, authority);
-		tools.model = await FakeModel.start(TRIAGE_MODEL_SCRIPT);
-		await Promise.all([tools.local.start(), tools.proxy.start(), tools.smtp.start()]);
+		tools.model = await FakeModel.start(TRIAGE_MODEL_SCRIPT, await freePort(ports.model));
+		await tools.local.start(await freePort(ports.local));
+		await tools.proxy.start(await freePort(ports.proxy));
+		await tools.smtp.start(await freePort(ports.smtp));
 		return tools;
+	}
+
+	/** The ports the stand-ins listen on (all on 127.0.0.1). */
+	get ports(): StandInPorts {
+		const port = (url: string) => Number(new URL(url).port);
+		return { local: port(this.local.url), proxy: port(this.proxy.url), smtp: this.smtp.port, model: port(this.model.url) };
 	}
 
 	async stop(): Promise<void> {

@@ -7,7 +7,7 @@
  * records it with its envelope. No STARTTLS is offered: the credential has SSL/TLS off, on 127.0.0.1.
  */
 import { net } from '../../support/node';
-import type { ReceivedLog } from './http';
+import { listen, type ReceivedLog } from './http';
 
 export const SMTP_USER = 'flare-n8n@acme.example';
 /** The password of the stand-in's credential (a placeholder, built from parts: no real password). */
@@ -36,12 +36,8 @@ export class SmtpStandIn {
 		this.server = net.createServer((socket) => this.session(socket));
 	}
 
-	async start(): Promise<void> {
-		await new Promise<void>((resolve, reject) => {
-			this.server.once('error', reject);
-			this.server.listen(0, '127.0.0.1', () => resolve());
-		});
-		this.port = (this.server.address() as net.AddressInfo).port;
+	async start(port = 0): Promise<void> {
+		this.port = await listen(this.server, port);
 	}
 
 	async stop(): Promise<void> {
