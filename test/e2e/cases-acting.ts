@@ -9,9 +9,15 @@
 import type { FeedItem, FullEvent, TenantCredential } from '../contract';
 import type { FakeFlare } from '../fake-flare';
 import { maskedView } from '../integration/support';
-import { type E2eCase, searchItems, simplifiedCredential, type Step, type StepContext } from './cases';
+import {
+	type E2eCase,
+	searchItems,
+	simplifiedCredential,
+	type Step,
+	type StepContext,
+} from './cases';
 import { check, checkEqual, type RunView } from './report';
-import { employee } from './stand-ins/directory';
+import { EMPLOYEE_DOMAIN, employee } from './stand-ins/directory';
 import { entraUser } from './stand-ins/entra';
 import type { Received } from './stand-ins/http';
 import type { Email } from './stand-ins/smtp';
@@ -30,18 +36,29 @@ function checkDailyLeakWatch(run: RunView, { fake, api, received }: StepContext)
 	const node = 'New leaked credentials';
 	// `n8n execute` needs a Manual Trigger in the workflow; n8n then starts the run from the first
 	// trigger of the file. Exactly one of the two may have run, and the rest once.
-	const triggers = ['Every morning at 7', 'Run now (manual test)'].filter((name) => run.nodesRun().includes(name));
+	const triggers = ['Every morning at 7', 'Run now (manual test)'].filter((name) =>
+		run.nodesRun().includes(name),
+	);
 	checkEqual(triggers.length, 1, 'Every morning at 7', 'triggers that started the run');
 	const search = api.find((request) => request.path === SEARCH_PATH)!;
 	const body = search.body as { filters?: { imported_at?: { gte?: string } } };
 	const gte = Date.parse(body.filters?.imported_at?.gte ?? '');
-	check(Math.abs(Date.now() - 86_400_000 - gte) < 10 * 60_000, node, `Imported From is about 24 hours ago (sent ${body.filters?.imported_at?.gte})`);
+	check(
+		Math.abs(Date.now() - 86_400_000 - gte) < 10 * 60_000,
+		node,
+		`Imported From is about 24 hours ago (sent ${body.filters?.imported_at?.gte})`,
+	);
 	const expected = fake.dataset.searchAll({
 		query: { type: 'domain', fqdn: 'acme.com' },
 		filters: { imported_at: { gte: body.filters!.imported_at!.gte! } },
 	});
 	checkEqual(expected.length, 8, node, 'new credentials of acme.com in the dataset');
-	checkEqual(searchItems(run, node), expected.map((record) => simplifiedCredential(record as never)), node, 'output');
+	checkEqual(
+		searchItems(run, node),
+		expected.map((record) => simplifiedCredential(record as never)),
+		node,
+		'output',
+	);
 	const [summary] = run.json('Format the summary');
 	const bySource: Record<string, number> = {};
 	for (const record of expected) {
@@ -50,19 +67,40 @@ function checkDailyLeakWatch(run: RunView, { fake, api, received }: StepContext)
 	}
 	checkEqual(
 		pick(summary, ['domain', 'count', 'bySource', 'identities']),
-		{ domain: 'acme.com', count: 8, bySource, identities: [...new Set(expected.map((record) => record.identity_name))].sort() },
+		{
+			domain: 'acme.com',
+			count: 8,
+			bySource,
+			identities: [...new Set(expected.map((record) => record.identity_name))].sort(),
+		},
 		'Format the summary',
 		'summary',
 	);
-	check(String(summary.text).startsWith('8 new leaked credential(s) for acme.com in the last 24 hours:\n- '), 'Format the summary', 'summary text');
-	check(!expected.some((record) => String(summary.text).includes(`password ${record.hash} `)), 'Format the summary', 'no clear password in the summary');
+	check(
+		String(summary.text).startsWith(
+			'8 new leaked credential(s) for acme.com in the last 24 hours:\n- ',
+		),
+		'Format the summary',
+		'summary text',
+	);
+	check(
+		!expected.some((record) => String(summary.text).includes(`password ${record.hash} `)),
+		'Format the summary',
+		'no clear password in the summary',
+	);
 
 	const mail = 'E-mail the digest';
 	const emails = of(received, 'smtp').map((entry) => entry.body as Email);
 	checkEqual(emails.length, 1, mail, 'e-mails the mail server received');
 	const [email] = emails;
 	checkEqual(
-		{ envelope: email.envelope, from: email.headers.from, to: email.headers.to, subject: email.subject, html: email.html },
+		{
+			envelope: email.envelope,
+			from: email.headers.from,
+			to: email.headers.to,
+			subject: email.subject,
+			html: email.html,
+		},
 		{
 			envelope: { from: 'flare-n8n@acme.example', to: ['soc@acme.example'] },
 			from: 'flare-n8n@acme.example',
@@ -79,7 +117,11 @@ function checkDailyLeakWatch(run: RunView, { fake, api, received }: StepContext)
 		mail,
 		'the e-mail text: the summary, passwords masked',
 	);
-	check(!expected.some((record) => email.text!.includes(String(record.hash))), mail, 'no clear password in the e-mail');
+	check(
+		!expected.some((record) => email.text!.includes(String(record.hash))),
+		mail,
+		'no clear password in the e-mail',
+	);
 	checkEqual(run.json(mail).length, 1, mail, 'output: one item, the message sent');
 }
 
@@ -88,7 +130,8 @@ function checkDailyLeakWatch(run: RunView, { fake, api, received }: StepContext)
 let events: Array<{ event: FeedItem; activity: FullEvent['activity'] }> = [];
 
 /** Slack's mrkdwn control characters, escaped as Slack documents it. */
-const escapeSlack = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeSlack = (text: string) =>
+	text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function slackText({ event, activity }: (typeof events)[number]): string {
 	const names = (event.identifiers ?? []).map((identifier) => identifier.name).join(', ');
@@ -119,11 +162,19 @@ function peopleToHandle(fake: FakeFlare): Person[] {
 	const fresh = fake.feed
 		.tenantCredentialsAll(TENANT)
 		.slice(0, 100)
-		.filter((record: TenantCredential) => Date.parse(record.imported_at) > since && !record.remediated_at && !record.ignored_at);
+		.filter(
+			(record: TenantCredential) =>
+				Date.parse(record.imported_at) > since && !record.remediated_at && !record.ignored_at,
+		);
 	const people = new Map<string, Person>();
 	for (const record of fresh) {
 		const identity = record.identity_name.trim().toLowerCase();
-		const person = people.get(identity) ?? { identity, leaks: 0, sources: [], credential_hashes: [] };
+		const person = people.get(identity) ?? {
+			identity,
+			leaks: 0,
+			sources: [],
+			credential_hashes: [],
+		};
 		person.leaks++;
 		const source = record.source?.name ?? record.source_id;
 		if (!person.sources.includes(source)) person.sources.push(source);
@@ -133,12 +184,30 @@ function peopleToHandle(fake: FakeFlare): Person[] {
 	return [...people.values()];
 }
 
+/**
+ * The tenant watches the employees' domain again when a case before deleted or disabled its identifier
+ * (the identifier clean-up playbook deletes 7001, example.com's): a new domain identifier, as the SOC
+ * would add it. Without one, the tenant's feed has no credential of that domain.
+ */
+function watchEmployeeDomain(fake: FakeFlare): void {
+	if (fake.feed.monitoredDomains(TENANT).includes(EMPLOYEE_DOMAIN)) return;
+	fake.dataset.storeIdentifier({
+		...fake.dataset.identifier(7001, TENANT),
+		id: fake.dataset.nextIdentifierId(),
+		name: 'Employees',
+		data: { type: 'domain', fqdn: EMPLOYEE_DOMAIN },
+		is_disabled: false,
+	});
+}
+
 /** Adds the leaks of the case: two of one person, one of another, one of someone who left. */
 function leak(fake: FakeFlare, names: [string, string, string]): void {
 	const [twice, once, departed] = names;
-	fake.addCredentials(2, undefined, { domain: 'example.com', username: twice });
-	fake.addCredentials(1, undefined, { domain: 'example.com', username: once });
-	fake.addCredentials(1, undefined, { domain: 'example.com', username: departed });
+	watchEmployeeDomain(fake);
+	const domain = EMPLOYEE_DOMAIN;
+	fake.addCredentials(2, undefined, { domain, username: twice });
+	fake.addCredentials(1, undefined, { domain, username: once });
+	fake.addCredentials(1, undefined, { domain, username: departed });
 }
 
 function identityBefore(file: string, names: [string, string, string]) {
@@ -154,18 +223,34 @@ function identityBefore(file: string, names: [string, string, string]) {
 }
 
 /** What the people of the first run now are in Flare: remediated, or not. */
-function checkRemediated(fake: FakeFlare, { found, departed }: (typeof seen)[string], api: StepContext['api'], node: string) {
+function checkRemediated(
+	fake: FakeFlare,
+	{ found, departed }: (typeof seen)[string],
+	api: StepContext['api'],
+	node: string,
+) {
 	const hashes = found.flatMap((person) => person.credential_hashes);
 	checkEqual(
 		api.filter((request) => request.path === TAKE_ACTION).map((request) => request.body),
-		[{ action: { type: 'remediate' }, targets: hashes.map((credential_hash) => ({ credential_hash })) }],
+		[
+			{
+				action: { type: 'remediate' },
+				targets: hashes.map((credential_hash) => ({ credential_hash })),
+			},
+		],
 		node,
 		'one request: every leaked credential of the people handled, remediated',
 	);
 	const state = (hash: string) => fake.feed.credentialState(TENANT, hash);
-	check(hashes.every((hash) => state(hash).remediated_at !== null), node, 'Flare has them remediated');
 	check(
-		departed.flatMap((person) => person.credential_hashes).every((hash) => state(hash).remediated_at === null),
+		hashes.every((hash) => state(hash).remediated_at !== null),
+		node,
+		'Flare has them remediated',
+	);
+	check(
+		departed
+			.flatMap((person) => person.credential_hashes)
+			.every((hash) => state(hash).remediated_at === null),
 		node,
 		'the credentials of people not in the directory are left as they were',
 	);
@@ -178,15 +263,18 @@ function identityCase(options: {
 	find: string;
 	notFound: string;
 	/**
-	 * What the identity provider must receive in a run, in order, as `method path?query` lines: n8n
-	 * runs node after node (every lookup, then every first action, then every second one).
+	 * What the identity provider must receive in a run, as `method path?query` lines: a lookup of
+	 * each of `people`, then the two actions on each of `found`.
 	 */
-	firstRun: (people: { people: Person[]; found: Person[] }) => string[];
+	requests: (people: { people: Person[]; found: Person[] }) => string[];
 	/** The stand-in's name in the records. */
 	tool: string;
 	/** How each node's requests start (`GET`, then the first action's, then the second's). */
 	kinds: string[];
-	/** Each found person's actions, as the stand-in counted them (each must be once). */
+	/**
+	 * The user ids of each action, as the stand-in counted them over the line's runs: each person found
+	 * once, in the first run and after the second.
+	 */
 	actions: (context: StepContext) => string[][];
 	idOf: (person: Person) => string;
 }): E2eCase {
@@ -194,9 +282,22 @@ function identityCase(options: {
 	// A node's requests may overlap (n8n's declarative nodes send an item's request without waiting for
 	// the one before): in order node by node, in any order within a node.
 	const lines = (received: Received[]) =>
-		of(received, tool).map((entry) => `${entry.method} ${entry.path}${Object.keys(entry.query).length ? `?${new URLSearchParams(entry.query).toString()}` : ''}`);
+		of(received, tool).map(
+			(entry) =>
+				`${entry.method} ${entry.path}${Object.keys(entry.query).length ? `?${new URLSearchParams(entry.query).toString()}` : ''}`,
+		);
 	const byNode = (all: string[], kinds: string[]) =>
 		kinds.map((kind) => all.filter((line) => line.startsWith(kind)).sort());
+	const checkActions = (context: StepContext, found: Person[], what: string) => {
+		for (const [index, ids] of options.actions(context).entries()) {
+			checkEqual(
+				[...ids].sort(),
+				found.map(options.idOf).sort(),
+				options.find,
+				`action ${index + 1}: ${what}`,
+			);
+		}
+	};
 	return {
 		file,
 		about: options.about,
@@ -207,7 +308,7 @@ function identityCase(options: {
 				check(run, context) {
 					const { fake, api, received } = context;
 					const { people, found, departed } = seen[file];
-					const [twice, once, left] = options.names.map((name) => `${name}@example.com`);
+					const [twice, once, left] = options.names.map((name) => `${name}@${EMPLOYEE_DOMAIN}`);
 					check(
 						people.some((person) => person.identity === twice && person.leaks === 2) &&
 							found.some((person) => person.identity === once) &&
@@ -215,14 +316,34 @@ function identityCase(options: {
 						'One item per person',
 						`the feed has the case's leaks: ${twice} twice, ${once}, ${left} (who left)`,
 					);
-					checkEqual(run.json('One item per person'), people, 'One item per person', 'one item per person, their leaks, sources and credentials');
-					const kinds = lines(received).map((line) => options.kinds.findIndex((kind) => line.startsWith(kind)));
-					checkEqual(kinds, [...kinds].sort(), options.find, `${tool}: every lookup, then every first action, then every second one`);
-					checkEqual(byNode(lines(received), options.kinds), byNode(options.firstRun({ people, found }), options.kinds), options.find, `what ${tool} received`);
-					for (const [index, ids] of options.actions(context).entries()) {
-						checkEqual([...ids].sort(), found.map(options.idOf).sort(), options.find, `action ${index + 1}: once per person found, nobody twice`);
-					}
-					checkEqual(run.items(options.find, 1).length, departed.length, options.find, 'the people the directory does not have, on the error output');
+					checkEqual(
+						run.json('One item per person'),
+						people,
+						'One item per person',
+						'one item per person, their leaks, sources and credentials',
+					);
+					const kinds = lines(received).map((line) =>
+						options.kinds.findIndex((kind) => line.startsWith(kind)),
+					);
+					checkEqual(
+						kinds,
+						[...kinds].sort(),
+						options.find,
+						`${tool}: every lookup, then every first action, then every second one`,
+					);
+					checkEqual(
+						byNode(lines(received), options.kinds),
+						byNode(options.requests({ people, found }), options.kinds),
+						options.find,
+						`what ${tool} received`,
+					);
+					checkActions(context, found, 'once per person found, nobody twice');
+					checkEqual(
+						run.items(options.find, 1).length,
+						departed.length,
+						options.find,
+						'the people the directory does not have, on the error output',
+					);
 					checkEqual(
 						run.json(options.notFound).map((item) => [item.identity, item.leaks]),
 						departed.map((person) => [person.identity, person.leaks]),
@@ -244,11 +365,17 @@ function identityCase(options: {
 					);
 					checkEqual(
 						lines(received).sort(),
-						options.firstRun({ people: departed, found: [] }).sort(),
+						options.requests({ people: departed, found: [] }).sort(),
 						options.find,
 						`what ${tool} received in the second run: their lookups only, no action`,
 					);
-					checkEqual(api.filter((request) => request.path === TAKE_ACTION).length, 0, 'Mark remediated in Flare', 'nothing remediated twice');
+					checkActions(context, seen[file].found, 'still once per person found: nothing twice');
+					checkEqual(
+						api.filter((request) => request.path === TAKE_ACTION).length,
+						0,
+						'Mark remediated in Flare',
+						'nothing remediated twice',
+					);
 				},
 			},
 		],
@@ -257,12 +384,14 @@ function identityCase(options: {
 
 const graphUser = (person: Person) => entraUser(employee(person.identity)!);
 const oktaId = (person: Person) => `00u${employee(person.identity)!.digest.slice(0, 17)}`;
-const SELECT = '%24select=id%2CcreatedDateTime%2CdisplayName%2CuserPrincipalName%2Cmail%2CmailNickname%2CsecurityIdentifier';
+const SELECT =
+	'%24select=id%2CcreatedDateTime%2CdisplayName%2CuserPrincipalName%2Cmail%2CmailNickname%2CsecurityIdentifier';
 
 export const ACTING_CASES: E2eCase[] = [
 	{
 		file: 'playbooks/daily-leak-watch.json',
-		about: 'Schedule/manual → search imported in the last day → summary → one e-mail (SMTP stand-in)',
+		about:
+			'Schedule/manual → search imported in the last day → summary → one e-mail (SMTP stand-in)',
 		steps: one({
 			before: (fake) => fake.addCredentials(40), // 8 of them for acme.com, imported now
 			check: checkDailyLeakWatch,
@@ -270,20 +399,39 @@ export const ACTING_CASES: E2eCase[] = [
 	},
 	{
 		file: 'playbooks/critical-events-to-slack.json',
-		about: 'Flare Trigger New Event (high or critical, full events; manual mode: the 5 newest) → one Slack message each (chat.postMessage through the proxy)',
+		about:
+			'Flare Trigger New Event (high or critical, full events; manual mode: the 5 newest) → one Slack message each (chat.postMessage through the proxy)',
 		manualFrom: 'New high or critical event',
 		steps: one({
 			before(fake) {
-				const items = maskedView(fake.feed.feedAll(TENANT, { filters: { severity: 'high' }, order: 'desc' }), fake.plantedValues()).slice(0, 5);
+				const items = maskedView(
+					fake.feed.feedAll(TENANT, { filters: { severity: 'high' }, order: 'desc' }),
+					fake.plantedValues(),
+				).slice(0, 5);
 				events = items.map((event) => ({
 					event,
-					activity: maskedView(fake.events.fullEvent(event.metadata.uid, TENANT)!.activity, fake.plantedValues()),
+					activity: maskedView(
+						fake.events.fullEvent(event.metadata.uid, TENANT)!.activity,
+						fake.plantedValues(),
+					),
 				}));
 			},
 			check(run, { received }) {
 				const node = 'Post to #soc-alerts';
-				checkEqual(events.length, 5, 'New high or critical event', 'the feed has 5 high or critical events or more');
-				checkEqual(run.json('New high or critical event').map((item) => (item.metadata as { uid: string }).uid), events.map(({ event }) => event.metadata.uid), 'New high or critical event', 'the 5 newest');
+				checkEqual(
+					events.length,
+					5,
+					'New high or critical event',
+					'the feed has 5 high or critical events or more',
+				);
+				checkEqual(
+					run
+						.json('New high or critical event')
+						.map((item) => (item.metadata as { uid: string }).uid),
+					events.map(({ event }) => event.metadata.uid),
+					'New high or critical event',
+					'the 5 newest',
+				);
 				const messages = of(received, 'slack');
 				checkEqual(
 					messages.map((entry) => [entry.method, entry.path]),
@@ -293,29 +441,48 @@ export const ACTING_CASES: E2eCase[] = [
 				);
 				checkEqual(
 					messages.map((entry) => entry.body),
-					events.map((event) => ({ channel: 'C0FLARESOC', text: slackText(event), unfurl_links: false, unfurl_media: false, includeLinkToWorkflow: false })),
+					events.map((event) => ({
+						channel: 'C0FLARESOC',
+						text: slackText(event),
+						unfurl_links: false,
+						unfurl_media: false,
+						includeLinkToWorkflow: false,
+					})),
 					node,
 					'each message: the channel, the event in a few lines and its link, no content',
 				);
-				checkEqual(new Set(messages.map((entry) => (entry.body as { text: string }).text)).size, 5, node, 'no event posted twice');
-				checkEqual(run.json(node).map((item) => item.channel), events.map(() => 'C0FLARESOC'), node, "output: Slack's answers");
+				checkEqual(
+					new Set(messages.map((entry) => (entry.body as { text: string }).text)).size,
+					5,
+					node,
+					'no event posted twice',
+				);
+				checkEqual(
+					run.json(node).map((item) => item.channel),
+					events.map(() => 'C0FLARESOC'),
+					node,
+					"output: Slack's answers",
+				);
 			},
 		}),
 	},
 	identityCase({
 		file: 'playbooks/leaked-credentials-entra-id.json',
-		about: "new leaked credentials of the tenant → per person found in Entra ID: a new password required, sign-in sessions revoked (Graph through the proxy) → remediated in Flare; run again: nothing more",
+		about:
+			'new leaked credentials of the tenant → per person found in Entra ID: a new password required, sign-in sessions revoked (Graph through the proxy) → remediated in Flare; run again: nothing more',
 		names: ['alice.martin', 'bob.keller', 'former.carol.white'],
 		find: 'Find the user in Entra ID',
 		notFound: 'Not in Entra ID',
 		tool: 'graph',
 		kinds: ['GET', 'PATCH', 'POST'],
 		idOf: (person) => String(graphUser(person).id),
-		firstRun: ({ people, found }) => {
+		requests: ({ people, found }) => {
 			return [
 				...people.map((person) => `GET /v1.0/users/${person.identity}?${SELECT}`),
 				...found.map((person) => `PATCH /v1.0/users/${String(graphUser(person).id)}`),
-				...found.map((person) => `POST /v1.0/users/${String(graphUser(person).id)}/revokeSignInSessions`),
+				...found.map(
+					(person) => `POST /v1.0/users/${String(graphUser(person).id)}/revokeSignInSessions`,
+				),
 			];
 		},
 		actions: ({ tools, received }) => {
@@ -331,21 +498,26 @@ export const ACTING_CASES: E2eCase[] = [
 	}),
 	identityCase({
 		file: 'playbooks/leaked-credentials-okta.json',
-		about: 'new leaked credentials of the tenant → per person found in Okta: password expired, sessions ended (lifecycle and sessions API at the credential\'s URL) → remediated in Flare; run again: nothing more',
+		about:
+			"new leaked credentials of the tenant → per person found in Okta: password expired, sessions ended (lifecycle and sessions API at the credential's URL) → remediated in Flare; run again: nothing more",
 		names: ['dana.fischer', 'erik.novak', 'former.frank.lee'],
 		find: 'Find the user in Okta',
 		notFound: 'Not in Okta',
 		tool: 'okta',
 		kinds: ['GET', 'POST', 'DELETE'],
 		idOf: oktaId,
-		firstRun: ({ people, found }) => {
+		requests: ({ people, found }) => {
 			return [
 				...people.map((person) => `GET /api/v1/users/${person.identity}`),
-				...found.map((person) => `POST /api/v1/users/${oktaId(person)}/lifecycle/expire_password?tempPassword=false`),
-				...found.map((person) => `DELETE /api/v1/users/${oktaId(person)}/sessions?oauthTokens=true`),
+				...found.map(
+					(person) =>
+						`POST /api/v1/users/${oktaId(person)}/lifecycle/expire_password?tempPassword=false`,
+				),
+				...found.map(
+					(person) => `DELETE /api/v1/users/${oktaId(person)}/sessions?oauthTokens=true`,
+				),
 			];
 		},
 		actions: ({ tools }) => [tools!.okta.passwordsExpired, tools!.okta.sessionsRevoked],
 	}),
 ];
-
