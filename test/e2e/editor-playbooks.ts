@@ -23,8 +23,8 @@ export async function entraIdPlaybook(page: Page, sandbox: Sandbox, artefacts: s
 	await node(LAST_NODE).waitFor();
 	const stickies = await page.locator(testId('sticky')).count();
 	check(
-		(await node('Find the user in Entra ID').getAttribute('data-node-type')) === 'n8n-nodes-base.microsoftEntra' &&
-			stickies === 2,
+		(await node('Find the user in Entra ID').getAttribute('data-node-type')) ===
+			'n8n-nodes-base.microsoftEntra' && stickies === 2,
 		`"${workflow.name}" opens with n8n's Microsoft Entra ID node and its two notes`,
 		`  notes on the canvas: ${stickies}`,
 	);
@@ -35,7 +35,10 @@ export async function entraIdPlaybook(page: Page, sandbox: Sandbox, artefacts: s
 	const kinds = (method: string) => graph.filter((entry) => entry.method === method).length;
 	const problems = sandbox.tools.problemsSince(mark);
 	check(
-		kinds('GET') > 0 && kinds('PATCH') > 0 && kinds('PATCH') === kinds('POST') && problems.length === 0,
+		kinds('GET') > 0 &&
+			kinds('PATCH') > 0 &&
+			kinds('PATCH') === kinds('POST') &&
+			problems.length === 0,
 		`Execute workflow runs it to the end: Entra ID (its stand-in) received ${kinds('GET')} lookups, ${kinds('PATCH')} new passwords required and ${kinds('POST')} sign-outs, none it would refuse`,
 		`  received: ${graph.map((entry) => `${entry.method} ${entry.path} ${entry.status}`).join(', ')}; ${problems.join('; ')}`,
 	);
