@@ -26,7 +26,9 @@ const activity = (fake: FakeFlare, uid: string) =>
 function expectedIssue(fake: FakeFlare, alert: FlareAlert, severity: 'critical' | 'high') {
 	const { header } = activity(fake, String(alert.uid));
 	return {
-		summary: `[${severity.toUpperCase()}] ${String(header.title)}`.replace(/\s+/g, ' ').slice(0, 255),
+		summary: `[${severity.toUpperCase()}] ${String(header.title)}`
+			.replace(/\s+/g, ' ')
+			.slice(0, 255),
 		project: { id: JIRA_PROJECT.id },
 		issuetype: { id: JIRA_ISSUE_TYPES[0].id },
 		labels: ['flare', alert.event_type],
@@ -45,8 +47,15 @@ function expectedIssue(fake: FakeFlare, alert: FlareAlert, severity: 'critical' 
 }
 
 /** Pushes the same alert again, as Flare retries a delivery: n8n answers, and nothing starts. */
-async function repeated({ active }: AlertCaseContext, alert: FlareAlert, node: string): Promise<void> {
-	const again = await active.push(alert, { secrets: [ALERT_SECRET], t: Math.floor(Date.now() / 1000) + 1 });
+async function repeated(
+	{ active }: AlertCaseContext,
+	alert: FlareAlert,
+	node: string,
+): Promise<void> {
+	const again = await active.push(alert, {
+		secrets: [ALERT_SECRET],
+		t: Math.floor(Date.now() / 1000) + 1,
+	});
 	checkEqual(answerOf(again), `200 "${DUPLICATE}"`, node, 'the same alert delivered again');
 	await active.nothingStarted('the repeated delivery');
 }
@@ -54,7 +63,8 @@ async function repeated({ active }: AlertCaseContext, alert: FlareAlert, node: s
 export const ACTING_ALERT_CASES: AlertCase[] = [
 	{
 		file: 'playbooks/alert-to-ticket.json',
-		about: 'a critical and a high alert become one Jira issue each (the create-issue body checked by the Jira stand-in), a low one goes to Review later; a repeated delivery opens nothing',
+		about:
+			'a critical and a high alert become one Jira issue each (the create-issue body checked by the Jira stand-in), a low one goes to Review later; a repeated delivery opens nothing',
 		trigger: 'Flare alert',
 		async run(context) {
 			const { fake, active, note } = context;
@@ -73,8 +83,12 @@ export const ACTING_ALERT_CASES: AlertCase[] = [
 			checkWhatToolsReceived(tools, mark, node);
 			const byUid = (uid: unknown) => runs.find((run) => run.json('Flare alert')[0].uid === uid)!;
 			const posted = tools.received('jira', mark).filter((entry) => entry.method === 'POST');
-			const expected = [expectedIssue(fake, critical, 'critical'), expectedIssue(fake, high, 'high')];
-			const bySummary = (a: { summary: string }, b: { summary: string }) => a.summary.localeCompare(b.summary);
+			const expected = [
+				expectedIssue(fake, critical, 'critical'),
+				expectedIssue(fake, high, 'high'),
+			];
+			const bySummary = (a: { summary: string }, b: { summary: string }) =>
+				a.summary.localeCompare(b.summary);
 			checkEqual(
 				posted.map((entry) => ({ path: entry.path, status: entry.status })),
 				expected.map(() => ({ path: '/rest/api/2/issue', status: 201 })),
@@ -82,13 +96,18 @@ export const ACTING_ALERT_CASES: AlertCase[] = [
 				'one create-issue request per high or critical alert, each created',
 			);
 			checkEqual(
-				posted.map((entry) => (entry.body as { fields: { summary: string } }).fields).sort(bySummary),
+				posted
+					.map((entry) => (entry.body as { fields: { summary: string } }).fields)
+					.sort(bySummary),
 				[...expected].sort(bySummary),
 				node,
 				'the issues: summary, project, type, labels, priority and description (no content)',
 			);
 			checkEqual(
-				tools.jira.issues.slice(-2).map((issue) => issue.key).sort(),
+				tools.jira.issues
+					.slice(-2)
+					.map((issue) => issue.key)
+					.sort(),
 				[...new Set(tools.jira.issues.slice(-2).map((issue) => issue.key))].sort(),
 				node,
 				'no issue opened twice',
@@ -101,20 +120,37 @@ export const ACTING_ALERT_CASES: AlertCase[] = [
 					`output: Jira's answer for ${String(alert.uid)} (${String(created.key)})`,
 				);
 			}
-			checkEqual(byUid(low.uid).json('Review later').map((item) => item.uid), [low.uid], 'Review later', 'the low alert');
+			checkEqual(
+				byUid(low.uid)
+					.json('Review later')
+					.map((item) => item.uid),
+				[low.uid],
+				'Review later',
+				'the low alert',
+			);
 			check(!byUid(low.uid).nodesRun().includes(node), node, 'the low alert opens no issue');
 			checkEqual(
-				fake.requests.slice(requestMark).filter((request) => request.path === '/firework/v2/activities/').map((request) => request.query.uid).sort(),
+				fake.requests
+					.slice(requestMark)
+					.filter((request) => request.path === '/firework/v2/activities/')
+					.map((request) => request.query.uid)
+					.sort(),
 				[critical.uid, high.uid].sort(),
 				'Get the full event',
 				'full events requested',
 			);
-			note(`critical and high → ${posted.length} Jira issues (${tools.jira.issues.slice(-2).map((issue) => issue.key).join(', ')}); low → Review later; the critical one again → ${DUPLICATE}`);
+			note(
+				`critical and high → ${posted.length} Jira issues (${tools.jira.issues
+					.slice(-2)
+					.map((issue) => issue.key)
+					.join(', ')}); low → Review later; the critical one again → ${DUPLICATE}`,
+			);
 		},
 	},
 	{
 		file: 'playbooks/alert-triage-ai-agent.json',
-		about: "an alert → the AI Agent reads the full event and Flare's explanation through two of its three read-only Flare tools (the model answers with tool calls), masked → its note written to the event in Flare; a repeated delivery triages nothing",
+		about:
+			"an alert → the AI Agent reads the full event and Flare's explanation through two of its three read-only Flare tools (the model answers with tool calls), masked → its note written to the event in Flare; a repeated delivery triages nothing",
 		trigger: 'Flare alert',
 		async run(context) {
 			const { fake, active, note } = context;
@@ -132,10 +168,17 @@ export const ACTING_ALERT_CASES: AlertCase[] = [
 			const agent = 'Triage agent';
 			checkWhatToolsReceived(tools, mark, agent);
 			const chats = tools.model.requests.slice(modelMark);
-			checkEqual(chats.map((request) => `${request.method} ${request.path}`), ['POST /v1/chat/completions', 'POST /v1/chat/completions'], agent, 'requests to the model: tool calls, then the note');
+			checkEqual(
+				chats.map((request) => `${request.method} ${request.path}`),
+				['POST /v1/chat/completions', 'POST /v1/chat/completions'],
+				agent,
+				'requests to the model: tool calls, then the note',
+			);
 			const [first, second] = chats.map((request) => request.body!);
 			check(
-				messageText(first.messages.find((message) => message.role === 'user')!).includes(`Event UID: ${uid}\nType: leaked_credential\nSeverity: critical`),
+				messageText(first.messages.find((message) => message.role === 'user')!).includes(
+					`Event UID: ${uid}\nType: leaked_credential\nSeverity: critical`,
+				),
 				agent,
 				'the prompt names the alert: its UID, type and severity',
 			);
@@ -147,34 +190,80 @@ export const ACTING_ALERT_CASES: AlertCase[] = [
 			);
 			checkEqual(
 				chats[0].answered,
-				{ toolCalls: [{ name: TRIAGE_TOOLS.fullEvent, arguments: { uid } }, { name: TRIAGE_TOOLS.explanation, arguments: { uid } }] },
+				{
+					toolCalls: [
+						{ name: TRIAGE_TOOLS.fullEvent, arguments: { uid } },
+						{ name: TRIAGE_TOOLS.explanation, arguments: { uid } },
+					],
+				},
 				agent,
 				'the model called the full event and the explanation',
 			);
-			const api = fake.requests.slice(requestMark).filter((request) => !request.path.startsWith('/tokens/'));
+			const api = fake.requests
+				.slice(requestMark)
+				.filter((request) => !request.path.startsWith('/tokens/'));
 			const lines = api.map((request) => `${request.method} ${request.path}`);
 			checkEqual(
 				lines.slice(0, 2).sort(),
-				['GET /firework/v2/activities/', `GET /firework/v2/activities/${uid.split('/').map(encodeURIComponent).join('/')}/ai_assistance`],
+				[
+					'GET /firework/v2/activities/',
+					`GET /firework/v2/activities/${uid.split('/').map(encodeURIComponent).join('/')}/ai_assistance`,
+				],
 				agent,
 				'Flare was asked for what the two tools called need (in either order), and never searched',
 			);
-			checkEqual(lines.slice(2), ['PATCH /firework/v4/events/tenant/metadata'], 'Write the note in Flare', 'then the note was written');
+			checkEqual(
+				lines.slice(2),
+				['PATCH /firework/v4/events/tenant/metadata'],
+				'Write the note in Flare',
+				'then the note was written',
+			);
 			// What the model got back: the tools' outputs, leaked values masked.
 			const results = toolResults(second);
-			checkEqual(results[TRIAGE_TOOLS.fullEvent], event, TRIAGE_TOOLS.fullEvent, 'the full event the model received, masked');
+			checkEqual(
+				results[TRIAGE_TOOLS.fullEvent],
+				event,
+				TRIAGE_TOOLS.fullEvent,
+				'the full event the model received, masked',
+			);
 			const explanation = results[TRIAGE_TOOLS.explanation] as { uid?: string; response?: string };
-			checkEqual(explanation.uid, uid, TRIAGE_TOOLS.explanation, 'the explanation the model received');
-			check(String(explanation.response).includes('with the password ********.'), TRIAGE_TOOLS.explanation, 'the password the explanation repeats reached the model masked');
+			checkEqual(
+				explanation.uid,
+				uid,
+				TRIAGE_TOOLS.explanation,
+				'the explanation the model received',
+			);
+			check(
+				String(explanation.response).includes('with the password ********.'),
+				TRIAGE_TOOLS.explanation,
+				'the password the explanation repeats reached the model masked',
+			);
 			const planted = scanText(JSON.stringify(chats), [PLANTED_PATTERN], 'model');
-			checkEqual(planted.map((hit) => hit.context), [], agent, 'leaked values in clear in what the model received');
+			checkEqual(
+				planted.map((hit) => hit.context),
+				[],
+				agent,
+				'leaked values in clear in what the model received',
+			);
 			// The note: the model's answer, on the agent's output and in Flare.
 			const written = triageNote(second);
 			checkEqual(chats[1].answered, { text: written }, agent, "the model's note");
 			checkEqual(run.json(agent), [{ output: written }], agent, "the agent's output");
-			checkEqual(api.find((request) => request.method === 'PATCH')?.body, { notes: written }, 'Write the note in Flare', 'the note written to the event');
-			checkEqual(fake.events.fullEvent(uid, TENANT)!.activity.header.notes, written, 'Write the note in Flare', "the event's notes in Flare");
-			note(`1 alert → 2 model requests, tools called: full event and explanation (the credential search offered, not called) → the note in Flare; the same alert again → ${DUPLICATE}`);
+			checkEqual(
+				api.find((request) => request.method === 'PATCH')?.body,
+				{ notes: written },
+				'Write the note in Flare',
+				'the note written to the event',
+			);
+			checkEqual(
+				fake.events.fullEvent(uid, TENANT)!.activity.header.notes,
+				written,
+				'Write the note in Flare',
+				"the event's notes in Flare",
+			);
+			note(
+				`1 alert → 2 model requests, tools called: full event and explanation (the credential search offered, not called) → the note in Flare; the same alert again → ${DUPLICATE}`,
+			);
 		},
 	},
 ];

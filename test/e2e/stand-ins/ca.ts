@@ -16,8 +16,12 @@ export interface TestAuthority {
 	key: string;
 }
 
-const openssl = (args: string[], cwd: string) =>
-	childProcess.execFileSync('openssl', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `openssl` in `cwd` with the words of `command`, then `extra` (arguments that hold spaces). */
+const openssl = (cwd: string, command: string, ...extra: string[]) =>
+	childProcess.execFileSync('openssl', [...command.split(' '), ...extra], {
+		cwd,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 
 /**
  * A new CA in `folder` (emptied first) and a certificate for `hosts`, valid for two days. EC keys
@@ -26,17 +30,18 @@ const openssl = (args: string[], cwd: string) =>
 export function makeTestAuthority(folder: string, hosts: string[]): TestAuthority {
 	fs.rmSync(folder, { recursive: true, force: true });
 	fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-	const ecKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
+	const key = '-newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes';
 	openssl(
-		[
-			'req', '-x509', ...ecKey, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2',
-			'-subj', '/CN=n8n-nodes-flareio e2e stand-ins CA',
-			'-addext', 'basicConstraints=critical,CA:TRUE',
-			'-addext', 'keyUsage=critical,keyCertSign,cRLSign',
-		],
 		folder,
+		`req -x509 ${key} -keyout ca.key -out ca.pem -days 2`,
+		'-subj',
+		'/CN=n8n-nodes-flareio e2e stand-ins CA',
+		'-addext',
+		'basicConstraints=critical,CA:TRUE',
+		'-addext',
+		'keyUsage=critical,keyCertSign,cRLSign',
 	);
-	openssl(['req', ...ecKey, '-keyout', 'server.key', '-out', 'server.csr', '-subj', `/CN=${hosts[0]}`], folder);
+	openssl(folder, `req ${key} -keyout server.key -out server.csr`, '-subj', `/CN=${hosts[0]}`);
 	fs.writeFileSync(
 		path.join(folder, 'server.ext'),
 		[
@@ -48,11 +53,8 @@ export function makeTestAuthority(folder: string, hosts: string[]): TestAuthorit
 		].join('\n'),
 	);
 	openssl(
-		[
-			'x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial',
-			'-out', 'server.pem', '-days', '2', '-extfile', 'server.ext',
-		],
 		folder,
+		'x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 -extfile server.ext',
 	);
 	return {
 		caFile: path.join(folder, 'ca.pem'),

@@ -20,7 +20,12 @@ export interface Employee {
 export function employee(address: string): Employee | undefined {
 	const login = address.trim().toLowerCase();
 	const [local, domain, ...rest] = login.split('@');
-	if (rest.length > 0 || domain !== EMPLOYEE_DOMAIN || !local || local.startsWith(DEPARTED_PREFIX)) {
+	if (
+		rest.length > 0 ||
+		domain !== EMPLOYEE_DOMAIN ||
+		!local ||
+		local.startsWith(DEPARTED_PREFIX)
+	) {
 		return undefined;
 	}
 	const [first, last = ''] = local.replace(/\d+$/, '').split('.');

@@ -84,7 +84,11 @@ const decoded = (text: string) => {
 /** Bodies beyond this are refused (413): no tool call of the playbooks comes near it. */
 const MAX_BODY = 1_048_576;
 
-async function readRequest(req: http.IncomingMessage, base: string, prefix: string): Promise<ToolRequest | undefined> {
+async function readRequest(
+	req: http.IncomingMessage,
+	base: string,
+	prefix: string,
+): Promise<ToolRequest | undefined> {
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of req) {
@@ -129,7 +133,11 @@ async function serve(
 	try {
 		reply = standIn.handle(request);
 	} catch (error) {
-		reply = { status: 500, body: { error: String(error) }, problem: `the stand-in failed: ${(error as Error).message}` };
+		reply = {
+			status: 500,
+			body: { error: String(error) },
+			problem: `the stand-in failed: ${(error as Error).message}`,
+		};
 	}
 	log.record({
 		tool: standIn.tool,

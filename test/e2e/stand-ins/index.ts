@@ -56,7 +56,9 @@ export class ToolStandIns {
 	readonly entra = new EntraStandIn();
 	readonly okta = new OktaStandIn();
 	readonly smtp = new SmtpStandIn(this.log);
-	private readonly local = new LocalToolServer([this.jira, this.okta], this.log, (page) => this.page(page));
+	private readonly local = new LocalToolServer([this.jira, this.okta], this.log, (page) =>
+		this.page(page),
+	);
 	private proxy!: ToolProxy;
 	private caFile = '';
 	model!: FakeModel;
@@ -69,7 +71,11 @@ export class ToolStandIns {
 		const tools = new ToolStandIns();
 		const authority = makeTestAuthority(path.join(folder, 'ca'), PROXIED_HOSTS);
 		tools.caFile = authority.caFile;
-		tools.proxy = new ToolProxy({ 'slack.com': tools.slack, 'graph.microsoft.com': tools.entra }, tools.log, authority);
+		tools.proxy = new ToolProxy(
+			{ 'slack.com': tools.slack, 'graph.microsoft.com': tools.entra },
+			tools.log,
+			authority,
+		);
 		tools.model = await FakeModel.start(TRIAGE_MODEL_SCRIPT, await freePort(ports.model));
 		await tools.local.start(await freePort(ports.local));
 		await tools.proxy.start(await freePort(ports.proxy));
@@ -80,7 +86,12 @@ export class ToolStandIns {
 	/** The ports the stand-ins listen on (all on 127.0.0.1). */
 	get ports(): StandInPorts {
 		const port = (url: string) => Number(new URL(url).port);
-		return { local: port(this.local.url), proxy: port(this.proxy.url), smtp: this.smtp.port, model: port(this.model.url) };
+		return {
+			local: port(this.local.url),
+			proxy: port(this.proxy.url),
+			smtp: this.smtp.port,
+			model: port(this.model.url),
+		};
 	}
 
 	async stop(): Promise<void> {
@@ -105,13 +116,24 @@ export class ToolStandIns {
 
 	/** The tools' tokens, keys and passwords: the secret scan looks for them in all n8n left. */
 	secrets(): string[] {
-		return [JIRA_API_TOKEN, SLACK_BOT_TOKEN, GRAPH_ACCESS_TOKEN, OKTA_API_TOKEN, SMTP_PASSWORD, FAKE_MODEL_API_KEY];
+		return [
+			JIRA_API_TOKEN,
+			SLACK_BOT_TOKEN,
+			GRAPH_ACCESS_TOKEN,
+			OKTA_API_TOKEN,
+			SMTP_PASSWORD,
+			FAKE_MODEL_API_KEY,
+		];
 	}
 
 	credentials(): CredentialToImport[] {
 		const { jira, slack, entra, okta, smtp, model } = TOOL_CREDENTIALS;
 		return [
-			{ ...jira, type: 'jiraSoftwareCloudApi', data: { email: JIRA_EMAIL, apiToken: JIRA_API_TOKEN, domain: this.local.baseOf('jira') } },
+			{
+				...jira,
+				type: 'jiraSoftwareCloudApi',
+				data: { email: JIRA_EMAIL, apiToken: JIRA_API_TOKEN, domain: this.local.baseOf('jira') },
+			},
 			{ ...slack, type: 'slackApi', data: { accessToken: SLACK_BOT_TOKEN } },
 			{
 				...entra,
@@ -119,14 +141,29 @@ export class ToolStandIns {
 				data: {
 					clientId: '00000000-0000-4000-8000-0000000e2e00',
 					clientSecret: ['entra', 'client', 'secret', 'standin'].join('~'),
-					oauthTokenData: { token_type: 'Bearer', access_token: GRAPH_ACCESS_TOKEN, scope: 'User.ReadWrite.All' },
+					oauthTokenData: {
+						token_type: 'Bearer',
+						access_token: GRAPH_ACCESS_TOKEN,
+						scope: 'User.ReadWrite.All',
+					},
 				},
 			},
-			{ ...okta, type: 'oktaApi', data: { url: this.local.baseOf('okta'), accessToken: OKTA_API_TOKEN } },
+			{
+				...okta,
+				type: 'oktaApi',
+				data: { url: this.local.baseOf('okta'), accessToken: OKTA_API_TOKEN },
+			},
 			{
 				...smtp,
 				type: 'smtp',
-				data: { user: SMTP_USER, password: SMTP_PASSWORD, host: '127.0.0.1', port: this.smtp.port, secure: false, disableStartTls: true },
+				data: {
+					user: SMTP_USER,
+					password: SMTP_PASSWORD,
+					host: '127.0.0.1',
+					port: this.smtp.port,
+					secure: false,
+					disableStartTls: true,
+				},
 			},
 			{ ...model, type: 'openAiApi', data: { apiKey: FAKE_MODEL_API_KEY, url: this.model.url } },
 		];
@@ -140,7 +177,9 @@ export class ToolStandIns {
 	/** Planted leaked values (test/fake-flare/planted.ts) in anything the tools received since `mark`. */
 	plantedSince(mark = 0): SecretHit[] {
 		return [
-			...this.log.entries.slice(mark).flatMap((entry) => scanText(JSON.stringify(entry), [PLANTED_PATTERN], entry.tool)),
+			...this.log.entries
+				.slice(mark)
+				.flatMap((entry) => scanText(JSON.stringify(entry), [PLANTED_PATTERN], entry.tool)),
 		];
 	}
 
@@ -166,9 +205,24 @@ export class ToolStandIns {
 
 	private page(route: string): { type: string; body: string } | undefined {
 		if (route === '/received.json') {
-			return { type: 'application/json', body: JSON.stringify({ received: this.log.entries, refused: this.log.refusedHosts, model: this.model.requests }, null, 2) };
+			return {
+				type: 'application/json',
+				body: JSON.stringify(
+					{
+						received: this.log.entries,
+						refused: this.log.refusedHosts,
+						model: this.model.requests,
+					},
+					null,
+					2,
+				),
+			};
 		}
-		if (route === '/') return { type: 'text/html; charset=utf-8', body: receivedPage(this.log, this.model.requests) };
+		if (route === '/')
+			return {
+				type: 'text/html; charset=utf-8',
+				body: receivedPage(this.log, this.model.requests),
+			};
 		return undefined;
 	}
 }

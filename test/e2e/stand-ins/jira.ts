@@ -25,7 +25,18 @@ export const JIRA_ISSUE_TYPES = [
 export const JIRA_PRIORITIES = ['1', '2', '3', '4', '5'];
 
 /** The fields the project's create screen has. */
-const CREATE_SCREEN = ['project', 'issuetype', 'summary', 'description', 'labels', 'priority', 'assignee', 'reporter', 'components', 'parent'];
+const CREATE_SCREEN = [
+	'project',
+	'issuetype',
+	'summary',
+	'description',
+	'labels',
+	'priority',
+	'assignee',
+	'reporter',
+	'components',
+	'parent',
+];
 
 export interface JiraIssue {
 	id: string;
@@ -42,14 +53,18 @@ export class JiraStandIn implements ToolStandIn {
 		if (request.headers.authorization !== expected) {
 			return {
 				status: 401,
-				body: { errorMessages: ['Client must be authenticated to access this resource.'], errors: {} },
+				body: {
+					errorMessages: ['Client must be authenticated to access this resource.'],
+					errors: {},
+				},
 				problem: 'no Basic authentication with the e-mail address and API token of the credential',
 			};
 		}
 		if (request.method === 'GET' && request.path === '/rest/api/2/issuetype') {
 			return { status: 200, body: JIRA_ISSUE_TYPES };
 		}
-		if (request.method === 'POST' && request.path === '/rest/api/2/issue') return this.create(request);
+		if (request.method === 'POST' && request.path === '/rest/api/2/issue')
+			return this.create(request);
 		return {
 			status: 404,
 			body: { errorMessages: [`No route for ${request.method} ${request.path}`], errors: {} },
@@ -65,7 +80,8 @@ export class JiraStandIn implements ToolStandIn {
 		}
 		for (const name of Object.keys(fields)) {
 			if (!CREATE_SCREEN.includes(name)) {
-				errors[name] = `Field '${name}' cannot be set. It is not on the appropriate screen, or unknown.`;
+				errors[name] =
+					`Field '${name}' cannot be set. It is not on the appropriate screen, or unknown.`;
 			}
 		}
 		const project = fields.project as { id?: string; key?: string } | undefined;
@@ -77,26 +93,34 @@ export class JiraStandIn implements ToolStandIn {
 			(candidate) => candidate.id === type?.id || candidate.name === type?.name,
 		);
 		if (!issueType) errors.issuetype = 'valid issue type is required';
-		else if (issueType.subtask && !fields.parent) errors.parent = 'Parent is required for a sub-task.';
+		else if (issueType.subtask && !fields.parent)
+			errors.parent = 'Parent is required for a sub-task.';
 		const summary = fields.summary;
-		if (typeof summary !== 'string' || summary.trim() === '') errors.summary = 'You must specify a summary of the issue.';
+		if (typeof summary !== 'string' || summary.trim() === '')
+			errors.summary = 'You must specify a summary of the issue.';
 		else if (summary.length > 255) errors.summary = 'Summary must be less than 255 characters.';
-		else if (/[\r\n]/.test(summary)) errors.summary = 'The summary is invalid because it contains newline characters.';
+		else if (/[\r\n]/.test(summary))
+			errors.summary = 'The summary is invalid because it contains newline characters.';
 		if (fields.description !== undefined && typeof fields.description !== 'string') {
 			errors.description = 'Operation value must be a string';
 		}
 		if (fields.labels !== undefined) {
 			const labels = fields.labels;
-			if (!Array.isArray(labels) || labels.some((label) => typeof label !== 'string' || label === '')) {
+			if (
+				!Array.isArray(labels) ||
+				labels.some((label) => typeof label !== 'string' || label === '')
+			) {
 				errors.labels = 'Labels must be a list of strings.';
 			} else {
 				const spaced = labels.find((label) => /\s/.test(label as string));
-				if (spaced !== undefined) errors.labels = `The label '${String(spaced)}' contains spaces which is invalid.`;
+				if (spaced !== undefined)
+					errors.labels = `The label '${String(spaced)}' contains spaces which is invalid.`;
 			}
 		}
 		if (fields.priority !== undefined) {
 			const id = (fields.priority as { id?: unknown }).id;
-			if (!JIRA_PRIORITIES.includes(String(id))) errors.priority = `The priority selected is invalid.`;
+			if (!JIRA_PRIORITIES.includes(String(id)))
+				errors.priority = `The priority selected is invalid.`;
 		}
 		if (Object.keys(errors).length > 0) return this.invalid(errors);
 		const id = String(10100 + this.issues.length);

@@ -48,7 +48,12 @@ export class OktaStandIn implements ToolStandIn {
 			lastLogin: '2026-12-01T08:12:00.000Z',
 			passwordChanged: '2026-03-01T10:00:00.000Z',
 			type: { id: 'oty1stand1in0000000' },
-			profile: { login: person.login, email: person.login, firstName: person.firstName, lastName: person.lastName },
+			profile: {
+				login: person.login,
+				email: person.login,
+				firstName: person.firstName,
+				lastName: person.lastName,
+			},
 			credentials: { password: {}, provider: { type: 'OKTA', name: 'OKTA' } },
 			_links: {
 				self: { href: self },
@@ -62,20 +67,39 @@ export class OktaStandIn implements ToolStandIn {
 
 	handle(request: ToolRequest): ToolReply {
 		if (request.headers.authorization !== `SSWS ${OKTA_API_TOKEN}`) {
-			return this.error(401, 'E0000011', 'Invalid token provided', 'not the API token of the credential, as SSWS');
+			return this.error(
+				401,
+				'E0000011',
+				'Invalid token provided',
+				'not the API token of the credential, as SSWS',
+			);
 		}
-		const match = /^\/api\/v1\/users\/([^/]+)(\/lifecycle\/expire_password|\/sessions)?$/.exec(request.path);
-		if (!match) return this.error(404, 'E0000022', 'The endpoint does not support the provided HTTP method', `${request.method} ${request.path} is not a call of the playbook`);
+		const match = /^\/api\/v1\/users\/([^/]+)(\/lifecycle\/expire_password|\/sessions)?$/.exec(
+			request.path,
+		);
+		if (!match)
+			return this.error(
+				404,
+				'E0000022',
+				'The endpoint does not support the provided HTTP method',
+				`${request.method} ${request.path} is not a call of the playbook`,
+			);
 		const [, key, action] = match;
 		const user = this.user(key, request.base);
 		// Lifecycle and session calls take the user's id, as Okta documents them.
-		if (!user || (action && key !== user.id)) return this.error(404, 'E0000007', `Not found: Resource not found: ${key} (User)`);
+		if (!user || (action && key !== user.id))
+			return this.error(404, 'E0000007', `Not found: Resource not found: ${key} (User)`);
 		const id = String(user.id);
 		if (!action && request.method === 'GET') return { status: 200, body: user };
 		if (action === '/lifecycle/expire_password' && request.method === 'POST') {
 			const temp = request.query.tempPassword;
 			if (temp !== undefined && temp !== 'true' && temp !== 'false') {
-				return this.error(400, 'E0000001', 'Api validation failed: tempPassword', `tempPassword=${temp}`);
+				return this.error(
+					400,
+					'E0000001',
+					'Api validation failed: tempPassword',
+					`tempPassword=${temp}`,
+				);
 			}
 			this.passwordsExpired.push(id);
 			this.expired.add(id);
@@ -84,18 +108,34 @@ export class OktaStandIn implements ToolStandIn {
 		if (action === '/sessions' && request.method === 'DELETE') {
 			const tokens = request.query.oauthTokens;
 			if (tokens !== undefined && tokens !== 'true' && tokens !== 'false') {
-				return this.error(400, 'E0000001', 'Api validation failed: oauthTokens', `oauthTokens=${tokens}`);
+				return this.error(
+					400,
+					'E0000001',
+					'Api validation failed: oauthTokens',
+					`oauthTokens=${tokens}`,
+				);
 			}
 			this.sessionsRevoked.push(id);
 			return { status: 204 };
 		}
-		return this.error(405, 'E0000022', 'The endpoint does not support the provided HTTP method', `${request.method} ${request.path}`);
+		return this.error(
+			405,
+			'E0000022',
+			'The endpoint does not support the provided HTTP method',
+			`${request.method} ${request.path}`,
+		);
 	}
 
 	private error(status: number, code: string, summary: string, problem?: string): ToolReply {
 		return {
 			status,
-			body: { errorCode: code, errorSummary: summary, errorLink: code, errorId: 'oaeSTANDIN0000000000', errorCauses: [] },
+			body: {
+				errorCode: code,
+				errorSummary: summary,
+				errorLink: code,
+				errorId: 'oaeSTANDIN0000000000',
+				errorCauses: [],
+			},
 			problem,
 		};
 	}

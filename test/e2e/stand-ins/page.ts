@@ -45,7 +45,10 @@ export function receivedPage(log: ReceivedLog, model: ModelRequest[]): string {
 		.join('\n');
 	const chats = model
 		.filter((request) => request.body)
-		.map((request) => `<li><pre>${escape(JSON.stringify({ sent: request.body!.messages, answered: request.answered }, null, 2))}</pre></li>`)
+		.map(
+			(request) =>
+				`<li><pre>${escape(JSON.stringify({ sent: request.body!.messages, answered: request.answered }, null, 2))}</pre></li>`,
+		)
 		.reverse()
 		.join('\n');
 	return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="5">

@@ -55,7 +55,11 @@ export class SmtpStandIn {
 		const reply = (line: string) => socket.write(`${line}\r\n`);
 		const check = (user: string, password: string) => {
 			authed = user === SMTP_USER && password === SMTP_PASSWORD;
-			reply(authed ? '235 2.7.0 Authentication successful' : '535 5.7.8 Authentication credentials invalid');
+			reply(
+				authed
+					? '235 2.7.0 Authentication successful'
+					: '535 5.7.8 Authentication credentials invalid',
+			);
 		};
 		const decode64 = (text: string) => Buffer.from(text, 'base64').toString('utf8');
 		const command = (line: string) => {
@@ -103,7 +107,9 @@ export class SmtpStandIn {
 					}
 					from = /^FROM:\s*<([^>]*)>/i.exec(argument)?.[1];
 					to = [];
-					return reply(from === undefined ? '501 5.5.4 Syntax: MAIL FROM:<address>' : '250 2.1.0 Ok');
+					return reply(
+						from === undefined ? '501 5.5.4 Syntax: MAIL FROM:<address>' : '250 2.1.0 Ok',
+					);
 				}
 				case 'RCPT': {
 					if (from === undefined) return reply('503 5.5.1 Error: need MAIL command');
@@ -178,7 +184,16 @@ export class SmtpStandIn {
 	}
 
 	private refuse(what: string): void {
-		this.log.record({ tool: 'smtp', method: 'SMTP', path: 'MAIL', query: {}, body: undefined, status: 530, problem: what, at: Date.now() });
+		this.log.record({
+			tool: 'smtp',
+			method: 'SMTP',
+			path: 'MAIL',
+			query: {},
+			body: undefined,
+			status: 530,
+			problem: what,
+			at: Date.now(),
+		});
 	}
 }
 
@@ -186,10 +201,12 @@ export class SmtpStandIn {
 function decodeWords(value: string): string {
 	return value
 		.replace(/\?=\s+=\?/g, '?==?')
-		.replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_all, _charset: string, kind: string, text: string) =>
-			kind.toUpperCase() === 'B'
-				? Buffer.from(text, 'base64').toString('utf8')
-				: decodeQuotedPrintable(text.replace(/_/g, ' ')),
+		.replace(
+			/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g,
+			(_all, _charset: string, kind: string, text: string) =>
+				kind.toUpperCase() === 'B'
+					? Buffer.from(text, 'base64').toString('utf8')
+					: decodeQuotedPrintable(text.replace(/_/g, ' ')),
 		);
 }
 

@@ -8,7 +8,10 @@
 import { type ChatRequest, type FakeModelOptions, messageText, type ToolCall } from '../fake-model';
 
 /** The credential of the playbook's chat model, and the key the stand-in takes (a placeholder). */
-export const TRIAGE_MODEL_CREDENTIAL = { id: 'openAiTriageExample1', name: 'OpenAI-compatible model' };
+export const TRIAGE_MODEL_CREDENTIAL = {
+	id: 'openAiTriageExample1',
+	name: 'OpenAI-compatible model',
+};
 
 /** The tools as n8n names them from the tool nodes' names. */
 export const TRIAGE_TOOLS = {
@@ -31,7 +34,9 @@ export function promptedUid(chat: ChatRequest): string | undefined {
 /** The first item each tool returned, by tool name, read from the tool messages of the request. */
 export function toolResults(chat: ChatRequest): Record<string, Record<string, unknown>> {
 	const names = new Map(
-		chat.messages.flatMap((message) => message.tool_calls ?? []).map((call) => [call.id, call.function.name]),
+		chat.messages
+			.flatMap((message) => message.tool_calls ?? [])
+			.map((call) => [call.id, call.function.name]),
 	);
 	const results: Record<string, Record<string, unknown>> = {};
 	for (const message of chat.messages.filter((candidate) => candidate.role === 'tool')) {
