@@ -4,7 +4,6 @@
  * stand-in, through the proxy) receives a lookup per person, then the new-password and sign-out
  * calls, with no request it would refuse. The picture of the executed canvas goes to the README.
  */
-import { sleep } from 'n8n-workflow';
 import type { Page } from 'playwright-core';
 
 import { check, closeToasts, screenshot, testId } from './browser';
@@ -43,9 +42,6 @@ export async function entraIdPlaybook(page: Page, sandbox: Sandbox, artefacts: s
 		`  received: ${graph.map((entry) => `${entry.method} ${entry.path} ${entry.status}`).join(', ')}; ${problems.join('; ')}`,
 	);
 	await closeToasts(page);
-	// The playbook is wider than the window: the whole of it, as "Zoom to fit" shows it.
-	await page.locator(testId('zoom-to-fit')).click();
-	await sleep(500);
 	await screenshot(page, artefacts, '01b-entra-id-playbook.png', {
 		docsImage: 'playbook-entra-id.png',
 		margin: 40, // the nodes' names are wider than the nodes
