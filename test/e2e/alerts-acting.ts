@@ -93,7 +93,7 @@ export const ACTING_ALERT_CASES: AlertCase[] = [
 				posted.map((entry) => ({ path: entry.path, status: entry.status })),
 				expected.map(() => ({ path: '/rest/api/2/issue', status: 201 })),
 				node,
-				'one create-issue request per high or critical alert, each created',
+				'one create-issue request per high or critical alert, each created; none for the repeated delivery',
 			);
 			checkEqual(
 				posted
@@ -102,15 +102,6 @@ export const ACTING_ALERT_CASES: AlertCase[] = [
 				[...expected].sort(bySummary),
 				node,
 				'the issues: summary, project, type, labels, priority and description (no content)',
-			);
-			checkEqual(
-				tools.jira.issues
-					.slice(-2)
-					.map((issue) => issue.key)
-					.sort(),
-				[...new Set(tools.jira.issues.slice(-2).map((issue) => issue.key))].sort(),
-				node,
-				'no issue opened twice',
 			);
 			for (const alert of [critical, high]) {
 				const [created] = byUid(alert.uid).json(node);
