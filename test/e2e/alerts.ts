@@ -26,10 +26,11 @@ import { check, checkEqual, E2eFailure, RunView } from './report';
 import type { RunJson } from './report';
 import type { E2eSecretScan } from './secrets';
 import { type N8nServer, startServer } from './server';
+import type { ToolStandIns } from './stand-ins';
 import { ALERT_SECRET, say, seconds, type WorkflowFile, workflowNodes } from './suite';
 
-const STARTED = 'Workflow was started';
-const DUPLICATE = 'Alert already received: no execution started';
+export const STARTED = 'Workflow was started';
+export const DUPLICATE = 'Alert already received: no execution started';
 /** How long to wait for an execution that should not come. */
 const QUIET_MS = 3_000;
 
@@ -197,6 +198,8 @@ export interface AlertCaseContext {
 	note: (line: string) => void;
 	/** The n8n line the case runs on. */
 	line: LineKey;
+	/** The stand-ins of the tools the playbooks act on, when the run has them (stand-ins/). */
+	tools?: ToolStandIns;
 }
 
 export interface AlertCase {
@@ -230,7 +233,7 @@ const withoutReceivedAt = (json: Record<string, unknown>) => {
 };
 
 /** A status and message, as a line shows them. */
-const answerOf = (result: PushResult) =>
+export const answerOf = (result: PushResult) =>
 	`${result.status} ${JSON.stringify((result.body as { message?: string }).message ?? result.body)}`;
 
 export const ALERT_CASES: AlertCase[] = [
@@ -517,61 +520,6 @@ export const ALERT_CASES: AlertCase[] = [
 			note(`channel created for ${new URL(body.params.webhook_url).pathname}; signed → 200, 1 execution; unsigned → 401`);
 		},
 	},
-	{
-		file: 'playbooks/alert-to-ticket.json',
-		about: 'a critical alert becomes a ticket with its full event; a low one goes to Review later',
-		trigger: 'Flare alert',
-		async run({ fake, active, note }) {
-			const [critical] = fake.newAlerts(1, { type: 'ransomleak', severity: 'critical' });
-			const [low] = fake.newAlerts(1, { type: 'paste', severity: 'low' });
-			const mark = fake.requests.length;
-			for (const alert of [critical, low])
-				checkEqual(answerOf(await active.push(alert)), `200 "${STARTED}"`, 'Flare alert', 'answer');
-			const [ticketRun, laterRun] = await active.next(2);
-			const full = fake.events.fullEvent(String(critical.uid), 101)!.activity;
-			const ticket = new RunView(ticketRun.run).json('Ticket');
-			const received = new RunView(ticketRun.run).json('Flare alert')[0].received_at;
-			checkEqual(
-				ticket,
-				[
-					{
-						uid: critical.uid,
-						title: `[CRITICAL] ${full.header.title}`,
-						severity: 'critical',
-						event_type: 'ransomleak',
-						source: full.header.source_name,
-						actor: full.header.actor ?? '',
-						occurred_at: critical.timestamp,
-						link: critical.url,
-						received_at: received,
-					},
-				],
-				'Ticket',
-				'the ticket of the critical alert',
-			);
-			checkEqual(
-				new RunView(laterRun.run).json('Review later').map((item) => item.uid),
-				[low.uid],
-				'Review later',
-				'the low alert',
-			);
-			check(
-				!new RunView(laterRun.run).nodesRun().includes('Ticket'),
-				'Ticket',
-				'the low alert opens no ticket',
-			);
-			const fullEventRequests = fake.requests
-				.slice(mark)
-				.filter((request) => request.path === '/firework/v2/activities/');
-			checkEqual(
-				fullEventRequests.map((request) => request.query.uid),
-				[critical.uid],
-				'Get the full event',
-				'full events requested',
-			);
-			note('critical → Get the full event → Ticket; low → Review later');
-		},
-	},
 ];
 
 /**
@@ -585,8 +533,9 @@ export async function runAlertCases(options: {
 	cases: AlertCase[];
 	workflows: Map<string, WorkflowFile>;
 	line: LineKey;
+	tools?: ToolStandIns;
 }): Promise<Array<{ workflow: WorkflowFile; message: string }>> {
-	const { n8n, fake, secrets, cases, workflows, line } = options;
+	const { n8n, fake, secrets, cases, workflows, line, tools } = options;
 	const failures: Array<{ workflow: WorkflowFile; message: string }> = [];
 	const server = new AlertServer(n8n, secrets);
 	try {
@@ -603,7 +552,7 @@ export async function runAlertCases(options: {
 				if (!webhookId) throw new E2eFailure(testCase.trigger, 'the trigger has no webhookId');
 				const active = new ActiveAlertWorkflow(server, workflow, testCase.trigger, webhookId);
 				await active.activate();
-				await testCase.run({ fake, server, active, line, note: (text) => lines.push(text) });
+				await testCase.run({ fake, server, active, line, tools, note: (text) => lines.push(text) });
 				say(`  ✓ ${workflow.file}  ${seconds(started)}  (pushed alerts)`);
 				for (const line of lines) say(`      ${line}`);
 			} catch (error) {

@@ -82,19 +82,20 @@ function listeningAddresses(pids: number[]): string[] {
 	);
 }
 
-/** n8n (its whole process group) and the fakes (this process) listen on 127.0.0.1 and nowhere else. */
+/** n8n (its whole process group), the fakes and the stand-ins (this process) listen on 127.0.0.1 and nowhere else. */
 export function listensOnLoopbackOnly(sandbox: Sandbox): void {
 	const addresses = listeningAddresses([
 		...processesOf(sandbox.server.processGroup),
 		processRef.pid,
 	]);
-	const expected = [sandbox.url, sandbox.fake.url, sandbox.model.url].map(
-		(url) => new URL(url).host,
-	);
+	const expected = [
+		...[sandbox.url, sandbox.fake.url, sandbox.model.url].map((url) => new URL(url).host),
+		...Object.values(sandbox.tools.ports).map((port) => `127.0.0.1:${port}`),
+	];
 	check(
 		expected.every((host) => addresses.includes(host)) &&
 			addresses.every((address) => address.startsWith('127.0.0.1:')),
-		`n8n, the fake Flare API and the fake chat model listen on 127.0.0.1 only (${addresses.length} sockets)`,
+		`n8n, the fake Flare API, the fake chat model and the tools' stand-ins listen on 127.0.0.1 only (${addresses.length} sockets)`,
 		`  listening: ${addresses.join(', ')}; expected among them: ${expected.join(', ')}`,
 	);
 }

@@ -5,7 +5,8 @@
  * as a community package, a Flare API credential for the fake Flare API, the workflows of workflows/
  * and an owner account; everything on 127.0.0.1), and drives Debian's Chromium with playwright-core
  * (no browser download) through what a user does: log in, open the daily leak watch playbook, execute
- * it and read the masked rows in the output panel; open the Flare Alert Trigger, listen for a test
+ * it and read the masked rows in the output panel; execute the Entra ID playbook against the tools'
+ * stand-ins and see what Entra ID received; open the Flare Alert Trigger, listen for a test
  * event and see the fake's signed Test alert arrive; then search "Flare" in the node creator, add the
  * node, go through its resources and operations, the fields that show and hide, and the Flare API
  * credential form, whose connection test talks to the fake API.
@@ -28,6 +29,7 @@ import { filterSourceTypes } from '../fake-flare/feed';
 import { fs, os, path, processRef } from '../support/node';
 import { ACTION_TIMEOUT, check, CHROMIUM_ARGS, passed, screenshot, testId } from './browser';
 import { alertTriggerListens } from './editor-alerts';
+import { entraIdPlaybook } from './editor-playbooks';
 import { dailyLeakWatch, listensOnLoopbackOnly, signIn } from './editor-sandbox';
 import type { N8nInstance } from './n8n';
 import { type Sandbox, startSandbox } from './sandbox';
@@ -800,6 +802,7 @@ async function main(): Promise<void> {
 		page = context.pages()[0] ?? (await context.newPage());
 		await signIn(page, sandbox);
 		await dailyLeakWatch(page, sandbox, artefacts);
+		await entraIdPlaybook(page, sandbox, artefacts);
 		await alertTriggerListens(page, sandbox, artefacts);
 		await nodeCreator(page, described, artefacts, server.url);
 		const ndv = await nodePanel(page, described, artefacts);

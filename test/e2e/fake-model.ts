@@ -6,6 +6,8 @@
  *   name n8n sent in the request's `tools` list) with its arguments, all in one message, as a model
  *   that calls tools in parallel does. A tool that n8n did not offer is answered 400, naming it.
  * - A request that carries tool results (messages with role `tool`): the answer is `finalAnswer`.
+ * A script may instead choose its calls and write its answer from the request (`toolCallsFor`,
+ * `finalAnswerFor`): the triage playbook's model reads the event UID and the tool results.
  *
  * It answers plain JSON, or server-sent events when the request asks for `stream: true`. Every request
  * is recorded, so a case can check what n8n sent to the model: the tools, their descriptions and
@@ -53,6 +55,10 @@ export interface FakeModelOptions {
 	toolCalls: ToolCall[];
 	/** The text of the answer once the tool results are in. */
 	finalAnswer: string;
+	/** Instead of `toolCalls`: the calls chosen from the request (e.g. the event its prompt names). */
+	toolCallsFor?: (chat: ChatRequest) => ToolCall[];
+	/** Instead of `finalAnswer`: the answer written from the request (the tool results it holds). */
+	finalAnswerFor?: (chat: ChatRequest) => string;
 }
 
 /** The key the fake model accepts (a placeholder: nothing real is behind it). */
@@ -148,7 +154,7 @@ export class FakeModel {
 		const id = `chatcmpl-fake-${this.calls}`;
 		const hasToolResult = body.messages.some((message) => message.role === 'tool');
 		const offered = (body.tools ?? []).map((tool) => tool.function.name);
-		const calls = this.options.toolCalls;
+		const calls = this.options.toolCallsFor?.(body) ?? this.options.toolCalls;
 		let message: ChatMessage;
 		let finishReason: string;
 		if (!hasToolResult && offered.length > 0) {
@@ -173,8 +179,9 @@ export class FakeModel {
 			};
 			finishReason = 'tool_calls';
 		} else {
-			entry.answered = { text: this.options.finalAnswer };
-			message = { role: 'assistant', content: this.options.finalAnswer };
+			const text = this.options.finalAnswerFor?.(body) ?? this.options.finalAnswer;
+			entry.answered = { text };
+			message = { role: 'assistant', content: text };
 			finishReason = 'stop';
 		}
 		const usage = { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 };

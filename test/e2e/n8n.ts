@@ -51,10 +51,17 @@ export class N8nInstance {
 		return new N8nInstance(install, path.resolve(userFolder), settings);
 	}
 
-	/** The instance in `userFolder` as an earlier run left it (database, key, packages kept). */
-	static open(install: InstalledN8n, userFolder: string): N8nInstance {
+	/**
+	 * The instance in `userFolder` as an earlier run left it (database, key, packages kept), with
+	 * `settings` as `create` takes them.
+	 */
+	static open(
+		install: InstalledN8n,
+		userFolder: string,
+		settings: Record<string, string> = {},
+	): N8nInstance {
 		fs.mkdirSync(path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
-		return new N8nInstance(install, path.resolve(userFolder), {});
+		return new N8nInstance(install, path.resolve(userFolder), settings);
 	}
 
 	/** Environment of every n8n (and npm) command of this instance. */

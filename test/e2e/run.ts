@@ -3,7 +3,7 @@
  * package installed from its packed tarball, against the fake Flare API, on each n8n line.
  *
  *   FLARE_E2E_LINES=2|1|2,1|all   n8n lines to run (default: 2,1)
- *   FLARE_E2E_ONLY=<text>         only the workflows whose file contains <text>
+ *   FLARE_E2E_ONLY=<text>[,<text>…] only the workflows whose file contains one of the texts
  *   FLARE_E2E_SKIP_BUILD=1        pack the current dist/ without building first
  *   FLARE_E2E_CACHE=<folder>      where n8n is installed (default: ~/.cache/n8n-nodes-flareio)
  */
@@ -12,13 +12,16 @@ import type { INodeType } from 'n8n-workflow';
 import { FakeFlare } from '../fake-flare';
 import { fs, path, processRef } from '../support/node';
 import { ALERT_CASES, type AlertCase, runAlertCases } from './alerts';
+import { ACTING_ALERT_CASES } from './alerts-acting';
 import { CASES, type E2eCase, FAKE_MODEL_SCRIPT, SUITE_DATASET } from './cases';
+import { ACTING_CASES } from './cases-acting';
 import { FakeModel } from './fake-model';
 import { ensureN8n, type InstalledN8n, LINES, type LineKey, parseLines } from './install';
 import { EditorSession } from './manual';
 import type { Execution, N8nInstance } from './n8n';
 import { E2eSecretScan } from './secrets';
 import { type N8nServer, startServer } from './server';
+import { ToolStandIns } from './stand-ins';
 import {
 	allWorkflowFiles,
 	buildAndPack,
@@ -30,6 +33,7 @@ import {
 	say,
 	seconds,
 	type WorkflowFile,
+	workFolder,
 	workflowsWithoutTest,
 } from './suite';
 
@@ -58,11 +62,12 @@ async function runLine(
 	install: Promise<InstalledN8n>,
 	tarball: string,
 ): Promise<void> {
-	const { root, cases, fake, model, secrets, failures } = suite;
+	const { root, cases, fake, model, tools, secrets, failures } = suite;
 	const started = Date.now();
 	say('');
 	say(`== ${LINES[line].label}`);
 	fake.reset(); // fresh dataset state, tokens and request log for each line
+	tools?.reset(); // and for the tools' stand-ins
 	const workflows = new Map(
 		[...cases, ...suite.alertCases].map((testCase) => [
 			testCase.file,
@@ -78,6 +83,7 @@ async function runLine(
 			tarball,
 			fake,
 			model,
+			tools,
 			workflows: [...workflows.values()],
 			folderName: `e2e-n8n-${line}`,
 		});
@@ -150,6 +156,7 @@ async function runLine(
 			cases: suite.alertCases,
 			workflows: alertWorkflows,
 			line,
+			tools,
 		}).catch((error: Error) => [
 			{
 				workflow: undefined,
@@ -167,7 +174,7 @@ async function runLine(
 	}
 	await secrets.addInstanceFiles(n8n.userFolder);
 	say(
-		`${LINES[line].label}: ${cases.length + suite.alertCases.length} workflows, ${executions} executions (and those of the pushed alerts) in ${seconds(started)}.`,
+		`${LINES[line].label}: ${cases.length + suite.alertCases.length} workflows, ${executions} executions (and those of the pushed alerts) in ${seconds(started)}; the tools' stand-ins received ${tools?.log.entries.length ?? 0} requests and e-mails${tools?.log.refusedHosts.length ? `, and refused ${tools.log.refusedHosts.join(', ')}` : ''}.`,
 	);
 }
 
@@ -204,14 +211,17 @@ async function main(): Promise<void> {
 	const root = repositoryRoot();
 	const lines = parseLines(processRef.env.FLARE_E2E_LINES, ['2', '1']);
 	const only = processRef.env.FLARE_E2E_ONLY;
-	const cases = only ? CASES.filter((testCase) => testCase.file.includes(only)) : CASES;
-	const alertCases = only
-		? ALERT_CASES.filter((testCase) => testCase.file.includes(only))
-		: ALERT_CASES;
+	// The playbooks that act come last: their tools' stand-ins are part of this run only.
+	const everyCase = [...CASES, ...ACTING_CASES];
+	const everyAlertCase = [...ALERT_CASES, ...ACTING_ALERT_CASES];
+	const chosen = (testCase: { file: string }) =>
+		!only || only.split(',').some((text) => testCase.file.includes(text.trim()));
+	const cases = everyCase.filter(chosen);
+	const alertCases = everyAlertCase.filter(chosen);
 
 	// Every workflow kept in the repository is exercised, and every operation has its workflow.
 	const files = allWorkflowFiles(root);
-	const untested = workflowsWithoutTest(files, [...CASES, ...ALERT_CASES]);
+	const untested = workflowsWithoutTest(files, [...everyCase, ...everyAlertCase]);
 	if (untested.length)
 		throw new Error(`Workflows without an end-to-end case: ${untested.join(', ')}`);
 
@@ -227,9 +237,12 @@ async function main(): Promise<void> {
 	say(`Fake Flare API on ${fake.url} (${fake.options.credentials} credentials).`);
 	// The chat model of the AI Agent workflow (behaviours/ai-agent-tool.json), behind an OpenAI credential.
 	const model = await FakeModel.start(FAKE_MODEL_SCRIPT);
+	// The tools the playbooks act on (Jira, Slack, Entra ID, Okta, e-mail, a chat model): local stand-ins.
+	const tools = await ToolStandIns.start(path.join(workFolder(root), 'stand-ins'));
+	say(`Stand-ins of the playbooks' tools: ${tools.pageUrl} (the HTTPS proxy and its test CA for the n8n under test only).`);
 	const failures: Failure[] = [];
-	const secrets = new E2eSecretScan(fake.apiKeys.full);
-	const suite: Suite = { root, cases, alertCases, fake, model, secrets, failures };
+	const secrets = new E2eSecretScan(fake.apiKeys.full, 'e2e', tools.secrets());
+	const suite: Suite = { root, cases, alertCases, fake, model, tools, secrets, failures };
 	try {
 		// Missing n8n installs all start now, side by side, while the first line runs its workflows.
 		const installs = new Map(lines.map((line) => [line, ensureN8n(line, say)]));
@@ -240,6 +253,7 @@ async function main(): Promise<void> {
 	} finally {
 		await fake.stop();
 		await model.stop();
+		await tools.stop();
 	}
 	say('');
 	say(await secrets.write(root));

@@ -5,9 +5,13 @@
  * fake chat model of the AI Agent example, and a real n8n 2.41.1 (`n8n start`) on 127.0.0.1 with the
  * package installed as a community package, a "Flare API" credential pointing at the fake, a "Flare
  * Alert Webhook API" credential with the fake alert channel's signing secret, every workflow of
- * workflows/ and an owner account. Activates the "Flare alert to ticket" playbook: a key press pushes
- * a signed alert to its Flare Alert Trigger. Prints the editor's URL and the login, and runs until
- * Ctrl-C, then stops n8n and the fakes. n8n runs under guard.mjs: it never outlives this process.
+ * workflows/ and an owner account. The tools the playbooks act on are local stand-ins (stand-ins/:
+ * Jira, Slack, Entra ID, Okta, a mail server, an OpenAI-compatible model), with credentials pointing
+ * at them and their HTTPS proxy and CA given to this n8n alone; what they receive is printed, listed
+ * in stand-ins.log and shown on their page. Activates the "Flare alert to ticket" and AI triage
+ * playbooks: a key press pushes a signed alert to their Flare Alert Triggers. Prints the editor's
+ * URL and the login, and runs until Ctrl-C, then stops n8n, the fakes and the stand-ins. n8n runs
+ * under guard.mjs: it never outlives this process.
  *
  * The n8n user folder (.n8n-e2e/sandbox/, git-ignored) is kept: the next start reuses its database
  * (your workflows and executions stay), its ports when free, and reinstalls only the package. The
@@ -27,6 +31,8 @@ import { ensureN8n } from './install';
 import { EditorSession, OWNER } from './manual';
 import { freePort, N8nInstance } from './n8n';
 import { type N8nServer, startServer } from './server';
+import { type StandInPorts, ToolStandIns } from './stand-ins';
+import { describeReceived } from './stand-ins/page';
 import {
 	ALERT_SECRET,
 	allWorkflowFiles,
@@ -68,6 +74,9 @@ export interface Sandbox {
 	server: N8nServer;
 	fake: FakeFlare;
 	model: FakeModel;
+	/** The stand-ins of the tools the playbooks act on, and the file that lists what they received. */
+	tools: ToolStandIns;
+	toolsLog: string;
 	workflows: WorkflowFile[];
 	/** Whether the n8n data of an earlier run was reused. */
 	reused: boolean;
@@ -82,6 +91,8 @@ interface SandboxState {
 	url: string;
 	fakeUrl: string;
 	modelUrl: string;
+	/** The ports of the tools' stand-ins, in the credentials as last imported. */
+	tools?: StandInPorts;
 	/** Hash of the workflow files as last imported. */
 	workflows: string;
 }
@@ -142,22 +153,32 @@ export async function startSandbox(
 
 	const previous = last?.n8n === install.version ? last : undefined;
 	const reused = previous !== undefined && !options.fresh;
-	const n8n = reused ? N8nInstance.open(install, folder) : N8nInstance.create(install, folder);
 	const workflows = allWorkflowFiles(root).map((file) => readWorkflow(root, file));
 
 	const fake = await FakeFlare.start(SANDBOX_DATA.fake, await freePort(portOf(previous?.fakeUrl)));
 	addRecentLeaks(fake);
 	let model: FakeModel | undefined;
+	let tools: ToolStandIns | undefined;
 	let server: N8nServer | undefined;
 	let ready = false;
+	const toolsLog = path.join(folder, 'stand-ins.log');
 	try {
 		model = await FakeModel.start(FAKE_MODEL_SCRIPT, await freePort(portOf(previous?.modelUrl)));
+		// The playbooks' tools (Jira, Slack, Entra ID, Okta, e-mail, a chat model): local stand-ins, the
+		// proxy and CA for n8n alone; what they receive is listed in stand-ins.log and on their page.
+		tools = await ToolStandIns.start(path.join(workFolder(root), `${folderName}-stand-ins`), previous?.tools);
+		const n8n = reused
+			? N8nInstance.open(install, folder, tools.n8nEnv())
+			: N8nInstance.create(install, folder, tools.n8nEnv());
+		fs.writeFileSync(toolsLog, '');
+		tools.log.listeners.push((entry) => fs.appendFileSync(toolsLog, `${describeReceived(entry)}\n`));
 		step = Date.now();
 		await n8n.installPackage(tarball);
 		const done = [`package installed (${seconds(step)})`];
-		if (!reused || previous.fakeUrl !== fake.url || previous.modelUrl !== model.url) {
+		const toolsMoved = JSON.stringify(previous?.tools) !== JSON.stringify(tools.ports);
+		if (!reused || previous.fakeUrl !== fake.url || previous.modelUrl !== model.url || toolsMoved) {
 			step = Date.now();
-			await n8n.importCredentials(credentialsFor(fake, model));
+			await n8n.importCredentials(credentialsFor(fake, model, tools));
 			done.push(`credentials imported (${seconds(step)})`);
 		}
 		const workflowsHash = hashOf(workflows);
@@ -178,33 +199,38 @@ export async function startSandbox(
 			url: server.url,
 			fakeUrl: fake.url,
 			modelUrl: model.url,
+			tools: tools.ports,
 			workflows: workflowsHash,
 		};
 		fs.writeFileSync(path.join(folder, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
 		ready = true;
+		const running = { server, model, tools };
+		return {
+			url: server.url,
+			n8n,
+			server,
+			fake,
+			model,
+			tools,
+			toolsLog,
+			workflows,
+			reused,
+			seconds: (Date.now() - started) / 1000,
+			async stop() {
+				await running.server.stop();
+				await running.model.stop();
+				await running.tools.stop();
+				await fake.stop();
+			},
+		};
 	} finally {
 		if (!ready) {
 			await server?.stop();
 			await model?.stop();
+			await tools?.stop();
 			await fake.stop();
 		}
 	}
-	const running = { server, model };
-	return {
-		url: server.url,
-		n8n,
-		server,
-		fake,
-		model,
-		workflows,
-		reused,
-		seconds: (Date.now() - started) / 1000,
-		async stop() {
-			await running.server.stop();
-			await running.model.stop();
-			await fake.stop();
-		},
-	};
 }
 
 /**
@@ -242,6 +268,9 @@ function printWelcome(sandbox: Sandbox): void {
 		`  Credential   "${CREDENTIAL_NAME}", pointing at the fake, with its demo key ${keys.full}`,
 		`               (other demo keys: ${keys.noAstp} without ASTP, ${keys.noThreatIntel} without threat intelligence)`,
 		`  Workflows    ${sandbox.workflows.length} from workflows/${daily ? `; start with "${daily.name}" → Execute workflow` : ''}`,
+		`  Tools        the playbooks' Jira, Slack, Entra ID, Okta, mail server and OpenAI-compatible model are local`,
+		`               stand-ins, their credentials pointing at them: what each received is on ${sandbox.tools.pageUrl}`,
+		`               and in ${path.relative(root, sandbox.toolsLog)} (and below, as it comes)`,
 		'',
 		`n8n's output: ${path.relative(root, sandbox.server.logFile)}. Everything listens on 127.0.0.1 only.`,
 		'Press Ctrl-C to stop. `npm run sandbox -- --fresh` starts over from an empty n8n.',
@@ -249,38 +278,50 @@ function printWelcome(sandbox: Sandbox): void {
 	say(lines.join('\n'));
 }
 
-/** The playbook whose Flare Alert Trigger the sandbox activates, and its trigger's webhook. */
-const ALERT_PLAYBOOK = 'playbooks/alert-to-ticket.json';
+/**
+ * The playbooks whose Flare Alert Trigger the sandbox activates: a high or critical alert becomes a
+ * Jira issue (the first), and the AI Agent triages every alert (the second). Each alert goes to both.
+ */
+const ALERT_PLAYBOOKS = ['playbooks/alert-to-ticket.json', 'playbooks/alert-triage-ai-agent.json'];
 
 /**
- * Activates the alert playbook and returns what a key press sends to it: a signed alert of a new
- * event of the fake (random severity, or critical), or the fake's Test alert to the Test URL.
+ * Activates the alert playbooks and returns what a key press sends to them: a signed alert of a new
+ * event of the fake (random severity, or critical), or the fake's Test alert to the first's Test URL.
  */
 async function alertChannel(sandbox: Sandbox) {
-	const workflow = sandbox.workflows.find((candidate) => candidate.file === ALERT_PLAYBOOK)!;
-	const { nodes } = JSON.parse(fs.readFileSync(workflow.absolute, 'utf8')) as {
-		nodes: Array<{ type: string; webhookId?: string }>;
-	};
-	const webhookId = nodes.find(
-		(node) => node.type === 'n8n-nodes-flareio.flareAlertTrigger',
-	)!.webhookId!;
 	const session = await EditorSession.logIn(sandbox.server, sandbox.n8n.userFolder);
-	await session.activate(workflow.id).catch(() => undefined); // already active from the last run
-	const productionUrl = `${sandbox.url}/webhook/${webhookId}/flare-alert`;
-	const testUrl = `${sandbox.url}/webhook-test/${webhookId}/flare-alert`;
+	const channels = await Promise.all(
+		ALERT_PLAYBOOKS.map(async (file) => {
+			const workflow = sandbox.workflows.find((candidate) => candidate.file === file)!;
+			const { nodes } = JSON.parse(fs.readFileSync(workflow.absolute, 'utf8')) as {
+				nodes: Array<{ type: string; webhookId?: string }>;
+			};
+			const webhookId = nodes.find(
+				(node) => node.type === 'n8n-nodes-flareio.flareAlertTrigger',
+			)!.webhookId!;
+			await session.activate(workflow.id).catch(() => undefined); // already active from the last run
+			return {
+				workflow,
+				productionUrl: `${sandbox.url}/webhook/${webhookId}/flare-alert`,
+				testUrl: `${sandbox.url}/webhook-test/${webhookId}/flare-alert`,
+			};
+		}),
+	);
 	const send = async (key: string) => {
 		const test = key === 't';
 		const [alert] = test
 			? [testAlert(Date.now())]
 			: sandbox.fake.newAlerts(1, key === 'c' ? { severity: 'critical' } : {});
-		const result = await pushAlert(test ? testUrl : productionUrl, alert, {
-			secrets: [ALERT_SECRET],
-		});
-		say(
-			`  ${test ? 'Test alert' : `Alert ${String(alert.uid)} (risk ${(alert.risk as { score: number }).score})`} → ${result.status} ${JSON.stringify(result.body)}`,
-		);
+		for (const channel of test ? channels.slice(0, 1) : channels) {
+			const result = await pushAlert(test ? channel.testUrl : channel.productionUrl, alert, {
+				secrets: [ALERT_SECRET],
+			});
+			say(
+				`  ${test ? 'Test alert' : `Alert ${String(alert.uid)} (risk ${(alert.risk as { score: number }).score})`} → "${channel.workflow.name}": ${result.status} ${JSON.stringify(result.body)}`,
+			);
+		}
 	};
-	return { workflow, productionUrl, send };
+	return { channels, send };
 }
 
 /** Resolves when Ctrl-C is typed; meanwhile each of `keys` typed runs `onKey` (a terminal only). */
@@ -310,16 +351,20 @@ async function main(): Promise<void> {
 	const stopping = interrupted();
 	printWelcome(sandbox);
 	const alerts = await alertChannel(sandbox);
+	const [ticket, triage] = alerts.channels;
 	say(
 		[
-			`  Flare alerts "${alerts.workflow.name}" is active: its Flare Alert Trigger takes signed alerts on`,
-			`               ${alerts.productionUrl}`,
-			'               Press a to push an alert of a new event, c a critical one (it becomes a ticket),',
-			'               t the Test alert to the Test URL (click "Listen for test event" on the trigger first).',
-			`               From another terminal: npm run fake-flare -- --push ${alerts.productionUrl} --secret ${ALERT_SECRET}`,
+			`  Flare alerts "${ticket.workflow.name}" and "${triage.workflow.name}" are active:`,
+			`               their Flare Alert Triggers take signed alerts on ${ticket.productionUrl}`,
+			`               and ${triage.productionUrl}`,
+			'               Press a to push an alert of a new event to both, c a critical one (it becomes a Jira',
+			'               issue; the AI Agent writes a triage note on it), t the Test alert to the first Test URL',
+			'               (click "Listen for test event" on its trigger first).',
+			`               From another terminal: npm run fake-flare -- --push ${ticket.productionUrl} --secret ${ALERT_SECRET}`,
 			'',
 		].join('\n'),
 	);
+	sandbox.tools.log.listeners.push((entry) => say(`  ${describeReceived(entry)}`));
 	const reason = await Promise.race([
 		stopping,
 		keyPresses('act', alerts.send),

@@ -43,12 +43,16 @@ export class E2eSecretScan {
 	private readonly hits: SecretHit[] = [];
 	private readonly leakedValues = emptyLeakedValueScan();
 
-	/** `suite` names the summary file: test-results/secret-scan-<suite>.json. */
+	/**
+	 * `suite` names the summary file: test-results/secret-scan-<suite>.json. `others` are more secrets
+	 * to look for (the tokens of the tools' stand-ins).
+	 */
 	constructor(
 		apiKey: string,
 		private readonly suite = 'e2e',
+		others: string[] = [],
 	) {
-		this.patterns = secretPatterns([apiKey]);
+		this.patterns = secretPatterns([apiKey, ...others]);
 	}
 
 	/**

@@ -13,6 +13,7 @@ import { type CredentialToImport, type Execution, N8nInstance } from './n8n';
 import { describeError, E2eFailure, failedNode, RunView } from './report';
 import type { ScannedNode } from '../reliability/secret-scan';
 import type { E2eSecretScan } from './secrets';
+import type { ToolStandIns } from './stand-ins';
 
 export const CREDENTIAL_ID = 'flareApiExample1';
 /** The Flare Alert Webhook API credential of the alert workflows, and its signing secret. */
@@ -151,13 +152,18 @@ export function alertCredential(
 }
 
 /**
- * The credentials an instance needs: Flare for the fake, the alert channel's signing secret, and
- * OpenAI for the fake chat model if given.
+ * The credentials an instance needs: Flare for the fake, the alert channel's signing secret, OpenAI
+ * for the fake chat model if given, and those of the playbooks' tools for their stand-ins if given.
  */
-export function credentialsFor(fake: FakeFlare, model?: FakeModel): CredentialToImport[] {
+export function credentialsFor(
+	fake: FakeFlare,
+	model?: FakeModel,
+	tools?: ToolStandIns,
+): CredentialToImport[] {
 	return [
 		flareCredential(fake),
 		alertCredential(),
+		...(tools?.credentials() ?? []),
 		...(model
 			? [
 					{
@@ -184,14 +190,19 @@ export async function prepareInstance(options: {
 	fake: FakeFlare;
 	/** The fake chat model: when given, an OpenAI credential pointing at it is imported too. */
 	model?: FakeModel;
+	/**
+	 * The stand-ins of the playbooks' tools: when given, their credentials are imported and every
+	 * command of the instance gets their proxy and CA (stand-ins/index.ts).
+	 */
+	tools?: ToolStandIns;
 	workflows: WorkflowFile[];
 	folderName: string;
 }): Promise<N8nInstance> {
-	const { root, line, tarball, fake, model, workflows, folderName } = options;
+	const { root, line, tarball, fake, model, tools, workflows, folderName } = options;
 	const install = await (options.install ?? ensureN8n(line, (message) => say(message)));
-	const n8n = N8nInstance.create(install, path.join(workFolder(root), folderName));
+	const n8n = N8nInstance.create(install, path.join(workFolder(root), folderName), tools?.n8nEnv());
 	const packageSeconds = await n8n.installPackage(tarball);
-	const credentialSeconds = await n8n.importCredentials(credentialsFor(fake, model));
+	const credentialSeconds = await n8n.importCredentials(credentialsFor(fake, model, tools));
 	const workflowSeconds = await n8n.importWorkflows(workflows.map((workflow) => workflow.absolute));
 	say(
 		`${install.label}: package installed (${packageSeconds.toFixed(1)} s), credential imported (${credentialSeconds.toFixed(1)} s), ${workflows.length} workflow(s) imported (${workflowSeconds.toFixed(1)} s).`,
@@ -204,10 +215,11 @@ const tokenExchanges = (fake: FakeFlare, from: number) =>
 		.slice(from)
 		.filter((request) => request.method === 'POST' && request.path === '/tokens/generate').length;
 
-/** What the cases of a run share: the fakes and the secret scan. */
+/** What the cases of a run share: the fakes, the tools' stand-ins (when the run has them) and the secret scan. */
 export interface CaseContext {
 	fake: FakeFlare;
 	model: FakeModel;
+	tools?: ToolStandIns;
 	secrets: E2eSecretScan;
 }
 
@@ -216,7 +228,7 @@ export interface CaseContext {
  * printed for each execution (e.g. which worker ran it).
  */
 export async function runCase(
-	{ fake, model, secrets }: CaseContext,
+	{ fake, model, tools, secrets }: CaseContext,
 	testCase: E2eCase,
 	workflow: WorkflowFile,
 	execute: (workflow: WorkflowFile) => Promise<Execution>,
@@ -229,6 +241,7 @@ export async function runCase(
 		step.before?.(fake);
 		const mark = fake.requests.length;
 		const modelMark = model.requests.length;
+		const toolMark = tools?.log.entries.length ?? 0;
 		const execution = await execute(workflow);
 		const requests = fake.requests.slice(mark);
 		if (execution.run) secrets.addRun(execution.run, execution.outputFile, workflowNodes(workflow));
@@ -257,12 +270,17 @@ export async function runCase(
 			return fail(`the run ended with status "${run.status}", expected "${expected}"`);
 		}
 		try {
+			// What the tools received first: a leaked value or a request their API would refuse says more
+			// than the field it shows up in.
+			if (tools) checkWhatToolsReceived(tools, toolMark);
 			step.check(run, {
 				fake,
 				requests,
 				api: requests.filter((request) => !request.path.startsWith('/tokens/')),
 				exitCode: execution.exitCode,
 				model: model.requests.slice(modelMark),
+				tools,
+				received: tools?.log.entries.slice(toolMark) ?? [],
 			});
 			if (!testCase.managesTokens) {
 				// Only the first token request of a fresh credential is expected.
@@ -290,4 +308,23 @@ export async function runCase(
 		);
 	}
 	return { step: testCase.steps.length, executions: testCase.steps.length };
+}
+
+/**
+ * What every case checks of the tools' stand-ins since `mark`: no request they found otherwise than
+ * their public API documents it, and no planted leaked value (test/fake-flare/planted.ts) in anything
+ * they received, in clear or encoded: a ticket, message or e-mail carries leaked values masked.
+ */
+export function checkWhatToolsReceived(tools: ToolStandIns, mark: number, node?: string): void {
+	const problems = tools.problemsSince(mark);
+	if (problems.length) {
+		throw new E2eFailure(node, `requests the tools' APIs would refuse:\n${problems.join('\n')}`);
+	}
+	const planted = tools.plantedSince(mark);
+	if (planted.length) {
+		throw new E2eFailure(
+			node,
+			`leaked values in clear in what the tools received:\n${planted.map((hit) => `${hit.source}: …${hit.context}…`).join('\n')}`,
+		);
+	}
 }

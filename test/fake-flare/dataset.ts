@@ -44,7 +44,7 @@ import {
 } from './random';
 import { type Quirks, shapeAfterPage } from './paging';
 import { PLANTED_MARKER, planted, plantedSecret } from './planted';
-import { lowerBound, type Matcher, NOTHING, scan } from './scan';
+import { lowerBound, type Matcher, NOTHING, scan, type ScanResult } from './scan';
 import {
 	type EndCursor,
 	isSortKey,
@@ -783,6 +783,33 @@ export class Dataset {
 				segment,
 			})),
 		];
+	}
+
+	/**
+	 * `scan` (scan.ts) block by block (the generated credentials, then each added segment): credentials
+	 * added with a chosen domain or username are matched by their own fields (`matcher.recordTest`), as
+	 * the searches match them. The cap applies to each block.
+	 */
+	scanBlocks(
+		matcher: Matcher,
+		range: { lo: number; hi: number },
+		start: number,
+		dir: 1 | -1,
+		limit: number,
+		cap: number,
+	): ScanResult {
+		const found: number[] = [];
+		const blocks = dir === 1 ? this.blocks() : this.blocks().reverse();
+		for (const block of blocks) {
+			const lo = Math.max(block.lo, range.lo);
+			const hi = Math.min(block.hi, range.hi);
+			if (lo >= hi || (dir === 1 ? hi <= start : lo > start)) continue;
+			// With `limit` reached, a scan still gives where the next match is (its resume).
+			const result = scan(this.blockMatcher(block, matcher), { lo, hi }, start, dir, limit - found.length, cap);
+			found.push(...result.found);
+			if (result.resume !== null) return { found, resume: result.resume };
+		}
+		return { found, resume: null };
 	}
 
 	/** The matcher within a block: the formulas, or the record's fields where a field was chosen. */

@@ -1058,6 +1058,21 @@ describe('tenant credentials feed (GET /{segment}/v2/me/feed/credentials)', () =
 		expect(new Set(after.map((item) => item.domain))).toEqual(new Set(['acme.com']));
 	});
 
+	it('lists credentials added with a chosen domain by that domain, whatever their place in the dataset', async () => {
+		const token = await tokenFor();
+		const before = (await walk(token, { size: 100 })).flatMap((page) => page.items);
+		// Five in a row take every place of the dataset's domain cycle: each is on example.com.
+		const first = fake.addCredentials(5, undefined, { domain: 'example.com', username: 'alice.martin' });
+		fake.addCredentials(5, undefined, { domain: 'other.example', username: 'bob.keller' });
+		const after = (await walk(token, { size: 7 })).flatMap((page) => page.items);
+		const added = Array.from({ length: 5 }, (_, k) => fake.dataset.credential(first + 4 - k).id);
+		expect(after.slice(0, 5).map((item) => [item.id, item.identity_name])).toEqual(
+			added.map((id) => [id, 'alice.martin@example.com']),
+		);
+		expect(after.slice(5)).toEqual(before);
+		expect(after).toEqual(fake.feed.tenantCredentialsAll(101));
+	});
+
 	it('validates size (1 to 100), order_type and the cursor', async () => {
 		const token = await tokenFor();
 		expectInvalid(

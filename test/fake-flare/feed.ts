@@ -55,7 +55,7 @@ import {
 	pathParam,
 	type Reply,
 } from './replies';
-import { type Matcher, scan } from './scan';
+import type { Matcher } from './scan';
 import type { EndCursor, SortKey } from './search-after';
 
 export type FeedRouteName =
@@ -462,7 +462,7 @@ export class FeedApi {
 		const start = cursor?.p ?? (dir === 1 ? range.lo : range.hi - 1);
 		const pageNumber = cursor?.n ?? 1;
 		const matcher = this.tenantCredentialMatcher(tenantId);
-		const { found, resume } = scan(matcher, range, start, dir, query.size + 1, SCAN_CAP);
+		const { found, resume } = this.dataset.scanBlocks(matcher, range, start, dir, query.size + 1, SCAN_CAP);
 		return jsonReply(
 			200,
 			this.pageOf(found, resume, { start, pageNumber, size: query.size, print }, (index) =>
@@ -494,7 +494,7 @@ export class FeedApi {
 		const start = cursor?.p ?? range.hi - 1;
 		const pageNumber = cursor?.n ?? 1;
 		const matcher = this.domainMatcher(this.identifierDomains(id, tenantId));
-		const { found, resume } = scan(matcher, range, start, -1, query.size + 1, SCAN_CAP);
+		const { found, resume } = this.dataset.scanBlocks(matcher, range, start, -1, query.size + 1, SCAN_CAP);
 		return jsonReply(
 			200,
 			this.pageOf(found, resume, { start, pageNumber, size: query.size, print }, (index) =>
@@ -507,7 +507,7 @@ export class FeedApi {
 	identifierCredentialsAll(tenantId: number, identifierId: number): TenantCredential[] {
 		const matcher = this.domainMatcher(this.identifierDomains(identifierId, tenantId));
 		const range = { lo: 0, hi: this.dataset.size };
-		const { found } = scan(matcher, range, range.hi - 1, -1, Infinity, Infinity);
+		const { found } = this.dataset.scanBlocks(matcher, range, range.hi - 1, -1, Infinity, Infinity);
 		return found.map((index) => this.tenantCredential(index, tenantId));
 	}
 
@@ -522,7 +522,7 @@ export class FeedApi {
 		const range = { lo: 0, hi: this.dataset.size };
 		const dir = order === 'asc' ? 1 : -1;
 		const start = dir === 1 ? range.lo : range.hi - 1;
-		const { found } = scan(
+		const { found } = this.dataset.scanBlocks(
 			this.tenantCredentialMatcher(tenantId),
 			range,
 			start,
@@ -558,13 +558,15 @@ export class FeedApi {
 		return this.domainMatcher(this.monitoredDomains(tenantId));
 	}
 
-	/** Credentials of the dataset's domains that are one of `monitored` or their subdomains. */
+	/**
+	 * Credentials of the dataset's domains that are one of `monitored` or their subdomains; those added
+	 * with a chosen domain by that domain (Dataset.scanBlocks).
+	 */
 	private domainMatcher(monitored: string[]): Matcher {
+		const watched = (domain: string) => monitored.some((fqdn) => domain === fqdn || domain.endsWith(`.${fqdn}`));
 		const domains = this.dataset.domains();
-		const residues = domains.flatMap((domain, k) =>
-			monitored.some((fqdn) => domain === fqdn || domain.endsWith(`.${fqdn}`)) ? [k] : [],
-		);
-		return { period: domains.length, residues };
+		const residues = domains.flatMap((domain, k) => (watched(domain) ? [k] : []));
+		return { period: domains.length, residues, recordTest: (index) => watched(this.dataset.domainOf(index)) };
 	}
 
 	/** A credential as the tenant feed shows it (`LeakActivityCredential`). */

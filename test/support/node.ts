@@ -7,6 +7,8 @@
  * here makes the exception visible and reviewable in one place. Node code must never import this file.
  */
 export { default as http } from 'node:http';
+export { default as https } from 'node:https';
+export { default as tls } from 'node:tls';
 export { default as net } from 'node:net';
 export { default as fs } from 'node:fs';
 export { default as fsp } from 'node:fs/promises';

@@ -1,0 +1,228 @@
+/**
+ * Local stand-ins of the tools the playbooks act on, for the end-to-end suite and the sandbox: Jira
+ * Software Cloud and Okta behind their credential's own base URL, Slack and Microsoft Graph (Entra
+ * ID) behind an HTTPS proxy with a throwaway CA, a mail server for Send Email, and an
+ * OpenAI-compatible model for the AI triage playbook. Each checks what it receives as the tool's
+ * public API documents it, answers as the tool does and records it; `credentials()` are the
+ * credentials that point n8n at them, `n8nEnv()` the environment only the test's n8n gets (the proxy
+ * and the CA it trusts).
+ *
+ * How n8n reaches a tool without a base URL in its credential (CONTRIBUTING.md, "Stand-ins of the
+ * tools the playbooks act on"): the HTTP helpers of n8n-core route each request through the proxy
+ * that HTTPS_PROXY names unless NO_PROXY matches (proxy-from-env), and Node trusts the CA that
+ * NODE_EXTRA_CA_CERTS adds, since n8n's agents set no `ca` of their own.
+ */
+import { scanText, PLANTED_PATTERN, type SecretHit } from '../../reliability/secret-scan';
+import { path } from '../../support/node';
+import { FAKE_MODEL_API_KEY, FakeModel } from '../fake-model';
+import { type CredentialToImport, freePort } from '../n8n';
+import { makeTestAuthority } from './ca';
+import { EntraStandIn, GRAPH_ACCESS_TOKEN } from './entra';
+import { LocalToolServer, type Received, ReceivedLog, ToolProxy } from './http';
+import { JIRA_API_TOKEN, JIRA_EMAIL, JiraStandIn } from './jira';
+import { OKTA_API_TOKEN, OktaStandIn } from './okta';
+import { receivedPage } from './page';
+import { SLACK_BOT_TOKEN, SlackStandIn } from './slack';
+import { SMTP_PASSWORD, SMTP_USER, SmtpStandIn } from './smtp';
+import { TRIAGE_MODEL_CREDENTIAL, TRIAGE_MODEL_SCRIPT } from './triage-model';
+
+export type { Received } from './http';
+
+/** The credentials of the playbooks, as the workflow files name them (id and name). */
+export const TOOL_CREDENTIALS = {
+	jira: { id: 'jiraSoftwareCloudExample1', name: 'Jira SW Cloud account' },
+	slack: { id: 'slackApiExample1', name: 'Slack account' },
+	entra: { id: 'microsoftEntraExample1', name: 'Microsoft Entra ID account' },
+	okta: { id: 'oktaApiExample1', name: 'Okta account' },
+	smtp: { id: 'smtpExample1', name: 'SMTP account' },
+	model: TRIAGE_MODEL_CREDENTIAL,
+};
+
+export interface StandInPorts {
+	/** Jira, Okta and the page of what the tools received. */
+	local: number;
+	proxy: number;
+	smtp: number;
+	model: number;
+}
+
+/** Hosts whose node writes its own address: the proxy answers for them. */
+const PROXIED_HOSTS = ['slack.com', 'graph.microsoft.com'];
+
+export class ToolStandIns {
+	readonly log = new ReceivedLog();
+	readonly jira = new JiraStandIn();
+	readonly slack = new SlackStandIn();
+	readonly entra = new EntraStandIn();
+	readonly okta = new OktaStandIn();
+	readonly smtp = new SmtpStandIn(this.log);
+	private readonly local = new LocalToolServer([this.jira, this.okta], this.log, (page) =>
+		this.page(page),
+	);
+	private proxy!: ToolProxy;
+	private caFile = '';
+	model!: FakeModel;
+
+	/**
+	 * Starts every stand-in; the CA goes to `folder` (emptied first). `ports` are those to take when
+	 * free (the sandbox keeps its credentials from one start to the next); any free port otherwise.
+	 */
+	static async start(folder: string, ports: Partial<StandInPorts> = {}): Promise<ToolStandIns> {
+		const tools = new ToolStandIns();
+		const authority = makeTestAuthority(path.join(folder, 'ca'), PROXIED_HOSTS);
+		tools.caFile = authority.caFile;
+		tools.proxy = new ToolProxy(
+			{ 'slack.com': tools.slack, 'graph.microsoft.com': tools.entra },
+			tools.log,
+			authority,
+		);
+		tools.model = await FakeModel.start(TRIAGE_MODEL_SCRIPT, await freePort(ports.model));
+		await tools.local.start(await freePort(ports.local));
+		await tools.proxy.start(await freePort(ports.proxy));
+		await tools.smtp.start(await freePort(ports.smtp));
+		return tools;
+	}
+
+	/** The ports the stand-ins listen on (all on 127.0.0.1). */
+	get ports(): StandInPorts {
+		const port = (url: string) => Number(new URL(url).port);
+		return {
+			local: port(this.local.url),
+			proxy: port(this.proxy.url),
+			smtp: this.smtp.port,
+			model: port(this.model.url),
+		};
+	}
+
+	async stop(): Promise<void> {
+		await Promise.all([this.local.stop(), this.proxy.stop(), this.smtp.stop(), this.model.stop()]);
+	}
+
+	/** Where a browser sees what every stand-in received (the sandbox prints it). */
+	get pageUrl(): string {
+		return `${this.local.url}/`;
+	}
+
+	/** The environment of the test's n8n: the proxy for the hosts above, and the CA it trusts. */
+	n8nEnv(): Record<string, string> {
+		return {
+			HTTPS_PROXY: this.proxy.url,
+			https_proxy: this.proxy.url,
+			NO_PROXY: '127.0.0.1,localhost',
+			no_proxy: '127.0.0.1,localhost',
+			NODE_EXTRA_CA_CERTS: this.caFile,
+		};
+	}
+
+	/** The tools' tokens, keys and passwords: the secret scan looks for them in all n8n left. */
+	secrets(): string[] {
+		return [
+			JIRA_API_TOKEN,
+			SLACK_BOT_TOKEN,
+			GRAPH_ACCESS_TOKEN,
+			OKTA_API_TOKEN,
+			SMTP_PASSWORD,
+			FAKE_MODEL_API_KEY,
+		];
+	}
+
+	credentials(): CredentialToImport[] {
+		const { jira, slack, entra, okta, smtp, model } = TOOL_CREDENTIALS;
+		return [
+			{
+				...jira,
+				type: 'jiraSoftwareCloudApi',
+				data: { email: JIRA_EMAIL, apiToken: JIRA_API_TOKEN, domain: this.local.baseOf('jira') },
+			},
+			{ ...slack, type: 'slackApi', data: { accessToken: SLACK_BOT_TOKEN } },
+			{
+				...entra,
+				type: 'microsoftEntraOAuth2Api',
+				data: {
+					clientId: '00000000-0000-4000-8000-0000000e2e00',
+					clientSecret: ['entra', 'client', 'secret', 'standin'].join('~'),
+					oauthTokenData: {
+						token_type: 'Bearer',
+						access_token: GRAPH_ACCESS_TOKEN,
+						scope: 'User.ReadWrite.All',
+					},
+				},
+			},
+			{
+				...okta,
+				type: 'oktaApi',
+				data: { url: this.local.baseOf('okta'), accessToken: OKTA_API_TOKEN },
+			},
+			{
+				...smtp,
+				type: 'smtp',
+				data: {
+					user: SMTP_USER,
+					password: SMTP_PASSWORD,
+					host: '127.0.0.1',
+					port: this.smtp.port,
+					secure: false,
+					disableStartTls: true,
+				},
+			},
+			{ ...model, type: 'openAiApi', data: { apiKey: FAKE_MODEL_API_KEY, url: this.model.url } },
+		];
+	}
+
+	/** What `tool` received since `mark` (a length of `log.entries`). */
+	received(tool: string, mark = 0): Received[] {
+		return this.log.of(tool, mark);
+	}
+
+	/** Planted leaked values (test/fake-flare/planted.ts) in anything the tools received since `mark`. */
+	plantedSince(mark = 0): SecretHit[] {
+		return [
+			...this.log.entries
+				.slice(mark)
+				.flatMap((entry) => scanText(JSON.stringify(entry), [PLANTED_PATTERN], entry.tool)),
+		];
+	}
+
+	/** Requests refused as not documented, since `mark`. */
+	problemsSince(mark = 0): string[] {
+		return this.log.entries
+			.slice(mark)
+			.filter((entry) => entry.problem)
+			.map((entry) => `${entry.tool} ${entry.method} ${entry.path}: ${entry.problem}`);
+	}
+
+	/** Forgets what an earlier n8n line did: tickets, messages, users' states and the log. */
+	reset(): void {
+		this.log.entries.length = 0;
+		this.log.refusedHosts.length = 0;
+		this.jira.issues.length = 0;
+		this.slack.messages.length = 0;
+		this.entra.reset();
+		this.okta.reset();
+		this.smtp.emails.length = 0;
+		this.model.requests.length = 0;
+	}
+
+	private page(route: string): { type: string; body: string } | undefined {
+		if (route === '/received.json') {
+			return {
+				type: 'application/json',
+				body: JSON.stringify(
+					{
+						received: this.log.entries,
+						refused: this.log.refusedHosts,
+						model: this.model.requests,
+					},
+					null,
+					2,
+				),
+			};
+		}
+		if (route === '/')
+			return {
+				type: 'text/html; charset=utf-8',
+				body: receivedPage(this.log, this.model.requests),
+			};
+		return undefined;
+	}
+}
