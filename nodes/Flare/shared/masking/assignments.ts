@@ -126,12 +126,11 @@ export function assignmentAt(reader: Reader, at: number, end: number, head: bool
 	}
 	const lower = run.length <= 16 ? run.toLowerCase() : '';
 	// `name: DB_PASSWORD`, `key="Password"`, `<add key=…>`, but not `API Key: …` (a secret's name of several words).
-	const several =
-		reader.word1 !== -1 && nameKind(plain.slice(reader.word1, end)) !== NOT_SECRET_NAME;
+	const pair =
+		PAIR_NAMES.has(lower) &&
+		(reader.word1 === -1 || nameKind(plain.slice(reader.word1, end)) === NOT_SECRET_NAME);
 	reader.forgetWords();
-	if (PAIR_NAMES.has(lower) && !several) {
-		return pairName(reader, separator, lower === 'key');
-	}
+	if (pair) return pairName(reader, separator, lower === 'key');
 	if (kind === NOT_SECRET_NAME) return otherName(reader, at, lower, separator);
 	if ((lower === 'cookie' || lower === 'set-cookie') && separator.kind === COLON) {
 		return cookiePairs(reader, separator.valueAt);
@@ -173,8 +172,13 @@ export function spacedValue(reader: Reader, at: number, end: number): number {
 	if (word === 'Bearer' || word === 'bearer') {
 		const start = reader.skipBlanks(end);
 		const valueEnd = wordEnd(reader, start, {});
-		// "Bearer tokens of the service account" speaks of tokens.
-		if (valueEnd - start >= 8 && nameKind(plain.slice(start, valueEnd)) === NOT_SECRET_NAME) {
+		// A credential, not a word ("Bearer tokens of the service account", "Bearer authentication").
+		const value = plain.slice(start, valueEnd);
+		if (
+			value.length >= 8 &&
+			(value.length >= 16 || /\d/.test(value)) &&
+			nameKind(value) === NOT_SECRET_NAME
+		) {
 			reader.mask(start, valueEnd);
 			return valueEnd;
 		}
@@ -382,7 +386,8 @@ export function readValue(reader: Reader, from: number, options: ValueOptions): 
 			// `["password", "token", …]`: a list of names goes on after each.
 			const after = plain.charCodeAt(reader.skipBlanks(close + 1));
 			const listed = options.notNames && (after === 0x2c || after === 0x5d);
-			if (accepts(reader, start, close, { ...options, notNames: listed })) reader.mask(start, close);
+			if (accepts(reader, start, close, { ...options, notNames: listed }))
+				reader.mask(start, close);
 			return close + 1;
 		}
 		if (options.quotedOnly) return at + 1;
