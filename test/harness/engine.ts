@@ -189,6 +189,12 @@ export function itemsIntoNode(
  */
 export class Harness {
 	readonly credentials = new CredentialStore();
+	/**
+	 * n8n's Variables (`$vars`): n8n reads them into the additional data of an activation or an
+	 * execution as it starts (`WorkflowExecuteAdditionalData.getBase`, frozen), so a change reaches an
+	 * active trigger at its next activation.
+	 */
+	readonly variables: Record<string, string> = {};
 
 	private readonly helper: HarnessCredentialsHelper;
 
@@ -278,7 +284,7 @@ export class Harness {
 			webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
 			mcpBaseUrl: 'http://localhost:5678/mcp',
 			mcpTestBaseUrl: 'http://localhost:5678/mcp-test',
-			variables: {},
+			variables: Object.freeze({ ...this.variables }),
 			userId: 'harness-user',
 			currentNodeParameters: undefined,
 			executeWorkflow: async () => {

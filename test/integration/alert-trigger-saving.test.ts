@@ -101,7 +101,7 @@ describe('Flare Alert Trigger: what n8n saves, and when (hostile review of issue
 				env.harness.addFlareCredential({ apiKey: env.fake.apiKeys.full, baseUrl: env.fake.url });
 				// One workflow, one static-data column, two triggers activated together as n8n does.
 				const database = new StaticDataColumn();
-				const workflowId = `saving-both-triggers-${line}`;
+				const workflowId = `bothSaved-${line}`;
 				env.workflow = await AlertWebhookWorkflow.start(env.harness, {
 					parameters: SIGNED,
 					credentialId: env.credentialId,
@@ -115,6 +115,7 @@ describe('Flare Alert Trigger: what n8n saves, and when (hostile review of issue
 					workflowId,
 					database,
 					alongside: [env.workflow.alongside()],
+					n8n: line,
 				});
 				expect(await poller.activate()).toEqual({ items: null });
 				// An alert arrives; its execution is still running when a poll emits and n8n saves the
@@ -131,9 +132,8 @@ describe('Flare Alert Trigger: what n8n saves, and when (hostile review of issue
 				await env.workflow.settled();
 				// n8n restarts: both triggers are activated again from what was saved.
 				env.workflow.restart();
-				poller.restart();
 				moveClock(60_000);
-				const again = (await poller.activate()).items;
+				const again = (await poller.restart()).items;
 				const repeat = answered(
 					await push(alert, { secrets: [ALERT_SECRET], t: nowSeconds() + 1 }),
 				);

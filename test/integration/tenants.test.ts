@@ -273,11 +273,12 @@ describe('One credential, every tenant', () => {
 			// where the trigger's knowledge ends (15 minutes before its last poll, as for any change of its
 			// search); nothing of tenant 202 comes again, and each event of tenant 303 comes once.
 			const search = europe.state.search;
-			europe.reactivate(newEvent(303));
+			const activation = (await europe.reactivate(newEvent(303)))!;
 			const added = fake.addEvents(1, { tenantId: 303 }).map((event) => event.metadata.uid);
 			fake.addEvents(1, { tenantId: 202 });
 			const moved = await europe.poll();
-			expect(uidsOf(moved.items)).toEqual([...added303, ...added].map((uid) => [uid, 303]));
+			expect(uidsOf(activation.items)).toEqual(added303.map((uid) => [uid, 303]));
+			expect(uidsOf(moved.items)).toEqual(added.map((uid) => [uid, 303]));
 			expect(europe.state.search).not.toBe(search);
 			expect((await europe.poll()).items).toBeNull();
 		});
@@ -285,8 +286,10 @@ describe('One credential, every tenant', () => {
 		it('refuses a Tenant that is no tenant ID before any request', async () => {
 			const workflow = new TriggerWorkflow(harness, { parameters: { event: 'newEvent', tenant: tenantId('x1') } });
 
-			const result = await workflow.poll();
+			// The activation fails: n8n does not activate the workflow.
+			const result = await workflow.activate();
 
+			expect(workflow.active).toBe(false);
 			expect(result.error?.message).toBe(`'Tenant' must be empty or the ID of a tenant (a positive whole number), not "x1" [item 0]`);
 			expect(fake.requests).toEqual([]);
 		});

@@ -137,7 +137,8 @@ describe('Flare Trigger → New Leaked Cookie', () => {
 	});
 
 	it('a domain that is no domain is refused before any request, naming Domain', async () => {
-		const result = await trigger({ domain: 'https://app.acme.com/login' }).poll();
+		// The activation fails: n8n does not activate the workflow.
+		const result = await trigger({ domain: 'https://app.acme.com/login' }).activate();
 
 		expect(searches()).toEqual([]);
 		expect([result.error?.name, result.error?.message]).toEqual(['NodeOperationError', `'Domain' is not a domain name: "https://app.acme.com/login" [item 0]`]);

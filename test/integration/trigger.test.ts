@@ -187,7 +187,7 @@ describe('Flare Trigger', () => {
 			expect(await drain(workflow)).toEqual([]);
 		});
 
-		it('the workflow saved while a poll that emits is under way (n8n 2.41 drops that poll): the new activation emits its credentials, once', async () => {
+		it('the trigger saved changed while a poll that emits is under way (n8n 2.41 registers it again and drops that poll): the new activation emits its credentials, once', async () => {
 			start();
 			const workflow = trigger();
 			await activate(workflow);
@@ -196,13 +196,30 @@ describe('Flare Trigger', () => {
 
 			const superseded = workflow.poll();
 			await sleep(500);
-			workflow.reactivate({ queryType: 'domain', fqdn: 'acme.com' });
-			const activation = await workflow.activate();
+			const activation = (await workflow.reactivate({ queryType: 'domain', fqdn: 'acme.com', requestOptions: { timeout: 40_000 } }))!;
 			const dropped = await superseded;
 			const emitted = [...idsOf(activation.items), ...(await drain(workflow))];
 
 			expect(dropped).toEqual({ items: null, discarded: true });
 			expect(activation).toEqual({ items: null });
+			expect(emitted).toEqual(importedSince(iso(0)).slice(-20).map((record) => record.id));
+		});
+
+		it('the workflow saved with the trigger unchanged while a poll is under way: n8n 2.41 keeps the trigger registered, the poll emits, nothing comes twice', async () => {
+			start();
+			const workflow = trigger();
+			await activate(workflow);
+			fake.addCredentials(40);
+			fake.faults.add({ path: SEARCH_PATH, fault: { delayMs: 3_000 } });
+
+			const inFlight = workflow.poll();
+			await sleep(500);
+			const activation = await workflow.reactivate({ queryType: 'domain', fqdn: 'acme.com' });
+			const first = await inFlight;
+			const emitted = [...idsOf(first.items), ...(await drain(workflow))];
+
+			expect(activation).toBeNull();
+			expect(first.discarded).toBeUndefined();
 			expect(emitted).toEqual(importedSince(iso(0)).slice(-20).map((record) => record.id));
 		});
 
@@ -230,7 +247,8 @@ describe('Flare Trigger', () => {
 			fake.addCredentials(40);
 			expect(await drain(workflow)).toHaveLength(20);
 
-			workflow.restart();
+			// n8n's start-up activation poll: nothing new yet.
+			expect(await workflow.restart()).toEqual({ items: null });
 			fake.addCredentials(10);
 
 			expect(await drain(workflow)).toEqual(importedSince(iso(0)).slice(-5).map((record) => record.id));
@@ -259,9 +277,10 @@ describe('Flare Trigger', () => {
 			await activate(workflow);
 			fake.addCredentials(6);
 
-			workflow.restart();
+			// n8n's start-up activation poll emits them.
+			const restarted = idsOf((await workflow.restart()).items);
 
-			expect(await drain(workflow)).toEqual(importedSince(iso(0)).slice(-3).map((record) => record.id));
+			expect([...restarted, ...(await drain(workflow))]).toEqual(importedSince(iso(0)).slice(-3).map((record) => record.id));
 		});
 
 		it('a trigger saved by an earlier version (a cursor of pages of 10, no sweep time): Flare refuses the cursor, the search starts again where the sweep starts; nothing lost or emitted twice', async () => {
@@ -281,11 +300,11 @@ describe('Flare Trigger', () => {
 			const oldCursor = ((await page.json()) as IDataObject).next;
 			expect(typeof oldCursor).toBe('string');
 			workflow.saved = { 'node:Flare Trigger': { ...saved, cursor: oldCursor, sweptAt: undefined } };
-			workflow.restart();
 			fake.clearLog();
 			const added = fake.addCredentials(10);
 
-			const after = await drain(workflow);
+			// n8n's start-up activation poll resumes the saved search.
+			const after = [...idsOf((await workflow.restart()).items), ...(await drain(workflow))];
 
 			expect(before).toHaveLength(15);
 			const acmeAdded = [...Array(10).keys()].map((offset) => fake.dataset.credential(added + offset)).filter((record) => record.domain === 'acme.com');
@@ -304,8 +323,8 @@ describe('Flare Trigger', () => {
 			const workflow = trigger({ options: { backfill: 'last30Days' } }, { budgetMs: 4_000 });
 
 			const first = await workflow.activate();
-			workflow.restart();
-			const rest = await drain(workflow, 40);
+			const restarted = await workflow.restart();
+			const rest = [...idsOf(restarted.items), ...(await drain(workflow, 40))];
 
 			const all = [...idsOf(first.items), ...rest];
 			expect(all.length).toBeGreaterThan(idsOf(first.items).length);
