@@ -7,7 +7,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isRefusedCursorError, parameterError } from '../Flare/shared/errors';
-import { FlareItem } from '../Flare/shared/item';
+import type { FlareItem } from '../Flare/shared/item';
 import { recordsOf, type FlareOperation, type FlareResponse } from '../Flare/shared/operation';
 import { DOCUMENTED_INTERVAL_MS } from '../Flare/shared/rateGate';
 import { tenantKey } from '../Flare/shared/connection';
@@ -352,11 +352,7 @@ class Poll {
 			signal.addEventListener('abort', () => armed === signal && outOfTime.abort(), { once: true });
 		};
 		arm();
-		const item = FlareItem.ofNode(
-			this.item.context as IPollFunctions,
-			this.properties,
-			AbortSignal.any([this.cancel, outOfTime.signal]),
-		);
+		const item = this.item.withCancel(AbortSignal.any([this.cancel, outOfTime.signal]));
 		const search = searchFor(this.watch, this.properties, body);
 		const paging = { ...search.paging!, resumable: true };
 		let end;
@@ -593,13 +589,14 @@ const CLOCKS_APART_MS = 5_000;
  */
 export const tenantRecordKey = (tenant: number, key: string) => `t:${digest(`${tenant}:${key}`)}`;
 
-/** An active poll: see the top of this file. */
+/** An active poll (`parameters`: this poll's, read afresh): see the top of this file. */
 export async function pollWatch(
-	context: IPollFunctions,
-	properties: INodeProperties[],
+	parameters: FlareItem,
 	watchOf: (item: FlareItem) => Watch,
 	startedAt: number,
 ): Promise<INodeExecutionData[][] | null> {
+	const context = parameters.context as IPollFunctions;
+	const { properties } = parameters;
 	const shared = sharedOf(`${context.getWorkflow().id}/${context.getNode().id}`);
 	if (shared.polling) return null; // the poll before is still under way
 	shared.polling = true;
@@ -607,7 +604,7 @@ export async function pollWatch(
 		const budget = Math.min(context.getPollBudgetMs?.() ?? Infinity, POLL_TIME_LIMIT_MS);
 		const deadline = startedAt + budget;
 		const cancel = AbortSignal.timeout(Math.max(0, deadline - Date.now()));
-		const item = FlareItem.ofNode(context, properties, cancel);
+		const item = parameters.withCancel(cancel);
 		// The node's Tenant is part of the search (another tenant starts a new one), and of each
 		// record's key: a record emitted for one tenant (Flare's event uid names the event, which
 		// several tenants may have) still comes for another. Without a Tenant, keys are as saved
