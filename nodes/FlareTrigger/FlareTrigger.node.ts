@@ -24,7 +24,7 @@ import { loadOptions } from '../Flare/methods/loadOptions';
 import { newEventFields, newEventWatch } from './newEvent';
 import { newLeakedCookieFields, newLeakedCookieWatch } from './newLeakedCookie';
 import { leakedCredentialFields, leakedCredentialWatch } from './newLeakedCredential';
-import { OutputLater, POLL_TIME_LIMIT_MS, pollWatch, searchFor, type Watch } from './poll';
+import { flareTimeAt, OutputLater, POLL_TIME_LIMIT_MS, pollWatch, searchFor, type Watch } from './poll';
 
 /** How many of the newest matches a manual "fetch test event" returns. */
 export const SAMPLE_SIZE = 5;
@@ -132,7 +132,8 @@ async function newestMatches(poll: FlareItem, kind: TriggerKind): Promise<INodeE
 				pageSize: watch.pageSize,
 				onPage(records, response) {
 					read++;
-					const now = Date.now();
+					// Judged at Flare's time (e.g. a cookie's expiry), as an active poll judges it.
+					const now = flareTimeAt(response, Date.now());
 					const wanted = records
 						.filter((record) => watch.accepts?.(record, watch.newestPartition) !== false)
 						.filter((record) => watch.wanted?.(record, now) !== false)

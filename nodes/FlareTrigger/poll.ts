@@ -295,7 +295,8 @@ class Poll {
 				continue;
 			}
 			this.state.seen[key] = arrivedS;
-			if (this.noted(arrived) || this.watch.wanted?.(record, now) === false) continue;
+			// Whether it goes out is judged at Flare's time, as positions are (e.g. a cookie's expiry).
+			if (this.noted(arrived) || this.watch.wanted?.(record, now + flareAheadOf(this)) === false) continue;
 			this.found.push({ record, key, response, page });
 		}
 		this.read += records.length;
@@ -572,6 +573,9 @@ function flareTimeOf(poll: Poll, startedAt: number): number {
 	return time;
 }
 
+/** Clocks this close count as one: a `Date` header has whole seconds, a request takes time. */
+const CLOCKS_APART_MS = 5_000;
+
 /**
  * How far Flare's clock is ahead of the host's (ms), by the poll's first answer; 0 within what its
  * `Date` header (whole seconds) and the request's time cannot tell apart, or without one.
@@ -580,7 +584,15 @@ function flareAheadOf(poll: Poll): number {
 	const ahead = poll.flareAhead ?? 0;
 	return Math.abs(ahead) < CLOCKS_APART_MS ? 0 : ahead;
 }
-const CLOCKS_APART_MS = 5_000;
+
+/**
+ * Flare's time when it sent `response` (its `Date` header), the host's `now` when that says nothing
+ * or is within {@link CLOCKS_APART_MS} of it.
+ */
+export function flareTimeAt(response: FlareResponse, now: number): number {
+	const date = Date.parse(String(response.headers?.date ?? ''));
+	return Number.isNaN(date) || Math.abs(date - now) < CLOCKS_APART_MS ? now : date;
+}
 
 /**
  * A record's key for the node's Tenant: a digest of both, no longer than a record's own, so that the
