@@ -601,6 +601,20 @@ export function flareTimeAt(response: FlareResponse, now: number): number {
  */
 export const tenantRecordKey = (tenant: number, key: string) => `t:${digest(`${tenant}:${key}`)}`;
 
+/**
+ * n8n 1.x saves a workflow's static data only when its id has at most 16 characters (n8n 2.41: 21;
+ * `isWorkflowIdValid`), and says nothing: a workflow imported with a longer id (`n8n import:workflow`
+ * keeps the file's) keeps the trigger's state in memory only, and each start of n8n activates it
+ * anew (docs/trigger.md, "What n8n saves, and when"). Said in n8n's log at each such activation.
+ */
+function warnOfLongId(context: IPollFunctions): void {
+	const id = String(context.getWorkflow().id ?? '');
+	if (id.length <= 16) return;
+	context.logger?.warn(
+		`Flare Trigger: n8n 1.x does not save the state of a workflow whose ID has more than 16 characters (n8n 2.41: 21), and this one's has ${id.length} ("${id}"): after a restart the trigger starts anew and what arrived meanwhile is not emitted. Import the workflow again with an ID of 16 characters, or none (n8n then gives one).`,
+	);
+}
+
 /** An active poll (`parameters`: this poll's, read afresh): see the top of this file. */
 export async function pollWatch(
 	parameters: FlareItem,
@@ -637,6 +651,7 @@ export async function pollWatch(
 		const stored = readState(staticData);
 		const known =
 			shared.state && (!stored || shared.state.rev > stored.rev) ? shared.state : stored;
+		if (!known) warnOfLongId(context);
 		const first = startOf(item, startedAt);
 		const search = fingerprint({ query: watch.asked, backfill: first.backfill, tenant });
 		const partitioned = (watch.partitions?.length ?? 1) > 1;

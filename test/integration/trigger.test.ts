@@ -5,8 +5,9 @@ import { GlobalSearchBody } from '../contract';
 import { FakeFlare, type FakeFlareOptions, type LoggedRequest } from '../fake-flare';
 import { Harness } from '../harness/engine';
 import { TriggerWorkflow, type PollResult } from '../harness/poll';
+import { type N8nLine } from '../harness/static-data';
 import { moveClock, useVirtualTime } from '../support/clock';
-import { apiRequests, jsonOf, masked, simplifiedCredential } from './support';
+import { apiRequests, jsonOf, logSize, loggedSince, masked, simplifiedCredential } from './support';
 
 const SEARCH_PATH = '/firework/v4/credentials/global/_search';
 const QUERY = { type: 'domain', fqdn: 'acme.com' };
@@ -39,7 +40,7 @@ describe('Flare Trigger', () => {
 		fake.reset({ credentials: 1000, domains: DOMAINS, startTime: iso(Date.now() - 2 * DAY), ...options });
 		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url });
 	};
-	const trigger = (parameters: IDataObject = {}, spec: { budgetMs?: number; workflowId?: string } = {}) =>
+	const trigger = (parameters: IDataObject = {}, spec: { budgetMs?: number; workflowId?: string; n8n?: N8nLine } = {}) =>
 		new TriggerWorkflow(harness, { parameters: { queryType: 'domain', fqdn: 'acme.com', ...parameters }, ...spec });
 
 	/** Activation without backfill: a baseline of what exists, nothing emitted, the state saved. */
@@ -271,6 +272,33 @@ describe('Flare Trigger', () => {
 	});
 
 	describe('never lost', () => {
+		/**
+		 * n8n saves a workflow's static data only for an id it takes as valid (`isWorkflowIdValid`:
+		 * n8n 1.123 at most 16 characters, n8n 2.41 at most 21), and `n8n import:workflow` keeps the
+		 * id a file gives: the limit docs/trigger.md states, said in n8n's log at each activation.
+		 */
+		it.each([
+			['1.123', 'saves nothing: after a restart the trigger starts anew, and what arrived while n8n was down is taken as existing', false],
+			['2.41', 'saves the state: after a restart what arrived while n8n was down is emitted, once', true],
+		] as const)('a workflow id of 17 characters, n8n %s: %s', async (line, _behaviour, saves) => {
+			start();
+			const logged = logSize();
+			const workflowId = `flareImported017${saves ? 'a' : 'b'}`;
+			const workflow = trigger({}, { workflowId, n8n: line });
+			expect(await workflow.activate()).toEqual({ items: null });
+			fake.addCredentials(10);
+			expect(await drain(workflow)).toHaveLength(5);
+
+			const added = fake.addCredentials(10);
+			moveClock(MINUTE);
+			const after = [...idsOf((await workflow.restart()).items), ...(await drain(workflow))];
+
+			const acmeAdded = [...Array(10).keys()].map((offset) => fake.dataset.credential(added + offset)).filter((record) => record.domain === 'acme.com');
+			expect(after).toEqual(saves ? acmeAdded.map((record) => record.id) : []);
+			expect(Object.keys(workflow.saved)).toEqual(saves ? ['node:Flare Trigger'] : []);
+			await loggedSince(logged, `this one's has 17`);
+		});
+
 		it('a restart before the first emit: the activation saved its baseline; nothing imported since is lost', async () => {
 			start();
 			const workflow = trigger();
