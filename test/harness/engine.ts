@@ -260,8 +260,16 @@ export class Harness {
 		return id;
 	}
 
+	/** Node types besides the package's, by their full name (e.g. the lifecycle probe, probe.ts). */
+	private readonly otherTypes: Record<string, INodeType> = {};
+
+	/** Makes a node type of another package (as n8n would load it) known to the workflows run here. */
+	addNodeType(name: string, type: INodeType): void {
+		this.otherTypes[name] = type;
+	}
+
 	nodeTypes(): HarnessNodeTypes {
-		const types: Record<string, INodeType | IVersionedNodeType> = { 'harness.items': new HarnessItems() };
+		const types: Record<string, INodeType | IVersionedNodeType> = { 'harness.items': new HarnessItems(), ...this.otherTypes };
 		for (const [name, { type }] of Object.entries(this.loader.nodeTypes)) {
 			types[`${PACKAGE_NAME}.${name}`] = this.timed(type);
 		}

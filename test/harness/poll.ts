@@ -29,6 +29,8 @@ export const INIT_ATTEMPTS_1_123 = 12;
 
 export interface TriggerSpec {
 	parameters: IDataObject;
+	/** The poll node's type (full name); the Flare Trigger unless given (e.g. probe.ts's). */
+	type?: string;
 	/** The workflow's id; two TriggerWorkflows with one id are two activations of one workflow. */
 	workflowId?: string;
 	name?: string;
@@ -162,14 +164,17 @@ export class TriggerWorkflow {
 	 * trigger shares what a process holds by workflow and node id (a new process knows nothing).
 	 */
 	private nodeNow(): INode {
+		const type = this.spec.type ?? `${PACKAGE_NAME}.flareTrigger`;
 		return {
 			id: `flare-trigger-${this.process}`,
 			name: this.name,
-			type: `${PACKAGE_NAME}.flareTrigger`,
+			type,
 			typeVersion: 1,
 			position: [0, 0],
 			parameters: plain(this.spec.parameters),
-			credentials: { [CREDENTIAL_TYPE]: { id: this.spec.credentialId ?? 'cred-1', name: 'Flare' } },
+			...(type.startsWith(`${PACKAGE_NAME}.`)
+				? { credentials: { [CREDENTIAL_TYPE]: { id: this.spec.credentialId ?? 'cred-1', name: 'Flare' } } }
+				: {}),
 		} as INode;
 	}
 
