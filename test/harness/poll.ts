@@ -123,6 +123,8 @@ export class TriggerWorkflow {
 	private registration?: Registration;
 	/** The n8n process: each restart is a new one. */
 	private process = 0;
+	/** Counted up by each activation, deactivation and restart: an activation still under way then is over. */
+	private generation = 0;
 
 	constructor(
 		private readonly harness: Harness,
@@ -253,6 +255,7 @@ export class TriggerWorkflow {
 	private async register(activation: ActivationMode, withAlongside = true): Promise<PollResult> {
 		const attempts =
 			this.line === '2.41' ? ACTIVATION_ATTEMPTS_2_41 : activation === 'init' ? INIT_ATTEMPTS_1_123 : 1;
+		const generation = ++this.generation;
 		const node = this.nodeNow();
 		const workflow = this.workflowNow(node);
 		let additionalData = this.additionalDataNow(node);
@@ -261,6 +264,7 @@ export class TriggerWorkflow {
 		for (let attempt = 0; attempt < attempts; attempt++) {
 			if (attempt > 0) {
 				await sleep(REACTIVATE_INITIAL_MS * 2 ** (attempt - 1));
+				if (generation !== this.generation) return result;
 				// n8n 1.123's queued activation runs `add()` again, with `getBase` (its Workflow wraps
 				// the same static-data object, which a failed poll of this trigger leaves unchanged).
 				if (this.line === '1.123') additionalData = this.additionalDataNow(node);
@@ -274,6 +278,8 @@ export class TriggerWorkflow {
 			};
 			this.registration = registration;
 			result = await this.observed(node, async () => await this.runPoll(registration, true));
+			// n8n restarted, or the workflow was saved or deactivated, meanwhile: this activation is over.
+			if (generation !== this.generation) return result;
 			if (!result.error) break;
 			registration.removed = true;
 		}
@@ -363,8 +369,7 @@ export class TriggerWorkflow {
 	 */
 	async restart(): Promise<PollResult> {
 		this.process++;
-		this.registration = undefined;
-		this.active = false;
+		this.deactivate();
 		return await this.register('init');
 	}
 
@@ -373,6 +378,7 @@ export class TriggerWorkflow {
 	 * poller's static data; a poll under way is dropped by n8n 2.41 and emitted by n8n 1.123.
 	 */
 	deactivate(): void {
+		this.generation++;
 		if (this.registration) this.registration.removed = true;
 		this.registration = undefined;
 		this.active = false;
