@@ -4,8 +4,10 @@
  * records arriving (on time, searchable up to 10 minutes late, with one timestamp for several,
  * bursts up to past the 2,000 keys the state keeps, matching one search and not the other), ticks
  * that overlap a slow poll, slow answers, 429s and 5xx mid-walk, a refused cursor, restarts and saves
- * of the workflow with a changed search or Backfill (also while a poll is under way: n8n 2.41 drops
- * that poll's result, as test/harness/poll.ts does), long runs of empty pages, full events that
+ * of the workflow with a changed search or Backfill (also while a poll is under way), on n8n 2.41 or
+ * 1.123 as each run draws, as test/harness/poll.ts reproduces them (n8n 2.41 drops that poll's result
+ * and keeps a trigger saved unchanged; n8n 1.123 emits it, which may repeat its records: the stated
+ * limit), long runs of empty pages, full events that
  * fail, Flare's clock up to 5 minutes off and the host's clock stepped; for New Event also what the
  * tenant does to an event after it entered the feed (remediate, ignore and undo them, a severity
  * override, a tag), by this workflow on what it emitted or by anyone at any time, before or after
