@@ -24,7 +24,7 @@ import { loadOptions } from '../Flare/methods/loadOptions';
 import { newEventFields, newEventWatch } from './newEvent';
 import { newLeakedCookieFields, newLeakedCookieWatch } from './newLeakedCookie';
 import { leakedCredentialFields, leakedCredentialWatch } from './newLeakedCredential';
-import { OutputLater, POLL_TIME_LIMIT_MS, pollWatch, searchFor, type Watch } from './poll';
+import { flareTimeAt, OutputLater, POLL_TIME_LIMIT_MS, pollWatch, searchFor, type Watch } from './poll';
 
 /** How many of the newest matches a manual "fetch test event" returns. */
 export const SAMPLE_SIZE = 5;
@@ -114,15 +114,12 @@ const formOf = (kind: TriggerKind): INodeProperties[] => [
  * the poll's time limit (a long run of pages that Flare's filters leave empty ends there, saying so).
  * Reads and writes no state.
  */
-async function newestMatches(
-	context: IPollFunctions,
-	form: INodeProperties[],
-	kind: TriggerKind,
-): Promise<INodeExecutionData[][]> {
+async function newestMatches(poll: FlareItem, kind: TriggerKind): Promise<INodeExecutionData[][]> {
 	const cancel = AbortSignal.timeout(POLL_TIME_LIMIT_MS);
-	const item = FlareItem.ofNode(context, form, cancel);
+	const item = poll.withCancel(cancel);
+	const context = item.context as IPollFunctions;
 	const watch = kind.watch(item);
-	const search = searchFor(watch, form, watch.newest);
+	const search = searchFor(watch, item.properties, watch.newest);
 	const pages: Array<[IDataObject[], FlareResponse]> = [];
 	let found = 0;
 	let read = 0;
@@ -135,7 +132,8 @@ async function newestMatches(
 				pageSize: watch.pageSize,
 				onPage(records, response) {
 					read++;
-					const now = Date.now();
+					// Judged at Flare's time (e.g. a cookie's expiry), as an active poll judges it.
+					const now = flareTimeAt(response, Date.now());
 					const wanted = records
 						.filter((record) => watch.accepts?.(record, watch.newestPartition) !== false)
 						.filter((record) => watch.wanted?.(record, now) !== false)
@@ -219,10 +217,12 @@ export class FlareTrigger implements INodeType {
 		const item = FlareItem.ofNode(this, form);
 		const protect = outputProtectionOf(item, form, kind.outputsCookies);
 		const stamp = tenantStamp(tenantOf(item), {});
+		// One FlareItem for the whole poll: every parameter, the Tenant included, is read again at each
+		// poll (n8n polls every tick with the PollContext of the activation).
 		const emitted =
 			this.getMode() === 'manual'
-				? await newestMatches(this, form, kind)
-				: await pollWatch(this, form, kind.watch, startedAt);
+				? await newestMatches(item, kind)
+				: await pollWatch(item, kind.watch, startedAt);
 		for (const entry of emitted?.[0] ?? []) entry.json = stamp(protect(entry.json));
 		return emitted;
 	}

@@ -7,7 +7,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isRefusedCursorError, parameterError } from '../Flare/shared/errors';
-import { FlareItem } from '../Flare/shared/item';
+import type { FlareItem } from '../Flare/shared/item';
 import { recordsOf, type FlareOperation, type FlareResponse } from '../Flare/shared/operation';
 import { DOCUMENTED_INTERVAL_MS } from '../Flare/shared/rateGate';
 import { tenantKey } from '../Flare/shared/connection';
@@ -295,7 +295,8 @@ class Poll {
 				continue;
 			}
 			this.state.seen[key] = arrivedS;
-			if (this.noted(arrived) || this.watch.wanted?.(record, now) === false) continue;
+			// Whether it goes out is judged at Flare's time, as positions are (e.g. a cookie's expiry).
+			if (this.noted(arrived) || this.watch.wanted?.(record, now + flareAheadOf(this)) === false) continue;
 			this.found.push({ record, key, response, page });
 		}
 		this.read += records.length;
@@ -352,11 +353,7 @@ class Poll {
 			signal.addEventListener('abort', () => armed === signal && outOfTime.abort(), { once: true });
 		};
 		arm();
-		const item = FlareItem.ofNode(
-			this.item.context as IPollFunctions,
-			this.properties,
-			AbortSignal.any([this.cancel, outOfTime.signal]),
-		);
+		const item = this.item.withCancel(AbortSignal.any([this.cancel, outOfTime.signal]));
 		const search = searchFor(this.watch, this.properties, body);
 		const paging = { ...search.paging!, resumable: true };
 		let end;
@@ -576,6 +573,9 @@ function flareTimeOf(poll: Poll, startedAt: number): number {
 	return time;
 }
 
+/** Clocks this close count as one: a `Date` header has whole seconds, a request takes time. */
+const CLOCKS_APART_MS = 5_000;
+
 /**
  * How far Flare's clock is ahead of the host's (ms), by the poll's first answer; 0 within what its
  * `Date` header (whole seconds) and the request's time cannot tell apart, or without one.
@@ -584,7 +584,15 @@ function flareAheadOf(poll: Poll): number {
 	const ahead = poll.flareAhead ?? 0;
 	return Math.abs(ahead) < CLOCKS_APART_MS ? 0 : ahead;
 }
-const CLOCKS_APART_MS = 5_000;
+
+/**
+ * Flare's time when it sent `response` (its `Date` header), the host's `now` when that says nothing
+ * or is within {@link CLOCKS_APART_MS} of it.
+ */
+export function flareTimeAt(response: FlareResponse, now: number): number {
+	const date = Date.parse(String(response.headers?.date ?? ''));
+	return Number.isNaN(date) || Math.abs(date - now) < CLOCKS_APART_MS ? now : date;
+}
 
 /**
  * A record's key for the node's Tenant: a digest of both, no longer than a record's own, so that the
@@ -593,13 +601,28 @@ const CLOCKS_APART_MS = 5_000;
  */
 export const tenantRecordKey = (tenant: number, key: string) => `t:${digest(`${tenant}:${key}`)}`;
 
-/** An active poll: see the top of this file. */
+/**
+ * n8n 1.x saves a workflow's static data only when its id has at most 16 characters (n8n 2.41: 21;
+ * `isWorkflowIdValid`), and says nothing: a workflow imported with a longer id (`n8n import:workflow`
+ * keeps the file's) keeps the trigger's state in memory only, and each start of n8n activates it
+ * anew (docs/trigger.md, "What n8n saves, and when"). Said in n8n's log at each such activation.
+ */
+function warnOfLongId(context: IPollFunctions): void {
+	const id = String(context.getWorkflow().id ?? '');
+	if (id.length <= 16) return;
+	context.logger?.warn(
+		`Flare Trigger: n8n 1.x does not save the state of a workflow whose ID has more than 16 characters (n8n 2.41: 21), and this one's has ${id.length} ("${id}"): after a restart the trigger starts anew and what arrived meanwhile is not emitted. Import the workflow again with an ID of 16 characters, or none (n8n then gives one).`,
+	);
+}
+
+/** An active poll (`parameters`: this poll's, read afresh): see the top of this file. */
 export async function pollWatch(
-	context: IPollFunctions,
-	properties: INodeProperties[],
+	parameters: FlareItem,
 	watchOf: (item: FlareItem) => Watch,
 	startedAt: number,
 ): Promise<INodeExecutionData[][] | null> {
+	const context = parameters.context as IPollFunctions;
+	const { properties } = parameters;
 	const shared = sharedOf(`${context.getWorkflow().id}/${context.getNode().id}`);
 	if (shared.polling) return null; // the poll before is still under way
 	shared.polling = true;
@@ -607,7 +630,7 @@ export async function pollWatch(
 		const budget = Math.min(context.getPollBudgetMs?.() ?? Infinity, POLL_TIME_LIMIT_MS);
 		const deadline = startedAt + budget;
 		const cancel = AbortSignal.timeout(Math.max(0, deadline - Date.now()));
-		const item = FlareItem.ofNode(context, properties, cancel);
+		const item = parameters.withCancel(cancel);
 		// The node's Tenant is part of the search (another tenant starts a new one), and of each
 		// record's key: a record emitted for one tenant (Flare's event uid names the event, which
 		// several tenants may have) still comes for another. Without a Tenant, keys are as saved
@@ -628,6 +651,7 @@ export async function pollWatch(
 		const stored = readState(staticData);
 		const known =
 			shared.state && (!stored || shared.state.rev > stored.rev) ? shared.state : stored;
+		if (!known) warnOfLongId(context);
 		const first = startOf(item, startedAt);
 		const search = fingerprint({ query: watch.asked, backfill: first.backfill, tenant });
 		const partitioned = (watch.partitions?.length ?? 1) > 1;

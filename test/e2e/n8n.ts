@@ -211,6 +211,27 @@ export class N8nInstance {
 			.map((entry) => entry.metadata?.timestamp ?? '?');
 	}
 
+	/**
+	 * The workflow's static data as n8n stored it in its SQLite database (null before it stored any),
+	 * read with n8n's own sqlite3 module (read-only, also while n8n runs).
+	 */
+	async storedStaticData(workflowId: string): Promise<Record<string, unknown> | null> {
+		const script = [
+			"const sqlite3 = require('sqlite3');",
+			'const db = new sqlite3.Database(process.argv[1], sqlite3.OPEN_READONLY);',
+			"db.get('select staticData from workflow_entity where id = ?', [process.argv[2]], (error, row) => {",
+			'  if (error) { console.error(error.message); process.exitCode = 1; }',
+			"  else process.stdout.write(row && row.staticData ? String(row.staticData) : '');",
+			'  db.close();',
+			'});',
+		].join('\n');
+		const database = path.join(this.userFolder, '.n8n', 'database.sqlite');
+		const { stdout } = await run(this.install.nodeBin, ['-e', script, database, workflowId], {
+			cwd: path.join(this.install.dir, 'node_modules', 'n8n'),
+		});
+		return stdout ? (JSON.parse(stdout) as Record<string, unknown>) : null;
+	}
+
 	/** When n8n polled the workflow's triggers (its log at debug level). */
 	polls(workflowName: string): string[] {
 		return this.logged(`Poll trigger initiated for workflow "${workflowName}"`);

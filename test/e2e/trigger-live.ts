@@ -45,7 +45,7 @@ import { writeBlock } from '../docs/blocks';
 import { FakeFlare, type FakeFlareOptions } from '../fake-flare';
 import { createHash, fs, path, processRef } from '../support/node';
 import { SUITE_DATASET } from './cases';
-import { ensureN8n, type InstalledN8n, LINES, run } from './install';
+import { ensureN8n, type InstalledN8n, LINES } from './install';
 import { EditorSession } from './manual';
 import { N8nInstance } from './n8n';
 import { checkEqual, describeError, E2eFailure, RunView } from './report';
@@ -305,35 +305,15 @@ class LiveInstance {
 		return this.n8n.polls(workflow.name);
 	}
 
-	/**
-	 * The trigger's state in the workflow's static data, as n8n stored it in its SQLite database, read
-	 * with n8n's own sqlite3 module (read-only, also while n8n runs).
-	 */
+	/** The trigger's state in the workflow's static data, as n8n stored it in its SQLite database. */
 	async storedState(
 		workflow = this.workflow,
 		trigger = TRIGGER,
 	): Promise<StoredState | undefined> {
-		const script = [
-			"const sqlite3 = require('sqlite3');",
-			'const db = new sqlite3.Database(process.argv[1], sqlite3.OPEN_READONLY);',
-			"db.get('select staticData from workflow_entity where id = ?', [process.argv[2]], (error, row) => {",
-			'  if (error) { console.error(error.message); process.exitCode = 1; }',
-			"  else process.stdout.write(row && row.staticData ? String(row.staticData) : '');",
-			'  db.close();',
-			'});',
-		].join('\n');
-		const database = path.join(this.n8n.userFolder, '.n8n', 'database.sqlite');
-		const { stdout } = await run(
-			this.n8n.install.nodeBin,
-			['-e', script, database, workflow.id],
-			{
-				cwd: path.join(this.n8n.install.dir, 'node_modules', 'n8n'),
-			},
-		);
-		if (!stdout) return undefined;
-		const stored = JSON.parse(stdout) as Record<string, StoredState | undefined>;
-		const state = stored[`node:${trigger}`];
-		return state?.seen ? { ...state, bytes: new TextEncoder().encode(stdout).length } : undefined;
+		const stored = await this.n8n.storedStaticData(workflow.id);
+		if (!stored) return undefined;
+		const state = stored[`node:${trigger}`] as StoredState | undefined;
+		return state?.seen ? { ...state, bytes: new TextEncoder().encode(JSON.stringify(stored)).length } : undefined;
 	}
 }
 

@@ -189,6 +189,12 @@ export function itemsIntoNode(
  */
 export class Harness {
 	readonly credentials = new CredentialStore();
+	/**
+	 * n8n's Variables (`$vars`): n8n reads them into the additional data of an activation or an
+	 * execution as it starts (`WorkflowExecuteAdditionalData.getBase`, frozen), so a change reaches an
+	 * active trigger at its next activation.
+	 */
+	readonly variables: Record<string, string> = {};
 
 	private readonly helper: HarnessCredentialsHelper;
 
@@ -254,8 +260,16 @@ export class Harness {
 		return id;
 	}
 
+	/** Node types besides the package's, by their full name (e.g. the lifecycle probe, probe.ts). */
+	private readonly otherTypes: Record<string, INodeType> = {};
+
+	/** Makes a node type of another package (as n8n would load it) known to the workflows run here. */
+	addNodeType(name: string, type: INodeType): void {
+		this.otherTypes[name] = type;
+	}
+
 	nodeTypes(): HarnessNodeTypes {
-		const types: Record<string, INodeType | IVersionedNodeType> = { 'harness.items': new HarnessItems() };
+		const types: Record<string, INodeType | IVersionedNodeType> = { 'harness.items': new HarnessItems(), ...this.otherTypes };
 		for (const [name, { type }] of Object.entries(this.loader.nodeTypes)) {
 			types[`${PACKAGE_NAME}.${name}`] = this.timed(type);
 		}
@@ -278,7 +292,7 @@ export class Harness {
 			webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
 			mcpBaseUrl: 'http://localhost:5678/mcp',
 			mcpTestBaseUrl: 'http://localhost:5678/mcp-test',
-			variables: {},
+			variables: Object.freeze({ ...this.variables }),
 			userId: 'harness-user',
 			currentNodeParameters: undefined,
 			executeWorkflow: async () => {

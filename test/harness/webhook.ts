@@ -15,7 +15,7 @@ import { http, type net } from '../support/node';
 import { collectRun, registerSecret } from './collect';
 import { CREDENTIAL_TYPE, type Harness, PACKAGE_NAME } from './engine';
 import type { AlongsideTrigger } from './poll';
-import { plain, StaticDataColumn } from './static-data';
+import { type N8nLine, plain, savesStaticDataFor, StaticDataColumn } from './static-data';
 
 /** The credential type of the Flare Alert Trigger's signing secret. */
 export const ALERT_CREDENTIAL_TYPE = 'flareAlertWebhookApi';
@@ -41,11 +41,12 @@ export function addAlertCredential(
 /**
  * How the n8n served here saves a webhook trigger's static data (docs/alerts.md, "What n8n saves, and
  * when"): both save what the webhook changed after the request (if its Workflow's static data is
- * marked changed then), and what an execution changed when it ends; n8n 2.41 wraps the static data
- * object the webhook's Workflow was built over again as it starts the execution
+ * marked changed then), and what an execution changed when it ends, for a workflow id n8n takes as
+ * valid (static-data.ts `savesStaticDataFor`); n8n 2.41 wraps the static data object the webhook's
+ * Workflow was built over again as it starts the execution
  * (`WorkflowRunner.establishContextForPersistence`), which clears its change mark.
  */
-export type N8nSaving = '2.41' | '1.123';
+export type N8nSaving = N8nLine;
 
 export interface AlertTriggerSpec {
 	parameters: IDataObject;
@@ -188,7 +189,7 @@ export class AlertWebhookWorkflow {
 	) {
 		this.name = spec.name ?? 'Flare Alert Trigger';
 		this.line = spec.n8n ?? '2.41';
-		this.workflowId = spec.workflowId ?? `harness-alert-workflow-${++alertWorkflows}`;
+		this.workflowId = spec.workflowId ?? `alert-wf-${++alertWorkflows}`;
 		this.database = spec.database ?? new StaticDataColumn();
 		this.restart();
 	}
@@ -293,6 +294,7 @@ export class AlertWebhookWorkflow {
 
 	/** Saves static data to the database, as WorkflowStaticDataService does (JSON, `toJSON` called). */
 	private save(staticData: IDataObject): void {
+		if (!savesStaticDataFor(this.line, this.workflowId)) return;
 		this.saved = plain(staticData);
 		delete this.saved.__dataChanged;
 	}

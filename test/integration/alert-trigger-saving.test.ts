@@ -94,6 +94,54 @@ describe('Flare Alert Trigger: what n8n saves, and when (hostile review of issue
 			},
 		);
 
+		/**
+		 * A save that changes the Flare Trigger alone: n8n 2.41 registers it again over a Workflow of
+		 * its own, built from the database (`computeTriggerDiff`, `WorkflowTriggerActivator`), and
+		 * leaves the unchanged alert trigger as it was, so its `checkExists` never puts the window into
+		 * that copy; the poller's emit then writes back the window as the save found it. n8n 1.123
+		 * activates both again. The stated limit of docs/alerts.md ("What n8n saves, and when").
+		 */
+		it.each([
+			['2.41', 'a repeat of an alert received since then starts the workflow again (the stated limit)', STARTED],
+			['1.123', 'nothing starts again', ALREADY],
+		] as const)('n8n %s: the Flare Trigger saved changed, then an alert, an emit and a restart: %s', async (line, _what, repeated) => {
+			env.fake.reset({ credentials: 10 });
+			env.harness.addFlareCredential({ apiKey: env.fake.apiKeys.full, baseUrl: env.fake.url });
+			const database = new StaticDataColumn();
+			const workflowId = `pollSaved-${line}`;
+			env.workflow = await AlertWebhookWorkflow.start(env.harness, {
+				parameters: SIGNED,
+				credentialId: env.credentialId,
+				n8n: line,
+				workflowId,
+				database,
+				activatedAlongside: true,
+			});
+			const poller = new TriggerWorkflow(env.harness, {
+				parameters: { event: 'newEvent' },
+				workflowId,
+				database,
+				alongside: [env.workflow.alongside()],
+				n8n: line,
+			});
+			expect(await poller.activate()).toEqual({ items: null });
+			moveClock(60_000);
+			expect(await poller.reactivate({ event: 'newEvent', severityFilter: 'minimum', minimumSeverity: 'medium' })).toEqual({ items: null });
+			const [alert] = env.fake.newAlerts(1);
+			const answer = answered(await pushAlert(env.workflow.productionUrl, alert, { secrets: [ALERT_SECRET] }));
+			await env.workflow.settled();
+			env.fake.addEvents(5, { severity: 'critical' });
+			moveClock(60_000);
+			const emitted = (await poller.poll()).items ?? [];
+			env.workflow.restart();
+			moveClock(60_000);
+			expect(await poller.restart()).toEqual({ items: null });
+			const repeat = answered(await push(alert, { secrets: [ALERT_SECRET], t: nowSeconds() + 1 }));
+
+			// The 5 events and the alert's own.
+			expect({ answer, emitted: emitted.length, repeat }).toEqual({ answer: STARTED, emitted: 6, repeat: repeated });
+		});
+
 		it.each(['2.41', '1.123'] as const)(
 			'n8n %s: a Flare Trigger and a Flare Alert Trigger in one workflow: after a restart, neither starts anything again',
 			async (line) => {
@@ -101,7 +149,7 @@ describe('Flare Alert Trigger: what n8n saves, and when (hostile review of issue
 				env.harness.addFlareCredential({ apiKey: env.fake.apiKeys.full, baseUrl: env.fake.url });
 				// One workflow, one static-data column, two triggers activated together as n8n does.
 				const database = new StaticDataColumn();
-				const workflowId = `saving-both-triggers-${line}`;
+				const workflowId = `bothSaved-${line}`;
 				env.workflow = await AlertWebhookWorkflow.start(env.harness, {
 					parameters: SIGNED,
 					credentialId: env.credentialId,
@@ -115,6 +163,7 @@ describe('Flare Alert Trigger: what n8n saves, and when (hostile review of issue
 					workflowId,
 					database,
 					alongside: [env.workflow.alongside()],
+					n8n: line,
 				});
 				expect(await poller.activate()).toEqual({ items: null });
 				// An alert arrives; its execution is still running when a poll emits and n8n saves the
@@ -131,9 +180,8 @@ describe('Flare Alert Trigger: what n8n saves, and when (hostile review of issue
 				await env.workflow.settled();
 				// n8n restarts: both triggers are activated again from what was saved.
 				env.workflow.restart();
-				poller.restart();
 				moveClock(60_000);
-				const again = (await poller.activate()).items;
+				const again = (await poller.restart()).items;
 				const repeat = answered(
 					await push(alert, { secrets: [ALERT_SECRET], t: nowSeconds() + 1 }),
 				);

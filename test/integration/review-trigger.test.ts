@@ -8,6 +8,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { FakeFlare } from '../fake-flare';
 import { Harness } from '../harness/engine';
 import { TriggerWorkflow } from '../harness/poll';
+import type { N8nLine } from '../harness/static-data';
 import { moveClock, useVirtualTime } from '../support/clock';
 import { diagnosticsChannel, nextTurn } from '../support/node';
 
@@ -37,7 +38,7 @@ describe('Review of the Flare Trigger (issue 24): what it now promises', () => {
 		fake.reset({ credentials: 50, domains: ['acme.com', 'example.com'], startTime: iso(Date.now() - 60 * DAY), ...options });
 		harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url });
 	};
-	const trigger = (parameters: IDataObject, spec: { budgetMs?: number; superseded?: 'discard' | 'emit' } = {}) =>
+	const trigger = (parameters: IDataObject, spec: { budgetMs?: number; n8n?: N8nLine } = {}) =>
 		new TriggerWorkflow(harness, { parameters, ...spec });
 	const acme = (options: IDataObject = {}) => trigger({ queryType: 'domain', fqdn: 'acme.com', options });
 	const events = async (options: IDataObject = {}) => {
@@ -73,16 +74,16 @@ describe('Review of the Flare Trigger (issue 24): what it now promises', () => {
 	});
 
 	describe('F2: the workflow saved, or n8n restarted, while a poll is under way', () => {
-		it('n8n 2.41 drops that poll: its events come with the next activation, once', async () => {
+		it('the trigger saved changed: n8n 2.41 registers it again and drops that poll; its events come with the new activation, once', async () => {
 			const workflow = await events();
 			const added = fake.addEvents(3).map((event) => event.metadata.uid);
 			fake.faults.add({ path: FEED, fault: { delayMs: 20_000 } });
 			moveClock(MINUTE);
 			const inFlight = workflow.poll();
 			await nextTurn();
-			workflow.reactivate({ event: 'newEvent' });
+			const activation = workflow.reactivate({ event: 'newEvent', requestOptions: { timeout: 40_000 } });
 			const dropped = await inFlight;
-			const next = [...keysOf((await workflow.activate()).items), ...(await polls(workflow, 5)).flatMap((poll) => poll.keys)];
+			const next = [...keysOf((await activation)!.items), ...(await polls(workflow, 5)).flatMap((poll) => poll.keys)];
 
 			expect(dropped).toEqual({ items: null, discarded: true });
 			expect(next).toEqual(added);
@@ -95,8 +96,8 @@ describe('Review of the Flare Trigger (issue 24): what it now promises', () => {
 			moveClock(MINUTE);
 			const inFlight = workflow.poll();
 			await nextTurn();
-			workflow.restart();
-			const next = (await polls(workflow, 5)).flatMap((poll) => poll.keys);
+			const restarted = workflow.restart();
+			const next = [...keysOf((await restarted).items), ...(await polls(workflow, 5)).flatMap((poll) => poll.keys)];
 
 			expect(await inFlight).toEqual({ items: null, discarded: true });
 			expect(next).toEqual(added);
@@ -104,15 +105,15 @@ describe('Review of the Flare Trigger (issue 24): what it now promises', () => {
 
 		it('n8n 1.x emits that poll and stores its state over the new activation’s: nothing is lost; its events may come once more (docs/trigger.md)', async () => {
 			start({ credentials: 10 });
-			const workflow = trigger({ event: 'newEvent' }, { superseded: 'emit' });
+			const workflow = trigger({ event: 'newEvent' }, { n8n: '1.123' });
 			await workflow.activate();
 			const added = fake.addEvents(3).map((event) => event.metadata.uid);
 			fake.faults.add({ path: FEED, fault: { delayMs: 20_000 } });
 			moveClock(MINUTE);
 			const inFlight = workflow.poll();
 			await nextTurn();
-			workflow.reactivate({ event: 'newEvent' });
-			const activation = await workflow.activate();
+			// n8n 1.123 removes and adds the workflow again at every save, the trigger unchanged too.
+			const activation = (await workflow.reactivate({ event: 'newEvent' }))!;
 			const superseded = keysOf((await inFlight).items);
 			const later = (await polls(workflow, 5)).flatMap((poll) => poll.keys);
 
@@ -317,10 +318,8 @@ describe('Review of the Flare Trigger (issue 24): what it now promises', () => {
 		fake.faults.add({ path: FEED, times: 2, fault: { status: 400, body: { detail: 'Invalid pagination token' } } });
 		const refused = await polls(workflow, 2);
 		// The way out: the search changed and saved, then back.
-		workflow.reactivate({ event: 'newEvent', severityFilter: 'minimum', minimumSeverity: 'info' });
-		await workflow.activate();
-		workflow.reactivate({ event: 'newEvent' });
-		await workflow.activate();
+		await workflow.reactivate({ event: 'newEvent', severityFilter: 'minimum', minimumSeverity: 'info' });
+		await workflow.reactivate({ event: 'newEvent' });
 		const added = fake.addEvents(2).map((event) => event.metadata.uid);
 		const after = (await polls(workflow, 3)).flatMap((poll) => poll.keys);
 

@@ -38,7 +38,7 @@ async function restartProcess(): Promise<void> {
 }
 
 describe('One credential, every tenant', () => {
-	useVirtualTime();
+	const clock = useVirtualTime();
 	const OPTIONS = { credentials: 100, eventsPerTenant: 30, tenants: TENANTS, quirks: { emptyPageEvery: 0, shortPageEvery: 0 } };
 	const flare = useFakeFlare(OPTIONS);
 	let fake: FakeFlare;
@@ -273,20 +273,92 @@ describe('One credential, every tenant', () => {
 			// where the trigger's knowledge ends (15 minutes before its last poll, as for any change of its
 			// search); nothing of tenant 202 comes again, and each event of tenant 303 comes once.
 			const search = europe.state.search;
-			europe.reactivate(newEvent(303));
+			const activation = (await europe.reactivate(newEvent(303)))!;
 			const added = fake.addEvents(1, { tenantId: 303 }).map((event) => event.metadata.uid);
 			fake.addEvents(1, { tenantId: 202 });
 			const moved = await europe.poll();
-			expect(uidsOf(moved.items)).toEqual([...added303, ...added].map((uid) => [uid, 303]));
+			expect(uidsOf(activation.items)).toEqual(added303.map((uid) => [uid, 303]));
+			expect(uidsOf(moved.items)).toEqual(added.map((uid) => [uid, 303]));
 			expect(europe.state.search).not.toBe(search);
 			expect((await europe.poll()).items).toBeNull();
+		});
+
+		/**
+		 * n8n polls every tick of an activation with the one PollContext it made for it (the harness
+		 * does too, test/harness/README.md), so whatever the node keeps per context lasts as long as
+		 * the activation: the Tenant must be read, and a failure of it forgotten, at each poll
+		 * (review of 2026-12-07, R-T2). An expression of `$now` changes between polls of one
+		 * activation; Variables do not (below).
+		 */
+		describe('its Tenant, read at each poll of an activation', () => {
+			const MINUTE = 60_000;
+			const activated = async (tenant: string) => {
+				fake.reset({ ...OPTIONS, startTime: iso(Date.now() - 35 * DAY) });
+				harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url });
+				const trigger = new TriggerWorkflow(harness, { parameters: { event: 'newEvent', feed: 'tenant', tenant: tenantId(tenant) } });
+				expect(await trigger.activate()).toEqual({ items: null });
+				return trigger;
+			};
+
+			it('an expression that gave no tenant at one poll works at the next once it gives one: the failure is not remembered', async () => {
+				const [from, to] = [Date.now() + 30_000, Date.now() + 90_000];
+				const trigger = await activated(`={{ $now.toMillis() >= ${from} && $now.toMillis() < ${to} ? '' : '202' }}`);
+				const added = fake.addEvents(2, { tenantId: 202 }).map((event) => event.metadata.uid);
+
+				clock.time.move(MINUTE);
+				const failed = await trigger.poll();
+				clock.time.move(MINUTE);
+				const next = await trigger.poll();
+
+				expect(failed.error?.message).toBe(`'Tenant' is an expression that gave no tenant ID for this item (""), so nothing was sent [item 0]`);
+				expect(next.error).toBeUndefined();
+				expect(uidsOf(next.items)).toEqual(added.map((uid) => [uid, 202]));
+			});
+
+			it('an expression whose tenant changes moves the trigger to that tenant at the next poll: a new search there, its events named', async () => {
+				const switchAt = Date.now() + 30_000;
+				const trigger = await activated(`={{ $now.toMillis() < ${switchAt} ? '101' : '202' }}`);
+				fake.addEvents(1, { tenantId: 101 });
+				fake.clearLog();
+
+				clock.time.move(MINUTE);
+				const moved = await trigger.poll();
+				const added = fake.addEvents(1, { tenantId: 202 }).map((event) => event.metadata.uid);
+				clock.time.move(MINUTE);
+				const next = await trigger.poll();
+
+				expect(moved).toEqual({ items: null });
+				expect(new Set(apiRequests(fake).map((request) => request.tenant))).toEqual(new Set([202]));
+				expect(uidsOf(next.items)).toEqual(added.map((uid) => [uid, 202]));
+			});
+
+			it('a Variable is read when n8n activates the workflow (n8n reads Variables into the activation): a change reaches the trigger at its next activation', async () => {
+				harness.variables.flareTenant = '101';
+				const trigger = await activated('={{ $vars.flareTenant }}');
+				harness.variables.flareTenant = '202';
+				const added = fake.addEvents(1, { tenantId: 202 }).map((event) => event.metadata.uid);
+
+				fake.clearLog();
+				clock.time.move(MINUTE);
+				const before = await trigger.poll();
+				const beforeTenants = new Set(apiRequests(fake).map((request) => request.tenant));
+				// n8n restarted (or the workflow published again with the trigger changed).
+				const restarted = await trigger.restart();
+				delete harness.variables.flareTenant;
+
+				expect(before).toEqual({ items: null });
+				expect(beforeTenants).toEqual(new Set([101]));
+				expect(uidsOf(restarted.items)).toEqual(added.map((uid) => [uid, 202]));
+			});
 		});
 
 		it('refuses a Tenant that is no tenant ID before any request', async () => {
 			const workflow = new TriggerWorkflow(harness, { parameters: { event: 'newEvent', tenant: tenantId('x1') } });
 
-			const result = await workflow.poll();
+			// The activation fails: n8n does not activate the workflow.
+			const result = await workflow.activate();
 
+			expect(workflow.active).toBe(false);
 			expect(result.error?.message).toBe(`'Tenant' must be empty or the ID of a tenant (a positive whole number), not "x1" [item 0]`);
 			expect(fake.requests).toEqual([]);
 		});

@@ -80,7 +80,7 @@ describe('Flare Trigger: the host clock ahead, then stepped back', () => {
 		stepHost(-30 * MINUTE);
 		moveClock(MINUTE);
 		// The user adds a filter and saves the workflow.
-		workflow.reactivate({ event: 'newEvent', feed: 'tenant', filters: { leaveOutIgnored: true } });
+		expect(await workflow.reactivate({ event: 'newEvent', feed: 'tenant', filters: { leaveOutIgnored: true } })).toEqual({ items: null });
 		const emitted: string[] = [];
 		const added: string[] = [];
 		for (let t = 0; t < 30; t += 5) {
@@ -104,11 +104,12 @@ describe('Flare Trigger: the host clock ahead, then stepped back', () => {
 		const workflow = new TriggerWorkflow(harness, { parameters });
 		expect(await workflow.activate()).toEqual({ items: null });
 
-		workflow.reactivate({ ...parameters, options: { backfill: 'last24Hours' } });
+		const activation = (await workflow.reactivate({ ...parameters, options: { backfill: 'last24Hours' } }))!;
 		moveClock(MINUTE);
 		const [added] = fake.addEvents(1, { severity: 'critical' }).map(uidOf);
 		const result = await workflow.poll();
 
+		expect(activation).toEqual({ items: null });
 		expect(result.error).toBeUndefined();
 		expect(uidsOf(result.items)).toEqual([added]);
 		expect(uidsOf(result.items)).not.toContain(before);

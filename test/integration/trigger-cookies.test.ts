@@ -137,7 +137,8 @@ describe('Flare Trigger → New Leaked Cookie', () => {
 	});
 
 	it('a domain that is no domain is refused before any request, naming Domain', async () => {
-		const result = await trigger({ domain: 'https://app.acme.com/login' }).poll();
+		// The activation fails: n8n does not activate the workflow.
+		const result = await trigger({ domain: 'https://app.acme.com/login' }).activate();
 
 		expect(searches()).toEqual([]);
 		expect([result.error?.name, result.error?.message]).toEqual(['NodeOperationError', `'Domain' is not a domain name: "https://app.acme.com/login" [item 0]`]);
@@ -172,5 +173,76 @@ describe('Flare Trigger → New Leaked Cookie', () => {
 		expect([...sweeps].sort()).toEqual(sweeps);
 		expect(emitted).toEqual([]);
 	});
-});
 
+	/**
+	 * Whether a cookie has expired is judged at Flare's time (its `Date` header), as the trigger keeps
+	 * its positions (docs/trigger.md, "How it follows Flare"): n8n's clock stepped (NTP, a VM
+	 * resumed) loses no valid cookie and lets out no expired one (review of 2026-12-07, R-T1).
+	 */
+	describe("expiry judged at Flare's time, n8n's clock stepped", () => {
+		const HOUR = 60 * MINUTE;
+		let stepped = 0;
+		/** Steps n8n's clock by `ms`, Flare's going on as it was (as trigger-clock.test.ts does). */
+		const stepHost = (ms: number) => {
+			stepped += ms;
+			clock.time.step(ms);
+			fake.setClockOffset(fake.clockOffsetMs - ms);
+		};
+		afterEach(() => {
+			stepHost(-stepped);
+			stepped = 0;
+		});
+		/** What 12 polls a minute apart emit after the step; the activation and a first poll before it. */
+		const pollsAfterStep = async (stepMs: number, cookie: (flareNow: number) => { importedAt: string; expiresAt: string }) => {
+			const workflow = trigger();
+			expect((await workflow.activate()).error).toBeUndefined();
+			moveClock(MINUTE);
+			expect((await workflow.poll()).error).toBeUndefined();
+			stepHost(stepMs);
+			const [added] = fake.addCookies(1, { domain: DOMAIN, ...cookie(fake.now()) });
+			const emitted: unknown[] = [];
+			for (let poll = 0; poll < 12; poll++) {
+				moveClock(MINUTE);
+				const result = await workflow.poll();
+				expect(result.error).toBeUndefined();
+				emitted.push(...uuids(result.items));
+			}
+			return { emitted, added };
+		};
+
+		it.each([
+			['2 hours', 2 * HOUR, HOUR],
+			['2 days', 2 * DAY, DAY],
+		])("n8n's clock %s ahead: a cookie imported now that Flare says expires later is emitted, once", async (_label, ahead, validFor) => {
+			const { emitted, added } = await pollsAfterStep(ahead, (flareNow) => ({ importedAt: iso(flareNow), expiresAt: iso(flareNow + validFor) }));
+
+			expect(emitted).toEqual([added.uuid]);
+		});
+
+		it("n8n's clock 2 days behind: a cookie Flare says expired yesterday is left out", async () => {
+			const { emitted } = await pollsAfterStep(-2 * DAY, (flareNow) => ({ importedAt: iso(flareNow), expiresAt: iso(flareNow - DAY) }));
+
+			expect(emitted).toEqual([]);
+		});
+
+		it('the clocks agreeing: a cookie valid for an hour is emitted, once', async () => {
+			const { emitted, added } = await pollsAfterStep(0, (flareNow) => ({ importedAt: iso(flareNow), expiresAt: iso(flareNow + HOUR) }));
+
+			expect(emitted).toEqual([added.uuid]);
+		});
+
+		it.each([
+			['2 hours ahead: a cookie valid for another hour is shown', 2 * HOUR, HOUR, true],
+			['2 days behind: a cookie expired a day ago is not', -2 * DAY, -DAY, false],
+		])("Fetch Test Event, n8n's clock %s", async (_label, step, expiresIn, shown) => {
+			stepHost(step);
+			const [added] = fake.addCookies(1, { domain: DOMAIN, importedAt: iso(fake.now() - MINUTE), expiresAt: iso(fake.now() + expiresIn) });
+			fake.addCookies(1, { domain: DOMAIN, importedAt: iso(fake.now() - 2 * MINUTE), expiresAt: iso(fake.now() + DAY) });
+
+			const result = await trigger().poll('manual');
+
+			expect(result.error).toBeUndefined();
+			expect(uuids(result.items).includes(added.uuid)).toBe(shown);
+		});
+	});
+});

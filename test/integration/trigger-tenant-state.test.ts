@@ -228,11 +228,12 @@ describe('Flare Trigger, New Event: what the tenant does to an event', () => {
 			expect(await pollEvery5Minutes(workflow, 5)).toHaveLength(12);
 			const earlier: IDataObject = { ...workflow.state, scope: undefined };
 			workflow.saved = JSON.parse(JSON.stringify({ 'node:Flare Trigger': earlier })) as IDataObject;
-			workflow.restart();
 			const added = fake.addEvents(2).map(uidOf);
 			fake.clearLog();
+			// n8n's start-up activation poll resumes the saved search.
+			const restarted = uidsOf((await workflow.restart()).items);
 
-			expect(await pollEvery5Minutes(workflow, 5)).toEqual(added);
+			expect([...restarted, ...(await pollEvery5Minutes(workflow, 5))]).toEqual(added);
 			expect((apiRequests(fake)[0].body as IDataObject).from).toBe(earlier.cursor);
 			expect(workflow.state.scope).toEqual({ account: expect.stringMatching(/^[0-9a-f]{16}$/) });
 		});

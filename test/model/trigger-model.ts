@@ -4,8 +4,10 @@
  * records arriving (on time, searchable up to 10 minutes late, with one timestamp for several,
  * bursts up to past the 2,000 keys the state keeps, matching one search and not the other), ticks
  * that overlap a slow poll, slow answers, 429s and 5xx mid-walk, a refused cursor, restarts and saves
- * of the workflow with a changed search or Backfill (also while a poll is under way: n8n 2.41 drops
- * that poll's result, as test/harness/poll.ts does), long runs of empty pages, full events that
+ * of the workflow with a changed search or Backfill (also while a poll is under way), on n8n 2.41 or
+ * 1.123 as each run draws, as test/harness/poll.ts reproduces them (n8n 2.41 drops that poll's result
+ * and keeps a trigger saved unchanged; n8n 1.123 emits it, which may repeat its records: the stated
+ * limit), long runs of empty pages, full events that
  * fail, Flare's clock up to 5 minutes off and the host's clock stepped; for New Event also what the
  * tenant does to an event after it entered the feed (remediate, ignore and undo them, a severity
  * override, a tag), by this workflow on what it emitted or by anyone at any time, before or after
@@ -54,6 +56,7 @@ import type { FakeFlare, FakeFlareOptions } from '../fake-flare';
 import type { FaultRule } from '../fake-flare/faults';
 import type { Harness } from '../harness/engine';
 import { TriggerWorkflow, type PollResult } from '../harness/poll';
+import { N8N_LINES, type N8nLine } from '../harness/static-data';
 import type { VirtualTime } from '../support/clock';
 import { performance, processRef } from '../support/node';
 
@@ -265,6 +268,11 @@ interface PollInfo {
 	error?: string;
 	/** n8n dropped its result: the workflow was saved, or n8n restarted, while it ran. */
 	discarded?: boolean;
+	/**
+	 * n8n 1.123: the workflow was saved while it ran, and n8n emitted it anyway, storing the state of
+	 * the activation before: what it emitted may come once more (docs/trigger.md, "Known limits").
+	 */
+	superseded?: boolean;
 }
 
 /** Work a poll has to read through that is no record due: how many clean polls it takes, from when. */
@@ -316,6 +324,8 @@ export class Model {
 	newestArrival = -Infinity;
 	/** The pre-existing records the activation has to read, in its window. */
 	activationLoad = 0;
+	/** Records emitted a second time after a superseded poll emitted them (n8n 1.123). */
+	readonly repeated = new Set<string>();
 
 	constructor(
 		readonly kind: Kind,
@@ -505,9 +515,10 @@ export class Model {
 				this.violations.push(
 					`${where}, which existed before activation, outside the Backfill window`,
 				);
-			if (this.emittedBy.has(key))
-				this.violations.push(`${where} again: poll ${this.emittedBy.get(key)} emitted it before`);
-			else this.emittedBy.set(key, poll.index);
+			const before = this.emittedBy.get(key);
+			if (before === undefined) this.emittedBy.set(key, poll.index);
+			else if (this.polls[before]?.superseded && !this.repeated.has(key)) this.repeated.add(key);
+			else this.violations.push(`${where} again: poll ${before} emitted it before`);
 			if (this.kind === 'event' && this.fetchFullEvent) {
 				const json = (result.items ?? [])[index].json;
 				const marked =
@@ -741,8 +752,34 @@ export class World {
 		readonly parameters: { backfill: string; fetchFullEvent: boolean },
 	) {}
 
-	/** Starts a poll as n8n's tick does, without waiting for the last. */
+	/**
+	 * Starts a poll as n8n's tick does, without waiting for the last. When n8n could not activate the
+	 * workflow (its activation poll failed: n8n 1.123 deactivates it at once, n8n 2.41 after 5 tries),
+	 * there is no tick: the user activates it again instead.
+	 */
 	startPoll(model: Model): Promise<void> {
+		if (!this.workflow.active) return this.track(model, this.workflow, () => this.workflow.activate());
+		return this.track(model, this.workflow, () => this.workflow.poll());
+	}
+
+	/**
+	 * An activation n8n runs (at start-up, or for a save of the workflow), as a poll of the model,
+	 * waited for; none when n8n keeps the trigger as it was (n8n 2.41, the trigger unchanged).
+	 */
+	async activation(model: Model, activate: () => Promise<PollResult | null>): Promise<void> {
+		const index = model.polls.length;
+		let skipped = false;
+		const running = this.track(model, this.workflow, async () => {
+			const result = await activate();
+			skipped = result === null;
+			return result ?? { items: null };
+		});
+		await this.time.runUntil(running);
+		if (skipped) model.polls.splice(index, 1);
+	}
+
+	/** A poll of the model: what it emits and the state it leaves are checked when it ends. */
+	private track(model: Model, workflow: TriggerWorkflow, run: () => Promise<PollResult>): Promise<void> {
 		const poll: PollInfo = {
 			index: model.polls.length,
 			started: this.time.now,
@@ -754,8 +791,7 @@ export class World {
 			emitted: [],
 		};
 		model.polls.push(poll);
-		const workflow = this.workflow;
-		const running = workflow.poll().then((result) => {
+		const running = run().then((result) => {
 			poll.ended = this.time.now;
 			if (processRef.env.FLARE_MODEL_DEBUG) {
 				const { seen, rejected, cursor, sweepFrom, ...rest } = { ...workflow.state, lastPage: undefined } as IDataObject;
@@ -1157,7 +1193,8 @@ class Restart extends Command {
 		model.disruptions.push(world.time.now);
 		model.restarts.push(world.time.now);
 		model.addReread(world.time.now);
-		world.workflow.restart();
+		// n8n's start-up activates the workflow from what it stored: its activation poll.
+		await world.activation(model, async () => await world.workflow.restart());
 	}
 
 	toString(): string {
@@ -1175,9 +1212,11 @@ class ChangeSearch extends Command {
 	}
 
 	async act(model: Model, world: World): Promise<void> {
-		// The user saves the workflow: n8n activates it again from what it stored (n8n 2.41 drops the
-		// result of a poll still under way).
+		// The user saves the workflow: n8n activates it again from what it stored (n8n 2.41 only when
+		// the trigger changed, and drops the result of a poll still under way; n8n 1.123 always, and
+		// emits that poll).
 		if (this.when === 'between polls') await world.settle();
+		if (world.workflow.line === '1.123') for (const poll of model.polls) if (poll.ended === undefined) poll.superseded = true;
 		const now = world.time.now;
 		const lastPollStart = Math.max(model.activationAt, ...model.polls.map((poll) => poll.started));
 		model.disruptions.push(now);
@@ -1186,9 +1225,8 @@ class ChangeSearch extends Command {
 		model.periods.push({ at: now, search: this.search, backfill: this.backfill, lastPollStart });
 		model.addReread(now);
 		world.parameters.backfill = this.backfill;
-		world.workflow.reactivate(
-			world.spec.parameters(this.search, this.backfill, world.parameters.fetchFullEvent),
-		);
+		const parameters = world.spec.parameters(this.search, this.backfill, world.parameters.fetchFullEvent);
+		await world.activation(model, async () => await world.workflow.reactivate(parameters));
 	}
 
 	toString(): string {
@@ -1430,7 +1468,12 @@ interface Start {
 	search: SearchName;
 	backfill: 'none' | 'last24Hours';
 	fetchFullEvent: boolean;
-	/** n8n's poll budget (default: n8n's, so the trigger's own 45 s): short polls make backlogs. */
+	/** The n8n line whose lifecycle the harness reproduces (test/harness/README.md). */
+	n8n: N8nLine;
+	/**
+	 * n8n 2.41's poll budget (default: n8n's, so the trigger's own 45 s): short polls make backlogs.
+	 * n8n 1.123 gives none.
+	 */
 	budgetMs?: number;
 	/** Flare's clock less n8n's, from before activation (s). */
 	flareAhead: number;
@@ -1444,6 +1487,7 @@ interface Start {
 
 const startArbitrary = (kind: Kind): fc.Arbitrary<Start> =>
 	fc.record({
+		n8n: fc.constantFrom<N8nLine>(...N8N_LINES),
 		search: kind === 'event' ? fc.constantFrom<SearchName>('A', 'A', 'B', 'C') : fc.constant<SearchName>('A'),
 		backfill: fc.constantFrom<Start['backfill']>('none', 'last24Hours'),
 		fetchFullEvent: kind === 'event' ? fc.boolean() : fc.constant(false),
@@ -1458,7 +1502,7 @@ const startArbitrary = (kind: Kind): fc.Arbitrary<Start> =>
 		),
 		backlog: fc.constantFrom(0, 0, 40, 120),
 		recent: fc.constantFrom(0, 0, 0, 300),
-	});
+	}).map((start) => (start.n8n === '1.123' ? { ...start, budgetMs: undefined } : start));
 
 /** One run: a fresh fake and trigger, activation, the commands, then polls without faults. */
 async function runOnce(
@@ -1514,6 +1558,7 @@ async function runOnce(
 		world.workflow = new TriggerWorkflow(harness, {
 			parameters: spec.parameters(start.search, start.backfill, start.fetchFullEvent),
 			budgetMs: start.budgetMs,
+			n8n: start.n8n,
 		});
 		model.activationAt = time.now;
 		model.flareActivationAt = world.flareNow();

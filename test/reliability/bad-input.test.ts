@@ -284,9 +284,10 @@ describe('Bad input: every parameter either works or is rejected before any requ
 				fc.pre(!JSON.stringify(mutation.value ?? null).includes('$json'));
 				const parameters = withValue(base, parameter.path, mutation.items ? mutation.resolved : mutation.value);
 				fake.clearLog();
-				// Each value on a fresh activation.
-				const workflow = new TriggerWorkflow(harness, { parameters });
-				const result = await workflow.poll();
+				// Each value on a fresh activation (n8n 1.123 activates once; 2.41 tries a failed
+				// activation 5 times, the same requests again).
+				const workflow = new TriggerWorkflow(harness, { parameters, n8n: '1.123' });
+				const result = await workflow.activate();
 				return {
 					summary: {
 						status: result.error ? 'error' : 'success',

@@ -95,7 +95,7 @@ describe('Secret hygiene', () => {
 
 		it.each([true, false])('Flare Trigger, active and manual polls (Simplify %s)', async (simplify) => {
 			const workflow = new TriggerWorkflow(harness, { parameters: { queryType: 'domain', fqdn: 'acme.com', simplify } });
-			await workflow.poll();
+			await workflow.activate();
 			const at = Math.ceil(Date.now() / MINUTE) * MINUTE + MINUTE;
 			fake.addCredentials(40, new Date(at).toISOString());
 
@@ -180,8 +180,9 @@ describe('Secret hygiene', () => {
 		});
 
 		it('a trigger poll that fails keeps its error and state free of secrets', async () => {
-			fake.faults.add({ path: SEARCH_PATH, times: 2, fault: { status: 401, body: { error: { code: 'UNAUTHORIZED', message: 'token revoked' } } } });
 			const workflow = new TriggerWorkflow(harness, { parameters: { queryType: 'domain', fqdn: 'acme.com', options: { backfill: 'last24Hours' } } });
+			expect((await workflow.activate()).error).toBeUndefined();
+			fake.faults.add({ path: SEARCH_PATH, times: 2, fault: { status: 401, body: { error: { code: 'UNAUTHORIZED', message: 'token revoked' } } } });
 
 			const result = await workflow.poll();
 

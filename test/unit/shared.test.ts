@@ -245,9 +245,24 @@ describe('the Tenant is read once per item', () => {
 		expect([tenantOf(item0), tenantOf(item0), tenantOf(FlareItem.ofInput(context, 0, properties))]).toEqual([200, 200, 200]);
 		expect(tenantOf(FlareItem.ofInput(context, 1, properties))).toBe(301);
 		expect(readings).toBe(2);
-		// A poll's items (the trigger's, its walks', its full events') share the poll's reading.
-		const poll = { ...context, getNodeParameter: () => ({ __rl: true, mode: 'id', value: String(400 + readings++) }) } as unknown as IPollFunctions;
-		expect([tenantOf(FlareItem.ofNode(poll, properties)), tenantOf(FlareItem.ofNode(poll, properties, new AbortController().signal))]).toEqual([402, 402]);
+		// A poll's items (the trigger's, its walks', its full events') share the poll's reading; the
+		// next poll, through the same context (n8n polls every tick of an activation with one), reads
+		// it again.
+		const pollContext = { ...context, getNodeParameter: () => ({ __rl: true, mode: 'id', value: String(400 + readings++) }) } as unknown as IPollFunctions;
+		const poll = FlareItem.ofNode(pollContext, properties);
+		expect([tenantOf(poll), tenantOf(poll.withCancel(new AbortController().signal))]).toEqual([402, 402]);
+		expect(tenantOf(FlareItem.ofNode(pollContext, properties))).toBe(403);
+	});
+
+	it('a poll that failed to read it leaves nothing behind: the next poll of the same context reads it again', () => {
+		let readings = 0;
+		const context = {
+			getNode: () => ({ name: 'Flare Trigger', parameters: { tenant: '={{ $now }}' } }),
+			getNodeParameter: () => (readings++ === 0 ? '' : 202),
+		} as unknown as IPollFunctions;
+
+		expect(() => tenantOf(FlareItem.ofNode(context, [tenantField]))).toThrow(`'Tenant' is an expression that gave no tenant ID for this item (""), so nothing was sent [item 0]`);
+		expect(tenantOf(FlareItem.ofNode(context, [tenantField]))).toBe(202);
 	});
 
 	it('fails the same way at each read of an expression that gave nothing', () => {

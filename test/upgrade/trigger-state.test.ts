@@ -57,10 +57,11 @@ describe(`Flare Trigger: an upgrade from ${upgradeFrom.version}`, () => {
 		moveClockTo(t0 + (last + 1) * MINUTE);
 		const workflow = new TriggerWorkflow(harness, { workflowId: `upgraded-${index}`, parameters: scenario.parameters, budgetMs: scenario.budgetMs });
 		workflow.saved = earlier.saved;
-		workflow.restart();
+		const restarted = await workflow.restart();
+		expect(restarted.error).toBeUndefined();
 		const later = scenario.kind === 'credential' ? fake.addCredentials(4, undefined, { domain: 'acme.com' }) : fake.addEvents(2, { severity: 'critical' });
 		expect(later).toBeDefined();
-		const emitted: string[] = [];
+		const emitted: string[] = (restarted.items ?? []).map(keyOf);
 		for (let poll = 0; poll < 10; poll++) {
 			moveClockTo(t0 + (last + 2 + poll) * MINUTE);
 			const result = await workflow.poll();

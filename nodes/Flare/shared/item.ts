@@ -19,8 +19,14 @@ export type FlareContext =
 	| IHookFunctions;
 
 type Memo = Map<string, { value: unknown } | { error: unknown }>;
-/** What {@link FlareItem.once} read, per context and item: every FlareItem of them shares it. */
-const memos = new WeakMap<object, Map<number, Memo>>();
+/**
+ * What {@link FlareItem.once} read for the input items of a node run, by its context and the item's
+ * index: every FlareItem of them shares it. n8n makes an execution context for each run of a node
+ * (`WorkflowExecute.runNode`), so nothing is kept from one run to the next. A poll's context is not
+ * such: n8n makes one per activation and polls with it at every tick (`activatePollTrigger`), so a
+ * poll, a list or a hook keeps what it read in its own FlareItem (`ofNode`).
+ */
+const inputMemos = new WeakMap<object, Map<number, Memo>>();
 
 /** The display name of a parameter (`name`, or `collection.option`), from the form's properties. */
 export function displayNameIn(properties: INodeProperties[], path: string): string | undefined {
@@ -45,8 +51,10 @@ export class FlareItem {
 	private constructor(
 		readonly context: FlareContext,
 		readonly index: number,
-		private readonly properties: INodeProperties[],
+		/** The form of the operation at hand, whose display names messages use. */
+		readonly properties: INodeProperties[],
 		private readonly read: (name: string, fallback: unknown) => unknown,
+		private readonly memo: Memo,
 		private readonly cancel?: AbortSignal,
 	) {}
 
@@ -56,13 +64,22 @@ export class FlareItem {
 		index: number,
 		properties: INodeProperties[],
 	): FlareItem {
-		return new FlareItem(context, index, properties, (name, fallback) =>
-			context.getNodeParameter(name, index, fallback),
+		let byItem = inputMemos.get(context);
+		if (!byItem) inputMemos.set(context, (byItem = new Map()));
+		let memo = byItem.get(index);
+		if (!memo) byItem.set(index, (memo = new Map()));
+		return new FlareItem(
+			context,
+			index,
+			properties,
+			(name, fallback) => context.getNodeParameter(name, index, fallback),
+			memo,
 		);
 	}
 
 	/**
-	 * The parameters of a poll, or of a picker's list: a node without input items. `cancel` ends every
+	 * The parameters of one poll, one picker's list or one hook call: a node without input items, read
+	 * afresh each time (a poll's context serves every poll of an activation). `cancel` ends every
 	 * request and wait of it when it fires (a poll's deadline).
 	 */
 	static ofNode(
@@ -75,28 +92,31 @@ export class FlareItem {
 			0,
 			properties,
 			(name, fallback) => context.getNodeParameter(name, fallback),
+			new Map(),
 			cancel,
 		);
 	}
 
+	/** The same item (what {@link once} read included), its requests and waits ended by `cancel`. */
+	withCancel(cancel: AbortSignal): FlareItem {
+		return new FlareItem(this.context, this.index, this.properties, this.read, this.memo, cancel);
+	}
+
 	/**
-	 * `read()`'s value (or what it threw) the first time any FlareItem of this context and item asks
-	 * for `key`, the same ever after: a value that decides where requests go (the Tenant) is read
-	 * once, even from an expression whose value changes (e.g. one of `$now`).
+	 * `read()`'s value (or what it threw) the first time this item (a node run's input item, or one
+	 * poll) asks for `key`, the same for the rest of it: a value that decides where requests go (the
+	 * Tenant) is read once per item and poll, even from an expression whose value changes (e.g. one
+	 * of `$now`); the next poll reads it again.
 	 */
 	once<T>(key: string, read: () => T): T {
-		let byItem = memos.get(this.context);
-		if (!byItem) memos.set(this.context, (byItem = new Map()));
-		let memo = byItem.get(this.index);
-		if (!memo) byItem.set(this.index, (memo = new Map()));
-		let entry = memo.get(key);
+		let entry = this.memo.get(key);
 		if (!entry) {
 			try {
 				entry = { value: read() };
 			} catch (error) {
 				entry = { error };
 			}
-			memo.set(key, entry);
+			this.memo.set(key, entry);
 		}
 		if ('error' in entry) throw entry.error;
 		return entry.value as T;
