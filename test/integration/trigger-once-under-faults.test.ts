@@ -24,7 +24,7 @@ const keysOf = (items: INodeExecutionData[] | null | undefined) =>
 	(items ?? []).map((item) => String(item.json.id ?? ((item.json as IDataObject).metadata as IDataObject).uid));
 const twice = (keys: string[]) => [...new Set(keys.filter((key, index) => keys.indexOf(key) !== index))];
 
-describe('Review of the Flare Trigger (issue 24): what it now promises', () => {
+describe('Flare Trigger: each record once under hard conditions (hostile review of issue 24, F1–F9, L1, L2)', () => {
 	const clock = useVirtualTime();
 	let fake: FakeFlare;
 	let harness: Harness;

@@ -27,7 +27,7 @@ const onProcess = (workflow: AlertWebhookWorkflow, process: number) => {
  * The reproductions of the hostile review of the Flare Alert Trigger (2026-11-25, findings F1–F7),
  * each asserting what the trigger now promises (README "Receive Flare's alerts", docs/alerts.md).
  */
-describe('Flare Alert Trigger: the hostile review of 2026-11-25, reproduced', () => {
+describe('Flare Alert Trigger: each delivery once, every refusal named (hostile review of 2026-11-25)', () => {
 	const env = useAlertTrigger({ credentials: 10 });
 	const { start, push } = env;
 

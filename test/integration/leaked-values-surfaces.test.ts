@@ -18,7 +18,7 @@ const createSecret = (extra: Record<string, unknown> = {}) => ({
 	...extra,
 });
 
-describe('Review of issue 22: masking on every surface', () => {
+describe('Leaked values masked on every surface: a secret identifier, Flare\'s errors, pickers (hostile review of issue 22, findings 4–6)', () => {
 	const flare = useFakeFlare({ credentials: 10 });
 
 	describe('finding 4: a monitored secret outside data.secret', () => {

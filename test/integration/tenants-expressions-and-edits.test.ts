@@ -67,7 +67,7 @@ async function recorder(): Promise<{ url: string; seen: string[]; close(): Promi
 	};
 }
 
-describe('One credential, every tenant: the review’s findings', () => {
+describe('One credential, every tenant: Tenant expressions, credentials edited mid-run, a trigger moved (hostile review of issue 33)', () => {
 	useVirtualTime();
 	const OPTIONS = { credentials: 20, eventsPerTenant: 10, tenants: TENANTS, quirks: { emptyPageEvery: 0, shortPageEvery: 0 } };
 	const flare = useFakeFlare(OPTIONS);

@@ -22,7 +22,7 @@ const twice = (keys: unknown[]) => [...new Set(keys.filter((key, index) => keys.
  * The reproductions of the event-surface review of 2026-11-25 (findings 2, 3, 4, 5, 6, 11 and 12),
  * each asserting what the Flare Trigger now promises (README "Flare Trigger"), on virtual time.
  */
-describe('Flare Trigger: the review of 2026-11-25, reproduced', () => {
+describe('Flare Trigger: refused cursors, backfills, sweeps, slow polls and baselines, each record once (review of 2026-11-25)', () => {
 	useVirtualTime();
 	let fake: FakeFlare;
 	let harness: Harness;

@@ -21,7 +21,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const uidsOf = (items: INodeExecutionData[] | null | undefined) =>
 	(items ?? []).map((item) => ((item.json as IDataObject).metadata as IDataObject).uid as string);
 
-describe('Review 2026-11-25: the event surface keeps its promises', () => {
+describe('Event feeds and actions: empty pages walked, batched actions, updates, input checked, tenants (event-surface review of 2026-11-25)', () => {
 	let fake: FakeFlare;
 	let harness: Harness;
 	beforeAll(async () => {

@@ -22,7 +22,7 @@ const SEARCH = '/firework/v4/credentials/global/_search';
 /** What FastAPI sends for a handler that returns nothing: Flare documents these answers' schema as `{}`. */
 const NULL_BODY = { status: 200, rawBody: 'null', headers: { 'content-type': 'application/json' } };
 
-describe('Review of the walks change: writes, bounds and hints', () => {
+describe('Walks and writes: confirmations, bounds and hints (hostile review of issue 23)', () => {
 	let fake: FakeFlare;
 	let harness: Harness;
 	beforeAll(async () => {
@@ -76,7 +76,7 @@ describe('Review of the walks change: writes, bounds and hints', () => {
 	});
 });
 
-describe('Review of the walks change: each hint names what the operation has', () => {
+describe('Walks: each hint names what the operation has (hostile review of issue 23)', () => {
 	const node = { name: 'Flare' } as INode;
 	/** The operation as the runner describes it to the error messages (no item: no 404 target). */
 	const contextOf = (operation: FlareOperation): FailureContext => ({ ...operation, target: undefined });
