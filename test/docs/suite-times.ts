@@ -7,7 +7,8 @@
  * Runs `npm test` `--runs` times in a row, each to the end, while `--busy` other processes keep the
  * cores busy (a loop each, as a second job on the machine would), and prints min, median and max, and
  * whether every run passed. With `--write`, the block holds that line for each load measured (one line
- * per `--busy`, kept from earlier runs with another `--busy`).
+ * per `--busy`, kept from earlier runs with another `--busy`), and the block `suite-map` the map of the
+ * test folders: what each proves, and the time of its files in the last run at rest (jest's own figures).
  */
 import { childProcess, fs, os, path, performance, processRef } from '../support/node';
 import { writeBlock } from './blocks';
@@ -20,6 +21,17 @@ const runs = argument('runs', 3);
 const busy = argument('busy', 0);
 const root = path.resolve('.');
 const figuresFile = path.join(root, 'test-results', 'suite-times.json');
+const jestFile = path.join(root, 'test-results', 'suite-times-jest.json');
+
+/** The test folders, and what each proves (CONTRIBUTING.md, "Tests"). */
+const FOLDERS: Array<[folder: string, proves: string]> = [
+	['test/unit', 'the parts alone: masking (its rule, every notation by generation, linear time), validation, errors, the trigger\'s state, descriptions, the example workflows'],
+	['test/integration', 'every operation and both triggers in n8n-core against the fake API over HTTP: requests, items, errors, tenants, pickers, masking on every surface, each record once'],
+	['test/reliability', 'the invariants on every operation: faults at every page, hostile servers, every bad input, writes in order and never twice, the secret scan'],
+	['test/fake-flare', "the fake API itself against Flare's documented shapes (test/contract), its planted values in every notation"],
+	['test/model', "the Flare Trigger against its model (fast-check): random arrivals, faults, saves and restarts, on n8n 2.41's and 1.123's lifecycle"],
+	['test/upgrade', "a trigger's state saved by an earlier version, read by this one"],
+];
 
 /** A process that keeps one core busy until killed. */
 const busyLoop = () => childProcess.spawn(processRef.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
@@ -27,7 +39,7 @@ const busyLoop = () => childProcess.spawn(processRef.execPath, ['-e', 'for (;;) 
 function npmTest(): Promise<{ seconds: number; passed: boolean }> {
 	return new Promise((resolve) => {
 		const started = performance.now();
-		const child = childProcess.spawn('npm', ['test'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+		const child = childProcess.spawn('npm', ['test', '--', '--json', `--outputFile=${jestFile}`], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 		child.on('exit', (code) => resolve({ seconds: (performance.now() - started) / 1000, passed: code === 0 }));
 	});
 }
@@ -67,7 +79,29 @@ async function main(): Promise<void> {
 			...Object.keys(figures).sort().map((key) => figures[key]),
 		].join('\n'),
 	);
+	if (busy === 0) writeBlock(path.join(root, 'CONTRIBUTING.md'), 'suite-map', folderMap());
 	processRef.exitCode = passed === runs ? 0 : 1;
+}
+
+/** The map of the test folders, with the time of their files in the last run (summed: jest runs two at once). */
+function folderMap(): string {
+	const report = JSON.parse(fs.readFileSync(jestFile, 'utf8')) as {
+		testResults: Array<{ name: string; perfStats: { start: number; end: number } }>;
+	};
+	const seconds = new Map<string, number>();
+	for (const result of report.testResults) {
+		const folder = path.relative(root, result.name).split(path.sep).slice(0, 2).join('/');
+		seconds.set(folder, (seconds.get(folder) ?? 0) + (result.perfStats.end - result.perfStats.start) / 1000);
+	}
+	const time = (s: number) => (s >= 60 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${Math.round(s)} s`);
+	return [
+		`Measured by \`npx tsx test/docs/suite-times.ts\` on ${new Date().toISOString().slice(0, 10)}, at rest (the time of each folder's files, summed: jest runs two at once):`,
+		'',
+		'| Folder | What it proves | Time in `npm test` |',
+		'|---|---|---:|',
+		...FOLDERS.map(([folder, proves]) => `| \`${folder}\` | ${proves} | ${time(seconds.get(folder) ?? 0)} |`),
+		"| `test/e2e`, `test/queue` | a real n8n 2.41.1 and 1.123.81: every workflow, the playbooks against the tools' stand-ins, the editor, queue mode, the activated trigger, the differential check of the harness | in CI (below) |",
+	].join('\n');
 }
 
 void main();

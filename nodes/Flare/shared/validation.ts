@@ -321,3 +321,11 @@ export function locatorLabel(item: FlareItem, name: string): string {
 		return '';
 	}
 }
+
+/** Whether a collection option holds a value to use (left out, null or empty text: it does not). */
+export function isGiven(item: FlareItem, name: string): boolean {
+	const value = item.parameter<unknown>(name, null);
+	return (
+		value !== null && value !== undefined && !(typeof value === 'string' && value.trim() === '')
+	);
+}

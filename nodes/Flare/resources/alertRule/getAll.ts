@@ -1,58 +1,12 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import {
-	leakedValueOutput,
-	returnAllOrLimit,
-	updateDisplayOptions,
-} from '../../shared/descriptions';
+import { updateDisplayOptions } from '../../shared/descriptions';
+import { listFields, listQuery } from '../../shared/lists';
 import { nextCursor, type FlareOperation } from '../../shared/operation';
-import { boundedText, MAX_NAME_LENGTH, optionValue } from '../../shared/validation';
-import { isGiven } from '../identifier/data';
 
-const fields: INodeProperties[] = [
-	...returnAllOrLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		description: 'Only the rules that match all of these',
-		options: [
-			{
-				displayName: 'Search',
-				name: 'search',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. critical',
-				description:
-					"Text Flare searches the rules for (its q, which Flare's docs do not describe), e.g. part of a name",
-			},
-		],
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		description: 'Order and output settings of the list',
-		options: [
-			leakedValueOutput,
-			{
-				displayName: 'Order',
-				name: 'order',
-				type: 'options',
-				default: 'asc',
-				description: 'Order of the rules',
-				options: [
-					{ name: 'Ascending', value: 'asc' },
-					{ name: 'Descending', value: 'desc' },
-				],
-			},
-		],
-	},
-];
+const fields = listFields({
+	records: 'rules',
+	search: 'e.g. critical',
+	order: { default: 'asc', description: 'Order of the rules' },
+});
 
 export const getAllDescription = updateDisplayOptions(
 	{ show: { resource: ['alertRule'], operation: ['getAll'] } },
@@ -73,12 +27,7 @@ export const getAllOperation: FlareOperation = {
 	properties: fields,
 	apiFields: { size: 'limit', q: 'filters.search', order_type: 'options.order' },
 	prepare(item, request) {
-		request.qs = {
-			order_type: optionValue(item, 'options.order', ['asc', 'desc'], 'asc'),
-			...(isGiven(item, 'filters.search')
-				? { q: boundedText(item, 'filters.search', MAX_NAME_LENGTH) }
-				: {}),
-		};
+		request.qs = listQuery(item, 'order_type', 'asc');
 	},
 	output: (_item, records) => records,
 };

@@ -469,10 +469,5 @@ export function groupOf(item: FlareItem, name: string): IDataObject {
 	return groupId === undefined ? {} : { group_id: groupId };
 }
 
-/** Whether a collection option holds a value to use (left out, null or empty text: it does not). */
-export function isGiven(item: FlareItem, name: string): boolean {
-	const value = item.parameter<unknown>(name, null);
-	return (
-		value !== null && value !== undefined && !(typeof value === 'string' && value.trim() === '')
-	);
-}
+/** Whether a collection option holds a value to use (shared/validation.ts; kept here for the operations that import it from here). */
+export { isGiven } from '../../shared/validation';

@@ -1,11 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import {
-	leakedValueOutput,
-	notice,
-	returnAllOrLimit,
-	updateDisplayOptions,
-} from '../../shared/descriptions';
+import { notice, updateDisplayOptions } from '../../shared/descriptions';
+import { listFields, listQuery } from '../../shared/lists';
 import { nextCursor, type FlareOperation } from '../../shared/operation';
 import { booleanValue, optionValue } from '../../shared/validation';
 
@@ -18,15 +14,10 @@ export const REPORTS_NEEDS =
 
 const fields: INodeProperties[] = [
 	notice('reportGetAllNotice', REPORTS_NEEDS),
-	...returnAllOrLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		description: 'Which reports to list',
-		options: [
+	...listFields({
+		records: 'reports',
+		filtersDescription: 'Which reports to list',
+		filters: [
 			{
 				displayName: 'Include Archived',
 				name: 'includeArchived',
@@ -35,27 +26,8 @@ const fields: INodeProperties[] = [
 				description: 'Whether to list archived reports too',
 			},
 		],
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		description: 'Order and output settings of the list',
+		order: { default: 'desc', description: 'Direction of the order' },
 		options: [
-			leakedValueOutput,
-			{
-				displayName: 'Order',
-				name: 'order',
-				type: 'options',
-				default: 'desc',
-				description: 'Direction of the order',
-				options: [
-					{ name: 'Ascending', value: 'asc' },
-					{ name: 'Descending', value: 'desc' },
-				],
-			},
 			{
 				displayName: 'Order By',
 				name: 'orderBy',
@@ -72,7 +44,7 @@ const fields: INodeProperties[] = [
 				],
 			},
 		],
-	},
+	}),
 ];
 
 export const getAllDescription = updateDisplayOptions(
@@ -102,7 +74,7 @@ export const getAllOperation: FlareOperation = {
 	prepare(item, request) {
 		request.qs = {
 			order_by: optionValue(item, 'options.orderBy', ORDER_BY, 'created_at'),
-			order_type: optionValue(item, 'options.order', ['asc', 'desc'], 'desc'),
+			...listQuery(item, 'order_type', 'desc'),
 			include_archived: booleanValue(item, 'filters.includeArchived'),
 		};
 	},

@@ -1,13 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import {
-	leakedValueOutput,
-	notice,
-	returnAllOrLimit,
-	updateDisplayOptions,
-} from '../../shared/descriptions';
+import { notice, updateDisplayOptions } from '../../shared/descriptions';
+import { listFields, listQuery } from '../../shared/lists';
 import { nextCursor, type FlareOperation } from '../../shared/operation';
-import { optionValue, optionValues } from '../../shared/validation';
+import { optionValues } from '../../shared/validation';
 
 /** Flare's kinds of Threat Flow report (v4 OpenAPI `ReportType`). */
 export const REPORT_TYPES = ['custom', 'standard'] as const;
@@ -17,15 +13,9 @@ const fields: INodeProperties[] = [
 		'threatReportGetAllNotice',
 		'Needs access to Threat Flow (a feature of your Flare account and a permission of your role). Lists the Threat Flow reports of the tenant: those Flare publishes (standard) and those requested with Create Request (custom).',
 	),
-	...returnAllOrLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		description: 'Only the reports that match all of these',
-		options: [
+	...listFields({
+		records: 'reports',
+		filters: [
 			{
 				displayName: 'Report Types',
 				name: 'reportTypes',
@@ -42,29 +32,12 @@ const fields: INodeProperties[] = [
 				],
 			},
 		],
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		description: 'Order and output settings of the list',
-		options: [
-			leakedValueOutput,
-			{
-				displayName: 'Order',
-				name: 'order',
-				type: 'options',
-				default: 'desc',
-				description: 'Order of the reports by creation',
-				options: [
-					{ name: 'Newest First', value: 'desc' },
-					{ name: 'Oldest First', value: 'asc' },
-				],
-			},
-		],
-	},
+		order: {
+			default: 'desc',
+			description: 'Order of the reports by creation',
+			names: { desc: 'Newest First', asc: 'Oldest First' },
+		},
+	}),
 ];
 
 export const getAllDescription = updateDisplayOptions(
@@ -95,7 +68,7 @@ export const getAllOperation: FlareOperation = {
 	prepare(item, request) {
 		const types = optionValues(item, 'filters.reportTypes', REPORT_TYPES);
 		request.qs = {
-			order: optionValue(item, 'options.order', ['asc', 'desc'], 'desc'),
+			...listQuery(item, 'order', 'desc'),
 			...(types.length ? { report_types: types } : {}),
 		};
 	},
