@@ -17,7 +17,7 @@ import { NOTATIONS, plantedLeak } from '../../test/support/notations';
 import { planted } from '../../test/fake-flare/planted';
 import { path, processRef } from '../../test/support/node';
 import { ratio, round } from '../lib/stats';
-import { median } from '../lib/proc';
+import { REPO_ROOT, median } from '../lib/proc';
 
 export interface MaskingRow {
 	label: string;
@@ -80,7 +80,7 @@ function ordinaryText(bytes: number): string {
 }
 
 export async function runMasking(options: { runs: number; log: (text: string) => void }): Promise<MaskingRow[]> {
-	const masking = (await import(path.join(__dirname, '../../dist/nodes/Flare/shared/masking/index.js'))) as Masking;
+	const masking = (await import(path.join(REPO_ROOT, 'dist/nodes/Flare/shared/masking/index.js'))) as Masking;
 	const rows: MaskingRow[] = [];
 	const fake = await FakeFlare.start({ credentials: 2_000, eventsPerTenant: 400 });
 	try {

@@ -34,6 +34,7 @@ export interface ListForm {
 /** The fields of a v4 list's form. */
 export function listFields(form: ListForm): INodeProperties[] {
 	const names = form.order.names ?? { asc: 'Ascending', desc: 'Descending' };
+	const orderDefault = form.order.default;
 	const orders: Order[] =
 		form.order.names && form.order.default === 'desc' ? ['desc', 'asc'] : ['asc', 'desc'];
 	const search: INodeProperties[] = form.search
@@ -72,7 +73,7 @@ export function listFields(form: ListForm): INodeProperties[] {
 					displayName: 'Order',
 					name: 'order',
 					type: 'options',
-					default: form.order.default,
+					default: orderDefault,
 					description: form.order.description,
 					options: orders.map((order) => ({ name: names[order], value: order })),
 				},

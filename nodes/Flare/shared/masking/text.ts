@@ -5,6 +5,7 @@
  * (values.ts: a password a record states once, `Password: …`, and repeats in prose).
  */
 import { applyRanges } from './apply';
+import { LABEL, SEGMENT, SOFT } from './chars';
 import { MASK, maskValue } from './modes';
 import { readView, type Ranges } from './reader';
 import { urlRanges } from './urls';
@@ -17,6 +18,8 @@ export interface Scanned {
 	ranges: Ranges;
 	/** Whether the record's values are looked for as in a URL (whole parts after its host). */
 	url: boolean;
+	/** Ranges to mask whose values the record's other strings are not searched for. */
+	unnoted?: Ranges;
 }
 
 /**
@@ -25,14 +28,16 @@ export interface Scanned {
  * not read (most of a record's short texts: titles, names, sentences without punctuation). A family
  * added to the reader adds what it needs here; the generation property fails otherwise.
  */
-const NOTATION_HINT =
-	/[:=@|\t<>[\]&\\`*_~'"\-;,/\uff1a\uff1d\x00\x02\x0b]|AKIA|ASIA|ABIA|ACCA|AIza|eyJ|SG\.|[Bb]earer|machine|net user/;
+const NOTATION_HINT = new RegExp(
+	`[:=@|\\t<>[\\]&\\\\\`*_~'"\\-;,/\\uff1a\\uff1d${String.fromCharCode(SEGMENT, LABEL, SOFT)}]|AKIA|ASIA|ABIA|ACCA|AIza|eyJ|SG\\.|[Bb]earer|machine|net user`,
+);
 
 /** Free text: everything the reader finds in it. */
 export function textRules(text: string): Scanned {
 	if (!NOTATION_HINT.test(text)) return { view: plainView(text), ranges: [], url: false };
 	const view = viewOf(text);
-	return { view, ranges: readView(view), url: false };
+	const unnoted: Ranges = [];
+	return { view, ranges: readView(view, unnoted), url: false, unnoted };
 }
 
 /** The view of a text without markup: the text itself. */
@@ -117,13 +122,22 @@ export function noteRuleValues(scanned: Scanned, values: string[], noted: Set<st
  * as a whole is masked as that value is.
  */
 export function maskFound(scanned: Scanned, values: SecretValues): string {
-	const { view, ranges } = scanned;
+	const { view, ranges, unnoted } = scanned;
 	if (values.has(view.text)) return maskValue(view.text) as string;
+	for (const position of unnoted ?? []) ranges.push(position);
+	// Values looked for in the text as written too, where markup was read through: a password may
+	// hold markup's characters at its edge (`Qwerty123*`, `_Summer2024_`) that the plain view lost.
+	const written: Ranges = [];
 	if (!values.empty) {
 		if (scanned.url) values.findInUrl(view.plain, ranges);
-		else values.find(view.plain, ranges);
+		else {
+			values.find(view.plain, ranges);
+			if (view.starts) values.find(view.text, written);
+		}
 	}
-	return ranges.length === 0 ? view.text : applyRanges(view, ranges, MASK);
+	return ranges.length === 0 && written.length === 0
+		? view.text
+		: applyRanges(view, ranges, MASK, written);
 }
 
 const NO_VALUES = new SecretValues();
