@@ -85,7 +85,7 @@ function secretWords() {
 	const names = require(file);
 	const list = (words) => words.map((word) => `${word}`).join(', ');
 	return [
-		`  the words ${list(names.SECRET_WORDS)};`,
+		`  the words ${list(names.SECRET_WORDS)}; the phrases ${list(names.SECRET_PHRASES)};`,
 		`  a word ending in ${list(names.SECRET_WORD_ENDINGS)}, or ${list(names.PASS_PREFIXES.map((prefix) => `${prefix}pass`))};`,
 		`  \`key\` after ${list(names.KEY_QUALIFIERS)}; \`phrase\` after ${list(names.PHRASE_QUALIFIERS)};`,
 		'  or the whole name `key` or `hash`.',

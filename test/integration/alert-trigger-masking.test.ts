@@ -41,6 +41,8 @@ describe('Flare Alert Trigger: masking what threat actors write (review F0, F8)'
 		['a paste with a 40 kB base64 blob after a colon', `Subject: dump\n${'QUJD'.repeat(10_000)}\n`],
 		['a 144 kB run of "_password"', `x${'_password'.repeat(16_000)}`],
 		['one line of 40,000 "ab:cd" tokens', 'ab:cd '.repeat(40_000)],
+		// Hostile review of issue 38, RV-9: about 4 s of CPU before each quote's search was remembered.
+		['64 KiB of ":“", typographic quotes that never close', ':\u201c'.repeat(32 * 1024)],
 	])('F0 %s is answered within a second of CPU', async (_, content) => {
 		const [alert] = fake.newAlerts(1, { type: 'paste' });
 		let result: Awaited<ReturnType<typeof push>> | undefined;

@@ -27,7 +27,7 @@ export interface LeakContext {
 export type Wrap = (text: string) => string;
 
 /** What a value may hold in a notation: the characters that do not end it there. */
-export type Alphabet = 'word' | 'quoted' | 'phrase' | 'cell' | 'url' | 'noSlashAt';
+export type Alphabet = 'word' | 'wide' | 'quoted' | 'phrase' | 'cell' | 'url' | 'noSlashAt';
 
 interface WriteParts {
 	/** The value as the notation writes it (encoded where the notation encodes). */
@@ -48,6 +48,10 @@ export interface Notation {
 	markup: boolean;
 	/** Whether the name must be one word (an identifier, a header, a URL's parameter). */
 	oneWord?: boolean;
+	/** Whether the name is a label's phrase whose secret word is not the last (`Password for the VPN`). */
+	phrase?: boolean;
+	/** Whether another label may come first on its line (`Analyst: Password: …`). */
+	afterLabel?: boolean;
 	/** The text, and the value as it stands in it (what must not survive masking). */
 	write(parts: WriteParts): [text: string, written: string];
 }
@@ -76,7 +80,9 @@ const fixed = (family: string, alphabet: Alphabet, write: Notation['write']): No
 export const NOTATIONS: readonly Notation[] = [
 	// Assignments and labels: source code, configuration, pastes, AI answers.
 	named('assignment', 'word', ({ label, wrapped }) => [`${label('=')}${wrapped}`, wrapped], true),
-	named('label', 'phrase', ({ label, wrapped }) => [`${label(':')} ${wrapped}`, wrapped]),
+	{ ...named('label', 'phrase', ({ label, wrapped }) => [`${label(':')} ${wrapped}`, wrapped]), afterLabel: true },
+	{ ...named('label of several words', 'phrase', ({ label, wrapped }) => [`${label(':')} ${wrapped}`, wrapped]), phrase: true, afterLabel: true },
+	{ ...named('label, French spacing', 'phrase', ({ name, wrapped }) => [`${name}\u00a0: ${wrapped}`, wrapped]), afterLabel: true },
 	named('list label', 'phrase', ({ label, wrapped }) => [`- ${label(':')} ${wrapped}`, wrapped]),
 	named('INI', 'phrase', ({ label, wrapped }) => [`${label(' =')} ${wrapped}`, wrapped]),
 	named('JSON', 'quoted', ({ name, value }) => [`{"${name}": "${value}", "user": "jane"}`, value]),
@@ -87,6 +93,8 @@ export const NOTATIONS: readonly Notation[] = [
 	named('PHP config', 'quoted', ({ name, value }) => [`$cfg['${name}'] = "${value}";`, value]),
 	named('YAML', 'phrase', ({ name, value }) => [`database:\n  host: db.internal\n  ${name}: ${value}\n  port: 5432`, value]),
 	named('YAML quoted', 'quoted', ({ name, value }) => [`${name}: "${value}"`, value]),
+	named('YAML block scalar', 'phrase', ({ name, value }) => [`${identifier(name)}: |\n  ${value}\nuser: jane`, value], true),
+	named('YAML folded scalar', 'phrase', ({ name, value }) => [`${identifier(name)}: >-\n    ${value}`, value], true),
 	named('PHP define', 'quoted', ({ name, value }) => [`define('${upperSnake(name)}', '${value.replace(/'/g, '"')}');`, value.replace(/'/g, '"')]),
 	named('XML element', 'phrase', ({ name, value }) => [`<config>\n  <${identifier(name)}>${value}</${identifier(name)}>\n</config>`, value], true),
 	named('.NET setting', 'quoted', ({ name, value }) => [`<add key="${name}" value="${value.replace(/"/g, "'")}"/>`, value.replace(/"/g, "'")]),
@@ -97,13 +105,16 @@ export const NOTATIONS: readonly Notation[] = [
 	named('tab label', 'phrase', ({ name, value }) => [`Username\tjane\n${name}\t${value}`, value]),
 	named('dash label', 'word', ({ label, wrapped }) => [`${label(' -')} ${wrapped}`, wrapped]),
 	named('vertical table', 'cell', ({ name, value }) => [`| Field | Value |\n|---|---|\n| Username | jane |\n| ${name} | ${value} |`, value]),
+	named('vertical table, name with a colon', 'cell', ({ name, value }) => [`| ${name}: | ${value} |`, value]),
+	named('vertical HTML table', 'cell', ({ name, value }) => [`<table><tr><td>Username:</td><td>jane</td></tr><tr><td>${name}:</td><td>${value}</td></tr></table>`, value]),
+	named('name and a private key', 'word', ({ name, value }) => [JSON.stringify({ type: 'service_account', [identifier(name)]: `-----BEGIN PRIVATE KEY-----\n${value}\n-----END PRIVATE KEY-----\n` }), value], true),
 	// Stealer logs' blocks, and the formats that write a password without its name.
-	fixed('stealer log', 'phrase', ({ value, context }) => [`URL: https://${context.host}/login\nUsername: ${context.login}\nPassword: ${value}\nApplication: Chrome`, value]),
+	fixed('stealer log', 'wide', ({ value, context }) => [`URL: https://${context.host}/login\nUsername: ${context.login}\nPassword: ${value}\nApplication: Chrome`, value]),
 	fixed('stealer log, short', 'word', ({ value, context }) => [`SOFT: Chrome\nHOST: https://${context.host}\nUSER: ${context.user}\nPASS: ${value}`, value]),
-	fixed('combo', 'word', ({ value, context }) => [`${context.login}:${value}`, value]),
+	fixed('combo', 'wide', ({ value, context }) => [`${context.login}:${value}`, value]),
 	fixed('combo with |', 'word', ({ value, context }) => [`${context.login}|${value}`, value]),
 	fixed('combo with ;', 'word', ({ value, context }) => [`${context.login};${value}`, value]),
-	fixed('URL:login:password', 'word', ({ value, context }) => [`https://${context.host}/login:${context.login}:${value}`, value]),
+	fixed('URL:login:password', 'wide', ({ value, context }) => [`https://${context.host}/login:${context.login}:${value}`, value]),
 	fixed('host:login:password', 'word', ({ value, context }) => [`${context.host}:${context.user}:${value}`, value]),
 	fixed('android URL:login:password', 'word', ({ value, context }) => [`android://x2Vb==@com.${context.host.split('.')[0]}.app/:${context.user}:${value}`, value]),
 	fixed('login:password line', 'word', ({ value, context }) => [`dump:\n${context.user}:${value}\n`, value]),
@@ -112,25 +123,32 @@ export const NOTATIONS: readonly Notation[] = [
 	fixed('cookie export', 'quoted', ({ value, context }) => [`[{"domain": ".${context.host}", "hostOnly": false, "name": "li_at", "value": "${value}", "path": "/"}]`, value]),
 	fixed('cookie storage state', 'quoted', ({ value, context }) => [`{"cookies": [{"name": "li_at", "value": "${value}", "domain": ".${context.host}", "httpOnly": true}]}`, value]),
 	// Headers.
-	fixed('bearer', 'word', ({ value }) => [`Authorization: Bearer ${value}`, value]),
+	fixed('bearer', 'wide', ({ value }) => [`Authorization: Bearer ${value}`, value]),
 	fixed('basic', 'word', ({ value, context }) => {
 		const basic = base64(`${context.user}:${value}`);
 		return [`curl -H "Authorization: Basic ${basic}" https://api.${context.host}/`, basic];
 	}),
-	fixed('API key header', 'word', ({ value }) => [`X-Api-Key: ${value}`, value]),
+	fixed('API key header', 'wide', ({ value }) => [`X-Api-Key: ${value}`, value]),
 	fixed('cookie header', 'word', ({ value }) => [`Cookie: sid=${value}`, value]),
 	fixed('set-cookie', 'word', ({ value }) => [`Set-Cookie: sid=${value}; Path=/; HttpOnly`, value]),
 	// Command lines.
-	fixed('mysql -p', 'word', ({ value }) => [`mysql -u root -p${value} app`, value]),
+	fixed('mysql -p', 'wide', ({ value }) => [`mysql -u root -p${value} app`, value]),
 	fixed('--password', 'word', ({ value }) => [`mysqldump -u root --password ${value} app > app.sql`, value]),
 	fixed('--password=', 'word', ({ value }) => [`wget --user=jane --password=${value} https://files.acme.test/`, value]),
 	fixed('sshpass', 'quoted', ({ value, context }) => [`sshpass -p '${value.replace(/'/g, '"')}' ssh ${context.user}@${context.host}`, value.replace(/'/g, '"')]),
-	fixed('curl -u', 'word', ({ value, context }) => [`curl -u ${context.user}:${value} https://${context.host}/api`, value]),
+	fixed('curl -u', 'wide', ({ value, context }) => [`curl -u ${context.user}:${value} https://${context.host}/api`, value]),
 	fixed('smbclient -U', 'word', ({ value, context }) => [`smbclient //${context.host}/c$ -U ${context.user}%${value}`, value]),
 	fixed('PowerShell', 'word', ({ value }) => [`Connect-Service -User jane -Password ${value} -Force`, value]),
 	fixed('xfreerdp', 'word', ({ value, context }) => [`xfreerdp /u:${context.user} /p:${value} /v:${context.host}`, value]),
 	fixed('redis-cli', 'word', ({ value, context }) => [`redis-cli -h cache.${context.host} -a ${value} ping`, value]),
 	fixed('net user', 'word', ({ value, context }) => [`net user ${context.user} ${value} /add`, value]),
+	fixed('docker login', 'word', ({ value, context }) => [`docker login -u ci -p ${value} registry.${context.host}`, value]),
+	fixed('PsExec', 'word', ({ value, context }) => [`psexec \\\\10.0.0.5 -u ${context.host.split('.')[0].toUpperCase()}\\${context.user} -p ${value} cmd`, value]),
+	fixed('mongosh', 'word', ({ value }) => [`mongosh -u admin -p ${value} --authenticationDatabase admin`, value]),
+	fixed('Impacket target', 'noSlashAt', ({ value, context }) => [`impacket-secretsdump ${context.host.split('.')[0]}.local/${context.user}:${value}@10.0.0.5`, value]),
+	fixed('SQL IDENTIFIED BY', 'quoted', ({ value }) => [`CREATE USER 'app'@'%' IDENTIFIED BY '${value.replace(/'/g, '"')}';`, value.replace(/'/g, '"')]),
+	fixed('SQL WITH PASSWORD', 'quoted', ({ value }) => [`ALTER USER app WITH PASSWORD '${value.replace(/'/g, '"')}';`, value.replace(/'/g, '"')]),
+	fixed('HTML password input', 'quoted', ({ value }) => [`<input type="password" name="pw" value="${value.replace(/"/g, "'")}">`, value.replace(/"/g, "'")]),
 	// Connection strings and URLs.
 	fixed('connection string', 'word', ({ value, context }) => [`Server=db.${context.host};Database=app;User Id=sa;Password=${value};`, value]),
 	fixed('postgres URL', 'url', ({ value, context }) => [`postgres://${context.user}:${enc(value)}@db.${context.host}:5432/app`, enc(value)]),
@@ -140,10 +158,16 @@ export const NOTATIONS: readonly Notation[] = [
 	fixed('JDBC Oracle', 'noSlashAt', ({ value, context }) => [`jdbc:oracle:thin:${context.user}/${value}@db.${context.host}:1521:app`, value]),
 	fixed('redis URL', 'url', ({ value, context }) => [`redis://:${enc(value)}@cache.${context.host}:6379/0`, enc(value)]),
 	fixed('ftp URL', 'url', ({ value, context }) => [`mirror at ftp://backup:${enc(value)}@files.${context.host}/db.sql`, enc(value)]),
+	fixed('autolink', 'url', ({ value, context }) => [`Check <https://${context.user}:${enc(value)}@${context.host}/db> now`, enc(value)]),
+	fixed('Slack link', 'url', ({ value, context }) => [`<https://${context.host}/reset?token=${enc(value)}|reset link>`, enc(value)]),
 	fixed('reset link', 'url', ({ value, context }) => [`reset at https://${context.host}/reset?token=${enc(value)}&lang=en now`, enc(value)]),
 	// Tables.
 	fixed('CSV', 'cell', ({ value, context }) => [`email,password,ip\n${context.login},${value},203.0.113.7`, value]),
 	fixed('CSV quoted', 'quoted', ({ value, context }) => [`"email";"password"\n"${context.login}";"${value.replace(/"/g, '""')}"`, value.replace(/"/g, '""')]),
+	fixed('CSV after a label', 'cell', ({ value, context }) => [`Dump: email,password\n${context.login},${value}`, value]),
+	fixed('CSV with a # column', 'cell', ({ value, context }) => [`#,email,password\n1,${context.login},${value}`, value]),
+	fixed('CSV with an empty first header cell', 'cell', ({ value, context }) => [`,email,password\n1,${context.login},${value}`, value]),
+	fixed('Markdown table with a # column', 'cell', ({ value, context }) => [`| # | Email | Password |\n|---|---|---|\n| 1 | ${context.login} | ${value} |`, value]),
 	fixed('TSV', 'cell', ({ value, context }) => [`login\tpassword\tcountry\n${context.login}\t${value}\tCA`, value]),
 	fixed('Markdown table', 'cell', ({ value, context }) => [`| User | Password |\n|------|----------|\n| ${context.login} | ${value} |`, value]),
 	fixed('HTML table', 'cell', ({ value, context }) => [`<table>\n  <tr><th>User</th><th>Password</th></tr>\n  <tr>\n    <td>${context.login}</td>\n    <td>${value}</td>\n  </tr>\n</table>`, value]),
@@ -180,7 +204,14 @@ export const SECRET_NAMES: readonly string[] = [
 	'userPassword', 'user_pass', 'api_key', 'apiKey', 'API_KEY', 'X-Api-Key', 'access_token',
 	'accessToken', 'auth_token', 'client_secret', 'clientSecret', 'secret', 'token', 'AWS_SECRET_ACCESS_KEY',
 	'private_key', 'passphrase', 'pin', 'otp', 'session_id', 'Пароль', 'contraseña', 'senha', 'Passwort',
-	'mot de passe', 'API Key', 'Secret Key', 'New Password', 'Recovery phrase',
+	'mot de passe', 'API Key', 'Secret Key', 'New Password', 'Recovery phrase', 'Clave', 'Lozinka', 'Mật khẩu',
+	'Kata sandi', 'كلمة المرور',
+];
+
+/** Labels of several words whose secret word is not the last (a label's phrase). */
+export const LABEL_PHRASES: readonly string[] = [
+	'Password for the VPN', 'Password for jane@acme.com', 'Password (case-sensitive)', 'New password (temporary)',
+	'Password 2', 'VPN password for jane', 'Пароль от почты', 'Contraseña del correo', 'API key for prod', 'Your password',
 ];
 
 /** Markup a name or a value may be wrapped in. */
@@ -205,11 +236,14 @@ export const WRAPS: readonly Wrap[] = [
 const CHARS = {
 	letters: 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
 	symbols: '!@$%^*()+-.?/=:{}_',
+	/** What password managers' symbol sets add: characters that end values in other notations. */
+	more: ';\'"<>[]&#~`',
 };
 
 /** The characters a value may hold in each alphabet. */
 export const ALPHABETS: Record<Alphabet, string> = {
 	word: CHARS.letters + CHARS.symbols,
+	wide: CHARS.letters + CHARS.symbols + CHARS.more,
 	quoted: CHARS.letters + CHARS.symbols + ' ;,|&#<>[]',
 	phrase: CHARS.letters + '!@$%^*?. ',
 	cell: CHARS.letters + CHARS.symbols.replace(/[,;]/g, ''),
@@ -233,12 +267,17 @@ export interface LeakChoice {
 	/** Split the value with Flare's `<mark>` tags at these fractions of its length (unbalanced too). */
 	marks: number[];
 	core: string;
+	/** Another label first on the line, where the notation allows one ({@link LEADS}). */
+	lead?: number;
 }
 
 /** A leak: the text and the value as it stands in it. */
 export function writeLeak(choice: LeakChoice, context: LeakContext): [text: string, written: string] {
 	return writeValue(choice, plantedIn(choice.core), context);
 }
+
+/** Labels of no secret that may come first on a leak's line (`Analyst: Password: …`). */
+const LEADS = ['', 'Analyst: ', 'Update 2: '];
 
 /** A leak of `planted` (a value with the marker at both ends), as `choice` writes it. */
 export function writeValue(
@@ -249,7 +288,11 @@ export function writeValue(
 	const notation = NOTATIONS[choice.notation % NOTATIONS.length];
 	let value = planted;
 	if (notation.alphabet === 'phrase') value = value.replace(/ +/g, ' ').trim();
-	const names = notation.oneWord ? SECRET_NAMES.filter((name) => !name.includes(' ')) : SECRET_NAMES;
+	const names = notation.phrase
+		? LABEL_PHRASES
+		: notation.oneWord
+			? SECRET_NAMES.filter((name) => !name.includes(' '))
+			: SECRET_NAMES;
 	const name = names[choice.name % names.length];
 	const nameWrap = notation.markup ? WRAPS[choice.nameWrap % WRAPS.length] : WRAPS[0];
 	const valueWrap = notation.markup ? WRAPS[choice.valueWrap % WRAPS.length] : WRAPS[0];
@@ -257,7 +300,8 @@ export function writeValue(
 		choice.separatorInside ? nameWrap(`${name}${separator}`) : `${nameWrap(name)}${separator}`;
 	const marked = notation.markup && notation.alphabet !== 'quoted' ? withMarks(value, choice.marks) : value;
 	const wrapped = valueWrap(marked);
-	const [text, written] = notation.write({ value, name, label, wrapped, context });
+	const [body, written] = notation.write({ value, name, label, wrapped, context });
+	const text = notation.afterLabel ? `${LEADS[(choice.lead ?? 0) % LEADS.length]}${body}` : body;
 	// The value as it stands, without the markup around it (which masking keeps around the mask).
 	return [text, written === wrapped ? marked : written];
 }
@@ -288,7 +332,7 @@ export function notationNamed(family: string): number {
 export function plantedLeak(k: number, planted: string, context: LeakContext): [text: string, written: string] {
 	return writeValue(
 		// Marks in pairs: a highlight inside the value, which masking takes with it.
-		{ notation: k, name: k * 7, nameWrap: k * 5, separatorInside: k % 2 === 1, valueWrap: k * 3, marks: k % 4 === 0 ? [0.3, 0.6] : [] },
+		{ notation: k, name: k * 7, nameWrap: k * 5, separatorInside: k % 2 === 1, valueWrap: k * 3, marks: k % 4 === 0 ? [0.3, 0.6] : [], lead: k },
 		planted,
 		context,
 	);
@@ -361,6 +405,7 @@ export const leakArbitrary: fc.Arbitrary<LeakChoice> = fc
 			valueWrap: fc.nat({ max: WRAPS.length - 1 }),
 			marks: fc.array(fraction, { maxLength: 3 }),
 			core: coreOf(NOTATIONS[notation].alphabet),
+			lead: fc.nat({ max: 2 }),
 		}),
 	);
 

@@ -137,3 +137,27 @@ describe("M5: a record's own secret, URL-encoded in its URL", () => {
 		expect(protectLeakedValuesWith(record, 'masked', [password])).toEqual({ url: 'https://globex.io/cb?q=********' });
 	});
 });
+
+describe("a record's many values, found at once by an automaton or one by one, alike (values.ts)", () => {
+	it('fast-check: the automaton finds what indexOf finds, for any values and text', async () => {
+		const { SecretValues } = await import('../../nodes/Flare/shared/masking/values');
+		const fc = (await import('fast-check')).default;
+		const unit = fc.constantFrom(...'ab1!A_-');
+		fc.assert(
+			fc.property(fc.array(fc.string({ unit, minLength: 6, maxLength: 12 }), { minLength: 9, maxLength: 20 }), fc.string({ unit, maxLength: 400 }), (values, filler) => {
+				const text = `${filler}${values.join(filler)}${filler}`;
+				const spans = (ranges: number[]) => {
+					const covered = new Set<number>();
+					for (let index = 0; index < ranges.length; index += 2) for (let at = ranges[index]; at < ranges[index + 1]; at++) covered.add(at);
+					return [...covered].sort((a, b) => a - b);
+				};
+				const byAutomaton: number[] = [];
+				const oneByOne: number[] = [];
+				new SecretValues(values, Infinity).find(text, byAutomaton);
+				new SecretValues(values, 0).find(text, oneByOne);
+				expect(spans(byAutomaton)).toEqual(spans(oneByOne));
+			}),
+			{ numRuns: 300, seed: 20261207 },
+		);
+	});
+});

@@ -9,6 +9,9 @@
  * KiB; `npm run test:long` n = 1 MiB and 30 composed shapes. Speed itself is the bench's.
  */
 import fc from 'fast-check';
+import type { IDataObject } from 'n8n-workflow';
+
+import { randomBytes } from 'crypto';
 
 import { protectLeakedValues } from '../../nodes/Flare/shared/masking';
 import { ADVERSARIAL, FRAGMENTS } from '../support/adversarial';
@@ -20,11 +23,22 @@ const N = volume(64 * KiB, 1024 * KiB);
 /** At most this many times the CPU time of n bytes for 4n: linear takes about 4. */
 const MAX_RATIO = 6;
 
-/** CPU time to mask `text` as a record's free text, URL and with a secret of its own: the best of two. */
+/**
+ * Secrets of the record's own, looked for in its texts (values.ts): one that is searched everywhere,
+ * and more than a few, so that the texts are read by the automaton rather than by `indexOf`.
+ */
+const OWN_SECRETS = { password: 'Zq9!rT2xW', passwords: Array.from({ length: 12 }, (_, index) => `Kd${index}#vP8mLq`) };
+
+/** CPU time to mask `text` as a record's free text and URL, with secrets of its own: the best of two. */
 async function maskingCpuMs(text: string): Promise<number> {
+	return recordCpuMs(() => ({ content: text, url: text, ...OWN_SECRETS }));
+}
+
+/** CPU time to mask the record `make` builds: the best of two. */
+async function recordCpuMs(make: () => IDataObject): Promise<number> {
 	let best = Infinity;
 	for (let run = 0; run < 2; run++) {
-		const record = { content: text, url: text, password: 'aaaaaaa' };
+		const record = make();
 		best = Math.min(best, await cpuMsOf(() => protectLeakedValues(record, 'masked')));
 	}
 	return best;
@@ -36,13 +50,33 @@ async function maskingCpuMs(text: string): Promise<number> {
  */
 async function ratioOf(make: (bytes: number) => string): Promise<number> {
 	const [small, large] = [make(N), make(4 * N)];
-	await maskingCpuMs(make(N / 4));
+	return recordRatioOf(() => maskingCpuMs(small), () => maskingCpuMs(large), () => maskingCpuMs(make(N / 4)));
+}
+
+async function recordRatioOf(
+	small: () => Promise<number>,
+	large: () => Promise<number>,
+	warmUp: () => Promise<number>,
+): Promise<number> {
+	await warmUp();
 	let ratio = Infinity;
 	for (let attempt = 0; attempt < 3 && ratio > MAX_RATIO; attempt++) {
 		// Below a millisecond the clock's grain decides: such a shape is fast at any size.
-		ratio = (await maskingCpuMs(large)) / Math.max(await maskingCpuMs(small), 1);
+		ratio = (await large()) / Math.max(await small(), 1);
 	}
 	return ratio;
+}
+
+/**
+ * A record whose own secrets are long and many (hostile review of issue 38, RV-10: twelve passwords
+ * of 100 kB built an automaton of gigabytes): 24 values of `bytes` in all, and `bytes` of text that
+ * repeats their beginnings.
+ */
+function recordOfLongSecrets(bytes: number): IDataObject {
+	const unit = Math.ceil(bytes / 24);
+	const passwords = Array.from({ length: 24 }, (_, index) => `${index}${randomBytes(unit).toString('base64').slice(0, unit)}`);
+	const lines = passwords.map((password) => `tried ${password.slice(0, 600)} then`).join('\n');
+	return { passwords, content: lines.repeat(Math.ceil(bytes / lines.length)) };
 }
 
 describe('masking time is linear in the text, whatever the text (CPU time of 4n bytes at most 6 times that of n)', () => {
@@ -61,6 +95,18 @@ describe('masking time is linear in the text, whatever the text (CPU time of 4n 
 			{ numRuns: volume(4, 30), seed: 20261207 },
 		);
 	}, 600_000);
+
+	it('a record of long and many secrets of its own (RV-10) costs at most twice a record of as many bytes of free text', async () => {
+		const bytes = 4 * N;
+		const secrets = recordOfLongSecrets(bytes);
+		const text = { content: ADVERSARIAL['base64 after a label'](2 * bytes) };
+		await recordCpuMs(() => structuredClone(secrets));
+		let ratio = Infinity;
+		for (let attempt = 0; attempt < 3 && ratio > 2; attempt++) {
+			ratio = (await recordCpuMs(() => structuredClone(secrets))) / Math.max(await recordCpuMs(() => structuredClone(text)), 1);
+		}
+		expect({ ratio: Math.round(ratio * 10) / 10, cheap: ratio <= 2 }).toMatchObject({ cheap: true });
+	}, 120_000);
 
 	it('R-M1 (hostile review of 2026-12-07): 4 MiB of a credential line split by <mark> tags is masked in seconds, not a minute, of CPU', async () => {
 		const marks = 300_000;

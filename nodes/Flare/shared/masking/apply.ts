@@ -10,10 +10,13 @@
 import type { Ranges } from './reader';
 import type { Tag, View } from './view';
 
-/** `view`'s text with `ranges` (positions in its plain view) replaced by `mask`. */
-export function applyRanges(view: View, ranges: Ranges, mask: string): string {
+/** `view`'s text with `ranges` (positions in its plain view) and `written` (in its text) replaced by `mask`. */
+export function applyRanges(view: View, ranges: Ranges, mask: string, written: Ranges = []): string {
 	const { text, starts, ends, tags } = view;
 	const spans: Array<[number, number]> = [];
+	for (let index = 0; index < written.length; index += 2) {
+		if (written[index + 1] > written[index]) spans.push([written[index], written[index + 1]]);
+	}
 	for (let index = 0; index < ranges.length; index += 2) {
 		const start = ranges[index];
 		const end = ranges[index + 1];

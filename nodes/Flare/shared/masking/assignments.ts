@@ -22,8 +22,10 @@
  * e-mail address (a login: "logins for password: jane@acme.com") and placeholders (`null`, `****`).
  */
 import { EMAIL, PIPE, TAB, isBlank, isNameCode, isQuote } from './chars';
-import { NOT_SECRET_NAME, SECRETS_NAME, nameKind } from './names';
+import { NOT_SECRET_NAME, SECRET_NAME, SECRETS_NAME, nameKind } from './names';
 import type { Reader } from './reader';
+import { privateKey } from './shapes';
+import { isUrlStart, url } from './urls';
 
 /** How a name meets its value. */
 const EQUALS = 1;
@@ -56,6 +58,8 @@ const PAIR_NAMES = new Set([
 	'variable',
 	'var',
 	'setting',
+	// `<input type="password" value="…">`, `{"type": "password", "value": "…"}`
+	'type',
 ]);
 /** Last words of names of several words (`API Key`, `Recovery phrase`, `mot de passe`, `Session ID`). */
 const NAME_TAILS = new Set([
@@ -66,6 +70,10 @@ const NAME_TAILS = new Set([
 	'code',
 	'id',
 	'passe',
+	'khẩu',
+	'sandi',
+	'المرور',
+	'السر',
 	'string',
 	'value',
 	'word',
@@ -103,6 +111,8 @@ interface ValueOptions {
 	plural?: boolean;
 	/** A value that is itself a secret's name is a list of names, not a secret (`["password", "token"]`). */
 	notNames?: boolean;
+	/** After `=`: `;` and another name and `=` end it (`Password=…;User Id=sa`). */
+	pairs?: boolean;
 }
 
 /**
@@ -146,8 +156,35 @@ export function assignmentAt(reader: Reader, at: number, end: number, head: bool
 		parameter: before === 0x3f || before === 0x26,
 		quotedOnly: separator.kind === COMMA,
 		notNames: separator.kind === COMMA,
+		pairs: separator.kind === EQUALS,
 		plural,
 	});
+}
+
+/** Words that make a label's phrase prose rather than a secret's label (`Password reset instructions:`). */
+const PROSE_WORDS =
+	/(?:^|[\s(])(?:reset|policy|policies|requirements?|rules?|manager|strength|expired|expires|expiry|changed?|history|complexity|length|forgot(?:ten)?|instructions?)(?=$|[\s)])/i;
+/** Words of the rule too wide to make a phrase a label (`Session 3: Introduction`, `Auth for the API: OAuth`). */
+const WIDE_WORDS =
+	/(?:^|[\s(])(?:session|sid|auth|authorization|cookie|signature|sig|credentials?|creds?|bearer)(?=$|[\s)])/i;
+/** A label's phrase: words, digits and the marks labels hold (`Password (case-sensitive)`, `Password for jane@acme.com`). */
+const LABEL_PHRASE = /^[\p{L}\p{N}][\p{L}\p{N} ()@.'’\-#/]{0,47}$/u;
+
+/**
+ * Whether the line's first words, from `from` to the `:` at `colon`, are a secret's label of several
+ * words whose name is not the last (`Password for the VPN:`, `VPN password for jane:`, `Password 2:`,
+ * `Пароль от почты:`): at most six words, of which the first or the first two name a secret.
+ */
+export function headLabel(reader: Reader, from: number, colon: number): boolean {
+	const { plain } = reader;
+	const next = plain.charCodeAt(colon + 1);
+	if (next === 0x3a || next === 0x2f) return false;
+	const end = reader.trimEnd(from, colon);
+	if (end - from > 48) return false;
+	const phrase = plain.slice(from, end);
+	if (!LABEL_PHRASE.test(phrase) || PROSE_WORDS.test(phrase) || WIDE_WORDS.test(phrase)) return false;
+	const words = phrase.split(/\s+/);
+	return words.length <= 6 && nameKind(words.slice(0, 2).join(' ')) === SECRET_NAME;
 }
 
 /** The value of a label read as an element's text (`<password>…</password>`: view.ts). */
@@ -162,12 +199,22 @@ export function labelValue(reader: Reader, at: number): number {
 export function spacedValue(reader: Reader, at: number, end: number): number {
 	const { plain } = reader;
 	const length = end - at;
+	// SQL: `IDENTIFIED BY '…'`, `WITH PASSWORD '…'` (a quoted value only).
+	if (length === 2 && (plain.charCodeAt(at) | 0x20) === 0x62 && (plain.charCodeAt(at + 1) | 0x20) === 0x79) {
+		const previous = reader.word1;
+		return previous !== -1 && plain.slice(previous, previous + 11).toLowerCase() === 'identified '
+			? readValue(reader, end, { quotedOnly: true })
+			: -1;
+	}
 	const first = plain.charCodeAt(at) | 0x20;
 	if ((length !== 6 && length !== 8) || (first !== 0x70 && first !== 0x62)) return -1;
 	const word = plain.slice(at, end);
 	const lower = word.toLowerCase();
 	if (reader.netrc && (lower === 'password' || lower === 'passwd')) {
 		return readValue(reader, end, {});
+	}
+	if (lower === 'password' && isQuote(plain.charCodeAt(reader.skipBlanks(end)))) {
+		return readValue(reader, end, { quotedOnly: true });
 	}
 	if (word === 'Bearer' || word === 'bearer') {
 		const start = reader.skipBlanks(end);
@@ -197,7 +244,10 @@ function separatorAfter(
 	let index = end;
 	let code = plain.charCodeAt(index);
 	const quotedName = isQuote(plain.charCodeAt(at - 1)) && isQuote(code);
-	if (isQuote(code)) code = plain.charCodeAt(++index);
+	if (isQuote(code)) {
+		reader.passQuote(index);
+		code = plain.charCodeAt(++index);
+	}
 	if (code === 0x5d) code = plain.charCodeAt(++index);
 	const blanksFrom = index;
 	let tabbed = false;
@@ -375,10 +425,20 @@ function cookiePairs(reader: Reader, from: number): number {
 export function readValue(reader: Reader, from: number, options: ValueOptions): number {
 	const { plain } = reader;
 	let at = reader.skipBlanks(from);
+	// `| Password: | hunter2 |`: the value is the next cell (and the line a row, where it did not start so).
+	if (plain.charCodeAt(at) === PIPE && options.rest && !isBlockScalar(reader, at)) {
+		reader.pipeRow = true;
+		at = reader.skipBlanks(at + 1);
+	}
 	if (at >= reader.lineEnd) {
-		if (options.rest) reader.labelPending = true;
+		if (options.rest && !reader.headerRow) reader.labelPending = true;
 		return at;
 	}
+	// A private key after its name (`"private_key": "-----BEGIN PRIVATE KEY-----\n…"`): its body.
+	const keyAt = isQuote(plain.charCodeAt(at)) ? at + 1 : at;
+	if (plain.startsWith('-----BEGIN ', keyAt)) return privateKey(reader, keyAt);
+	// A link after a label (`Session: https://app.flare.io/#/…`) is read as a URL: its secrets only.
+	if (isUrlStart(plain, keyAt, reader.runEnd(keyAt))) return url(reader, keyAt);
 	if (isQuote(plain.charCodeAt(at))) {
 		const close = reader.closingQuote(at);
 		if (close !== -1) {
@@ -395,11 +455,26 @@ export function readValue(reader: Reader, from: number, options: ValueOptions): 
 	} else if (options.quotedOnly) return at;
 	// `"cookies": [{…}]`, `"password": {…}`: a structure, read on (its own names say what it holds).
 	const first = plain.charCodeAt(at);
+	// YAML's block scalar (`password: |`, `key: >-`): the lines indented more than the label's.
+	if (isBlockScalar(reader, at)) {
+		reader.blockIndent = reader.skipBlanks(reader.lineStart) - reader.lineStart;
+		return reader.lineEnd;
+	}
 	if (first === 0x5b || first === 0x7b) return at;
 	at = afterScheme(reader, at, reader.lineEnd);
 	const end = options.rest ? restEnd(reader, at, options) : wordEnd(reader, at, options);
 	if (accepts(reader, at, end, options)) reader.mask(at, end);
 	return Math.max(end, at);
+}
+
+/** Whether `at` starts YAML's block scalar indicator, alone on its line (`|`, `>-`, `|2`). */
+function isBlockScalar(reader: Reader, at: number): boolean {
+	const { plain } = reader;
+	const first = plain.charCodeAt(at);
+	if (first !== PIPE && first !== 0x3e) return false;
+	let end = at + 1;
+	while (end < reader.lineEnd && end - at <= 3 && !isBlank(plain.charCodeAt(end))) end++;
+	return reader.skipBlanks(end) >= reader.lineEnd && /^[|>][-+]?\d?$/.test(plain.slice(at, end));
 }
 
 /** Past an authorization scheme and its blanks (`Bearer …`), when a credential follows it. */
@@ -423,11 +498,31 @@ function pairStartsAt(reader: Reader, at: number): boolean {
 	const { plain } = reader;
 	if (!isNameCode(plain.charCodeAt(at))) return false;
 	let end = reader.runEnd(at);
+	// A name of up to three words (`User Id=`, `Initial Catalog=`, as connection strings write them).
+	for (let words = 1; words < 3 && plain.charCodeAt(end) === 0x20 && isNameCode(plain.charCodeAt(end + 1)); words++) {
+		end = reader.runEnd(end + 1);
+	}
 	if (end - at > 64) return false;
 	if (isQuote(plain.charCodeAt(end))) end++;
 	const code = plain.charCodeAt(end);
 	if (code === 0x3d) return true;
-	return code === 0x3a && plain.charCodeAt(end + 1) !== 0x2f && plain.charCodeAt(end + 1) !== 0x3a;
+	// `Server: db; Password: …`; but `a:x` may be a value's (`Bearer abc;a:x`).
+	return code === 0x3a && (isBlank(plain.charCodeAt(end + 1)) || end + 1 >= reader.lineEnd);
+}
+
+/**
+ * Whether a `;` at `at` ends a value: before a blank or the line's end, or (a value after `=`, as
+ * connection strings write them: `Password=…;User Id=sa`) another name and `=`; inside a value it
+ * is the value's (`xK9;Zq9Rt`, `-pAb;c=d`).
+ */
+function endsAtSemicolon(reader: Reader, at: number, options: ValueOptions): boolean {
+	if (reader.plain.charCodeAt(at) !== 0x3b) return false;
+	const next = at + 1;
+	return (
+		next >= reader.lineEnd ||
+		isBlank(reader.plain.charCodeAt(next)) ||
+		(options.pairs === true && pairStartsAt(reader, next))
+	);
 }
 
 /** The end of a value of one word. */
@@ -436,7 +531,7 @@ function wordEnd(reader: Reader, at: number, options: ValueOptions): number {
 	let end = at;
 	for (; end < lineEnd; end++) {
 		const code = plain.charCodeAt(end);
-		if (isBlank(code) || isQuote(code) || code === 0x3b) break;
+		if (isBlank(code) || (isQuote(code) && reader.endsString(end)) || endsAtSemicolon(reader, end, options)) break;
 		if (code === 0x2c) {
 			const next = end + 1;
 			if (
@@ -461,14 +556,11 @@ function restEnd(reader: Reader, at: number, options: ValueOptions): number {
 	const { plain, lineEnd, pipeRow } = reader;
 	let end = at;
 	let last = at;
-	// In a string (`"Password: correct horse"`): to its closing quote.
-	const quote = reader.headQuote !== -1 && reader.headQuote < at ? reader.headQuote : -1;
-	const quoteCode = quote === -1 ? -1 : plain.charCodeAt(quote);
-	const quoteLevel = quote === -1 ? 0 : (reader.levels?.[quote] ?? 0);
 	while (end < lineEnd) {
 		const code = plain.charCodeAt(end);
-		if (code === 0x3b || (pipeRow && code === PIPE) || (options.tabbed && code === TAB)) break;
-		if (code === quoteCode && (reader.levels?.[end] ?? 0) === quoteLevel) break;
+		if (endsAtSemicolon(reader, end, options) || (pipeRow && code === PIPE) || (options.tabbed && code === TAB)) break;
+		// In a string (`"Password: correct horse"`): to its closing quote.
+		if (isQuote(code) && reader.endsString(end)) break;
 		if (isBlank(code)) {
 			const next = reader.skipBlanks(end);
 			const after = plain.charCodeAt(next);

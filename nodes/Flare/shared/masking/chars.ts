@@ -14,7 +14,9 @@ export const LABEL = 0x02;
 
 export const isDigit = (code: number) => code >= 48 && code <= 57;
 export const isAsciiLetter = (code: number) => (code | 0x20) >= 97 && (code | 0x20) <= 122;
-export const isBlank = (code: number) => code === SPACE || code === TAB;
+/** A space, a tab, or a no-break space (French typography writes one before `:`: `Mot de passe\u00a0:`). */
+export const isBlank = (code: number) =>
+	code === SPACE || code === TAB || code === 0xa0 || code === 0x202f;
 export const isSpace = (code: number) => isBlank(code) || code === LF || code === CR;
 /** A line's end in the plain view (a segment's end is one too, and markup's). */
 export const isLineEnd = (code: number) =>

@@ -22,7 +22,8 @@ import type { Reader } from './reader';
  * Commands and the letters of their options that take a password, from each one's manual: MySQL and
  * MariaDB clients `-p`, sshpass `-p`, 7-Zip and RAR `-p`, Info-ZIP's zip and unzip `-P`, THC Hydra,
  * Medusa, NetExec/CrackMapExec and Evil-WinRM `-p`, FreeRDP and rdesktop `-p` (FreeRDP also `/p:`),
- * redis-cli `-a`, Microsoft's sqlcmd and bcp `-P`.
+ * redis-cli `-a`, Microsoft's sqlcmd and bcp `-P`, `docker login` and `podman login` `-p`, Sysinternals'
+ * PsExec and PAExec `-p`, MongoDB's shells and tools `-p`.
  */
 const PASSWORD_OPTIONS: Record<string, string> = {
 	mysql: 'p',
@@ -52,7 +53,20 @@ const PASSWORD_OPTIONS: Record<string, string> = {
 	'redis-cli': 'a',
 	sqlcmd: 'P',
 	bcp: 'P',
+	docker: 'p',
+	podman: 'p',
+	psexec: 'p',
+	psexec64: 'p',
+	paexec: 'p',
+	mongo: 'p',
+	mongosh: 'p',
+	mongodump: 'p',
+	mongorestore: 'p',
+	mongoexport: 'p',
+	mongoimport: 'p',
 };
+/** Commands whose `-p` takes a password only in their `login` command. */
+const LOGIN_COMMANDS = new Set(['docker', 'podman']);
 /** What follows `machine` in a `.netrc`: a host, then `login` or `password`. */
 const NETRC = /^\s+\S+\s+(?:login|password)\s/;
 /** Options named like secrets that take none (`--password-stdin`, `--token-file`). */
@@ -107,7 +121,9 @@ function commandBefore(reader: Reader, at: number): string | undefined {
 		}
 		if (end - index <= 16) {
 			const word = plain.slice(index, end).toLowerCase().replace(/\.exe$/, '');
-			if (PASSWORD_OPTIONS[word] !== undefined) reader.lineCommand = word;
+			// `docker login -p …`, but `docker run -p 8080:80`: a port.
+			const login = !LOGIN_COMMANDS.has(word) || /^[ \t]+login\b/.test(plain.slice(end, end + 16));
+			if (PASSWORD_OPTIONS[word] !== undefined && login) reader.lineCommand = word;
 		}
 		index = end;
 		reader.commandScan = end;
@@ -168,7 +184,7 @@ function userPassword(reader: Reader, end: number): number {
 	while (
 		valueEnd < limit &&
 		!isBlank(plain.charCodeAt(valueEnd)) &&
-		!isQuote(plain.charCodeAt(valueEnd))
+		!(isQuote(plain.charCodeAt(valueEnd)) && reader.endsString(valueEnd))
 	)
 		valueEnd++;
 	for (let index = at; index < valueEnd; index++) {

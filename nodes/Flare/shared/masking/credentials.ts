@@ -5,14 +5,17 @@
  *   jane@acme.com:hunter2          jane@acme.com|hunter2          jane@acme.com;hunter2
  *   https://acme.com/login:jane:hunter2      acme.com:jane@acme.com:hunter2      localhost:5432:db:jane:hunter2
  *   jane:hunter2   (a line of its own: a login that starts with a letter, so that times are no logins)
+ *   acme.local/admin:hunter2@10.0.0.5   (Impacket's target: domain/login:password@host)
  *
  * The password runs to a blank (or to the quote that opened the line), and takes the colons it
  * holds (`jane@acme.com:pa:ss`). Not a password: a path (`jane@host.com:/backup`, scp's), an
  * e-mail address (`jane@acme.com;bob@acme.com`, a list of addresses).
  */
-import { EMAIL, isBlank, isDigit, isLineEnd, isQuote } from './chars';
+import { EMAIL, isBlank, isDigit, isLineEnd, isNameCode, isQuote } from './chars';
 import type { Ranges, Reader } from './reader';
 
+/** Another label after a combo's separator (`jane@acme.com|Phone: 555-0100`): a word or two, `:` and a blank. */
+const LABEL_AFTER = /^\p{L}[\p{L}\d]*(?: \p{L}+)?:[ \t]/u;
 /** A username: a letter, then letters, digits and `._+-`. */
 const USERNAME = /^[A-Za-z][\w.+-]*$/;
 
@@ -32,7 +35,9 @@ export function email(reader: Reader, at: number, end: number): number {
 		isBlank(first) ||
 		first === 0x2f ||
 		first === 0x5c ||
-		first === 0x3a
+		first === 0x3a ||
+		// `jane@acme.com|Phone: 555-0100`: another label follows, not a password.
+		(separator !== 0x3a && LABEL_AFTER.test(plain.slice(start, start + 34)))
 	)
 		return domainEnd;
 	const opening = plain.charCodeAt(at - 1);
@@ -41,6 +46,28 @@ export function email(reader: Reader, at: number, end: number): number {
 	if (passwordEnd - start > 80 || !EMAIL.test(reader.original(start, passwordEnd)))
 		reader.mask(start, passwordEnd);
 	return passwordEnd;
+}
+
+/**
+ * Impacket's target, `domain/login:password@host`, whose login is `at`…`end` (after the `/`): masks
+ * the password, to the last `@` of the argument; -1 when it is no such target.
+ */
+export function domainTarget(reader: Reader, at: number, end: number): number {
+	const { plain } = reader;
+	if (at < reader.targetFailUntil) return -1;
+	let domain = at - 1;
+	while (domain > reader.lineStart && isNameCode(plain.charCodeAt(domain - 1))) domain--;
+	const before = plain.charCodeAt(domain - 1);
+	if (domain === at - 1 || (domain > reader.lineStart && !isBlank(before) && !isQuote(before))) return -1;
+	const chunkEnd = passwordEndFrom(reader, end + 1, isQuote(before) ? before : -1);
+	let atSign = -1;
+	for (let index = end + 2; index < chunkEnd; index++) if (plain.charCodeAt(index) === 0x40) atSign = index;
+	if (atSign === -1 || !isNameCode(plain.charCodeAt(atSign + 1))) {
+		reader.targetFailUntil = chunkEnd;
+		return -1;
+	}
+	reader.mask(end + 1, atSign);
+	return chunkEnd;
 }
 
 /** Where a password that starts at `start` ends: a blank, the line's end, or the quote `quote`. */
@@ -123,5 +150,11 @@ export function credentialLine(reader: Reader, at: number): void {
 	if (next === 0x2f || next === 0x5c || next === 0x3a) return;
 	// `jdbc:mysql://…`, `git:git@…`: a scheme, not a password.
 	if (/^[\w+.-]{1,16}:\/\//.test(plain.slice(colon + 1, colon + 20))) return;
-	if (USERNAME.test(plain.slice(at, colon))) reader.mask(colon + 1, end);
+	if (!USERNAME.test(plain.slice(at, colon))) return;
+	// `Classification:Confidential`: a word, masked here but not looked for elsewhere in the record.
+	if (WORD.test(plain.slice(colon + 1, end))) reader.unnoted.push(colon + 1, end);
+	else reader.mask(colon + 1, end);
 }
+
+/** Letters only. */
+const WORD = /^\p{L}+$/u;

@@ -8,6 +8,7 @@
  *   .acme.com	TRUE	/	FALSE	1767225600	sid	…     a Netscape cookies.txt line: its value
  *   Private-Lines: 14                                   PuTTY: the key's lines that follow
  *   Password:                                           a label whose value is the next line
+ *   password: |                                         YAML's block scalar: the lines indented more
  *   jane:hunter2                                        a login and its password, a line of its own
  *
  * A table's header (comma-, semicolon- or tab-separated, or `|` cells, HTML tables included) whose
@@ -29,8 +30,8 @@ export interface Table {
 	count: number;
 }
 
-/** A table's header cell: a name of at most four words. */
-const HEADER_CELL = /^[\p{L}][\p{L}\p{N} _.\-/#()]{0,47}$/u;
+/** A table's header cell: a name of at most four words, or a row number's (`#`, `No.`) or none. */
+const HEADER_CELL = /^(?:[\p{L}][\p{L}\p{N} _.\-/#()]{0,47}|#|No\.?|N°|№|)$/u;
 const MAX_CELLS = 64;
 
 /** Reads the head of the line the reader is at. */
@@ -48,6 +49,13 @@ export function lineHead(reader: Reader): void {
 	if (blank) {
 		reader.table = undefined;
 		return;
+	}
+	if (reader.blockIndent !== -1) {
+		if (at - reader.lineStart > reader.blockIndent) {
+			reader.mask(at, reader.trimEnd(at, lineEnd));
+			return;
+		}
+		reader.blockIndent = -1;
 	}
 	reader.pipeRow = plain.charCodeAt(at) === PIPE;
 	if (reader.labelPending) {
@@ -165,6 +173,14 @@ function tableHeader(reader: Reader, at: number): boolean {
 	if (delimiter === -1) return false;
 	const cells = cellsOf(reader, at, delimiter);
 	if (!cells || cells.length < 2) return false;
+	// `Dump: email,password`: the header after a label on its line.
+	const [firstStart, firstEnd] = cells[0];
+	for (let index = firstEnd - 1; index >= firstStart; index--) {
+		if (plain.charCodeAt(index) === 0x3a && (index + 1 === firstEnd || isBlank(plain.charCodeAt(index + 1)))) {
+			cells[0] = [Math.min(reader.skipBlanks(index + 1), firstEnd), firstEnd];
+			break;
+		}
+	}
 	const columns: number[] = [];
 	for (let column = 0; column < cells.length; column++) {
 		const name = cellText(plain, cells[column]).trim();

@@ -41,12 +41,14 @@ export const SECRET_WORDS: readonly string[] = [
 	'kennwort',
 	'contraseña',
 	'contrasena',
+	'clave',
 	'senha',
 	'пароль',
 	'wachtwoord',
 	'hasło',
 	'haslo',
 	'heslo',
+	'lozinka',
 	'salasana',
 	'lösenord',
 	'losenord',
@@ -62,6 +64,9 @@ export const SECRET_WORDS: readonly string[] = [
 	'비밀번호',
 ];
 const SECRET_WORD_SET = new Set(SECRET_WORDS);
+/** The word for password where a language writes it in several (`mot de passe`, `mật khẩu`, `kata sandi`, `كلمة المرور`). */
+export const SECRET_PHRASES: readonly string[] = ['mot de passe', 'mật khẩu', 'kata sandi', 'كلمة المرور', 'كلمة السر'];
+const PHRASES = new RegExp(SECRET_PHRASES.map((phrase) => phrase.replace(/ /g, '_')).join('|'));
 
 /** Endings of one-word names (`dbpassword`, `csrftoken`, `PHPSESSID`, `apikey`, `userpwd`, `userpass`). */
 export const SECRET_WORD_ENDINGS: readonly string[] = [
@@ -191,7 +196,7 @@ export type NameKind = typeof NOT_SECRET_NAME | typeof SECRET_NAME | typeof SECR
 
 /** Every name the rule makes a secret's holds one of these (a fast test for the many that do not). */
 export const SECRET_NAME_HINT = new RegExp(
-	`pass|pw|pin|otp|secret|token|jwt|auth|cookie|sess|sid|cred|sig|key|hash|bearer|mnemonic|phrase|${SECRET_WORDS.slice(SECRET_WORDS.indexOf('passwort')).join('|')}`,
+	`pass|pw|pin|otp|secret|token|jwt|auth|cookie|sess|sid|cred|sig|key|hash|bearer|mnemonic|phrase|khẩu|sandi|كلمة|${SECRET_WORDS.slice(SECRET_WORDS.indexOf('passwort')).join('|')}`,
 	'i',
 );
 
@@ -228,8 +233,8 @@ function kindOfWords(words: string[]): NameKind {
 	if (SECRET_WHOLE_NAMES.has(joined)) return SECRET_NAME;
 	if (SECRETS_WHOLE_NAMES.has(joined)) return SECRETS_NAME;
 	if (words.length > 1 && DESCRIBING_WORD_SET.has(words[words.length - 1])) return NOT_SECRET_NAME;
-	// French writes it in three words.
-	if (joined.includes('mot_de_passe')) return SECRET_NAME;
+	// Languages that write it in several words: French, Vietnamese, Indonesian, Arabic.
+	if (PHRASES.test(joined)) return SECRET_NAME;
 	let plural = false;
 	for (let index = 0; index < words.length; index++) {
 		const word = words[index];

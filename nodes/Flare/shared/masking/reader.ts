@@ -15,7 +15,7 @@
  * what it did not find (a quote that does not close on its line), so that every character is looked
  * at a bounded number of times: the pass is linear in the text's length, whatever the text.
  */
-import { assignmentAt, labelValue, spacedValue } from './assignments';
+import { assignmentAt, headLabel, labelValue, spacedValue } from './assignments';
 import {
 	LABEL,
 	LF,
@@ -26,9 +26,10 @@ import {
 	isLineEnd,
 	isNameCode,
 	isQuote,
+	isWordCode,
 } from './chars';
 import { commandWord, option } from './commands';
-import { email, hostCombo } from './credentials';
+import { domainTarget, email, hostCombo } from './credentials';
 import { lineHead, stringHead, type Table } from './lines';
 import { privateKey, tokenShape } from './shapes';
 import { isUrlStart, url } from './urls';
@@ -46,6 +47,13 @@ export class Reader {
 	head = true;
 	/** The quote that opened the string the line's head is in (`"Password: …"`), or -1. */
 	headQuote = -1;
+	/**
+	 * Where the line's first words start, until their `:` (`Password for the VPN: …`: `headLabel`);
+	 * {@link NEXT_WORDS} after a label that was none (`Analyst: Password 2: …`): the next word starts them.
+	 */
+	headWordAt = -1;
+	/** The quote that opened the string the reader is in on this line, or -1 (`endsString`). */
+	openQuote = -1;
 	/** The line is a row of a `|` table; and a table's header. */
 	pipeRow = false;
 	headerRow = false;
@@ -69,12 +77,16 @@ export class Reader {
 	pairUntil = -1;
 	/** The last label had no value on its line: the next line that is no label is its value. */
 	labelPending = false;
+	/** A YAML block scalar's label (`password: |`) was indented this much: more indented lines are its value. */
+	blockIndent = -1;
 	/** Lines of a PuTTY key still to mask. */
 	privateLines = 0;
 	/** A table whose header named secret columns (lines.ts). */
 	table?: Table;
-	/** Per quote and level of escaping: up to where no closing quote is on the line. */
-	private quoteFails?: Int32Array;
+	/** Per kind and level of quote: where its last search started and what it found (`closingQuote`). */
+	private quoteSearches?: Int32Array;
+	/** Whether the last `closingQuote` read the text (rather than remembered). */
+	fresh = false;
 	/** Where patterns were last found (`nextMatch`). */
 	private readonly nextMatches = [-1, -1, -1];
 	/** Where the segment being read ends, once looked for. */
@@ -86,6 +98,8 @@ export class Reader {
 	nextCookieFieldAt = -1;
 	/** Up to here, the chunk a host started holds no `host:login:password` (credentials.ts). */
 	comboFailUntil = -1;
+	/** Up to here, the argument holds no `domain/login:password@host` (credentials.ts). */
+	targetFailUntil = -1;
 
 	readonly plain: string;
 	readonly levels?: Uint8Array;
@@ -93,6 +107,8 @@ export class Reader {
 	constructor(
 		private readonly view: View,
 		readonly ranges: Ranges,
+		/** Ranges to mask whose values are not looked for elsewhere (a word: `Classification:Confidential`). */
+		readonly unnoted: Ranges = [],
 	) {
 		this.plain = view.plain;
 		this.levels = view.levels;
@@ -156,23 +172,34 @@ export class Reader {
 
 	/**
 	 * The closing quote of the quote at `at` (of the same level of escaping) on its line, read across
-	 * the line ends that markup made (a password `a<br>b` in quotes), or -1.
+	 * the line ends that markup made (a password `a<br>b` in quotes), or -1. Each kind and level of
+	 * quote remembers where its last search started and what it found (a close, or none to the line's
+	 * end): a search from inside that stretch has the same answer, so that every stretch is read once,
+	 * whatever the quotes (`:“` a million times, with no `”`). `fresh` says whether this search read.
 	 */
 	closingQuote(at: number): number {
 		const { plain, levels, n } = this;
 		const code = plain.charCodeAt(at);
 		const level = levels ? levels[at] : 0;
+		this.fresh = false;
+		// Escaped 32 times or more: no such quote closes a value (and none is read for it).
 		if (level >= 32) return -1;
-		const slot = (code === 0x22 ? 0 : code === 0x27 ? 32 : code === 0x60 ? 64 : 96) + level;
-		if (this.quoteFails && this.quoteFails[slot] >= at) return -1;
+		const kind = code === 0x22 ? 0 : code === 0x27 ? 1 : code === 0x60 ? 2 : code === 0x201c ? 3 : 4;
+		const slot = kind * 32 + level;
+		const searches = (this.quoteSearches ??= new Int32Array(320).fill(-1));
+		if (searches[slot * 2] !== -1 && searches[slot * 2] <= at && at < searches[slot * 2 + 1]) {
+			const found = searches[slot * 2 + 1];
+			return isHardLineEnd(plain.charCodeAt(found)) || found >= n ? -1 : found;
+		}
+		this.fresh = true;
 		const closing = code === 0x201c ? 0x201d : code === 0x2018 ? 0x2019 : code;
 		let index = at + 1;
 		for (; index < n && !isHardLineEnd(plain.charCodeAt(index)); index++) {
-			if (plain.charCodeAt(index) === closing && (levels ? levels[index] : 0) === level)
-				return index;
+			if (plain.charCodeAt(index) === closing && (levels ? levels[index] : 0) === level) break;
 		}
-		(this.quoteFails ??= new Int32Array(128).fill(-1))[slot] = index;
-		return -1;
+		searches[slot * 2] = at;
+		searches[slot * 2 + 1] = index;
+		return index >= n || isHardLineEnd(plain.charCodeAt(index)) ? -1 : index;
 	}
 
 	/** Where the segment that holds `at` ends (the text's end, or a tag's attributes'). */
@@ -216,6 +243,8 @@ export class Reader {
 		this.lineEnd = end;
 		this.head = true;
 		this.headQuote = -1;
+		this.headWordAt = -1;
+		this.openQuote = -1;
 		this.pipeRow = false;
 		this.headerRow = false;
 		this.command = undefined;
@@ -228,13 +257,44 @@ export class Reader {
 		this.netrc = false;
 		this.pairUntil = -1;
 		this.labelPending = false;
+		this.blockIndent = -1;
 		this.privateLines = 0;
 		this.table = undefined;
 	}
 
+	/**
+	 * Whether the quote at `at` closes the string the reader is in (so that it ends a value written
+	 * without quotes: `"Authorization: Bearer abc"`); any other quote is a character of the value
+	 * (`PASSWORD=Ab3'Zq9`), and so is an apostrophe inside a word.
+	 */
+	endsString(at: number): boolean {
+		const open = this.openQuote;
+		if (open === -1 || open >= at || this.insideWord(at)) return false;
+		const code = this.plain.charCodeAt(open);
+		const closing = code === 0x201c ? 0x201d : code === 0x2018 ? 0x2019 : code;
+		return (
+			this.plain.charCodeAt(at) === closing &&
+			(this.levels ? this.levels[at] === this.levels[open] : true)
+		);
+	}
+
+	/** Notes a quote the reader passes: it opens a string, or closes the one it is in. */
+	passQuote(at: number): void {
+		if (this.insideWord(at)) return;
+		if (this.endsString(at)) this.openQuote = -1;
+		else if (this.openQuote === -1) this.openQuote = at;
+	}
+
+	private insideWord(at: number): boolean {
+		return isWordCode(this.plain.charCodeAt(at - 1)) && isWordCode(this.plain.charCodeAt(at + 1));
+	}
+
 	private punctuation(at: number, code: number): number {
 		this.forgetWords();
-		if (code === 0x7c && this.pipeRow) {
+		if (isQuote(code)) this.passQuote(at);
+		// A cell's border; at a line's or a string's head it makes the line a row (`"| Password: | … |"`).
+		if (code === 0x7c && (this.pipeRow || this.head)) {
+			this.pipeRow = true;
 			this.head = true;
 			return at + 1;
 		}
@@ -242,6 +302,13 @@ export class Reader {
 		const marker =
 			code === 0x2a || code === 0x2b || code === 0x23 || code === 0x3e || code === 0x2022;
 		if (this.head && marker) return at + 1;
+		// The first `:` after the line's first words: a label of several words (`Password for the VPN:`).
+		if ((code === 0x3a || code === 0xff1a) && this.headWordAt !== -1) {
+			const from = this.headWordAt;
+			this.headWordAt = -1;
+			if (from >= 0 && headLabel(this, from, at)) return labelValue(this, at + 1);
+			if (from >= 0 && isBlank(this.plain.charCodeAt(at + 1))) this.headWordAt = NEXT_WORDS;
+		}
 		// A string that opens (`{"log": "Password: …"}`) is a line of its own, to its closing quote;
 		// one that does not close on its line (JSON's `\n` inside it) has its own lines' heads. At most
 		// one quote of each kind and level is left open on a line: their heads are read once.
@@ -251,7 +318,7 @@ export class Reader {
 		) {
 			this.head = true;
 			this.headQuote = at;
-			if (this.closingQuote(at) === -1) stringHead(this, at + 1);
+			if (this.closingQuote(at) === -1 && this.fresh) stringHead(this, at + 1);
 			return at + 1;
 		}
 		this.head = false;
@@ -262,12 +329,15 @@ export class Reader {
 	private word(at: number): number {
 		const { plain } = this;
 		const end = this.runEnd(at);
-		const head = this.head;
+		// At the line's head, or first after a label of no secret (`Analyst: Password: …`).
+		const head = this.head || this.headWordAt === NEXT_WORDS;
+		const lineHead = this.head;
 		this.head = false;
-		if (head && isListMarker(plain, at, end)) {
+		if (lineHead && isListMarker(plain, at, end)) {
 			this.head = true;
 			return end;
 		}
+		if (head) this.headWordAt = at;
 		const shape = tokenShape(plain, at, end, this.lineEnd);
 		if (shape) {
 			this.mask(shape[0], shape[1]);
@@ -284,6 +354,10 @@ export class Reader {
 		commandWord(this, at, end);
 		if (next === 0x40) return email(this, at, end);
 		if (next === 0x3a && isUrlStart(plain, at, end)) return url(this, at);
+		if (next === 0x3a && plain.charCodeAt(at - 1) === 0x2f) {
+			const target = domainTarget(this, at, end);
+			if (target !== -1) return target;
+		}
 		const assigned = assignmentAt(this, at, end, head);
 		if (assigned !== -1) return assigned;
 		if (next === 0x3a || next === 0x2f) {
@@ -301,6 +375,9 @@ export class Reader {
 		return end;
 	}
 }
+
+/** `Reader.headWordAt` after a label of no secret: the words after it may be one's. */
+const NEXT_WORDS = -2;
 
 /** What a string opens after: `:`, `=`, `,`, `(`, `[`, `{` (JSON, calls, arrays). */
 function opensString(code: number): boolean {
@@ -323,9 +400,9 @@ function isListMarker(plain: string, at: number, end: number): boolean {
 	);
 }
 
-/** Reads `view` and returns the ranges of its plain text to mask. */
-export function readView(view: View): Ranges {
+/** Reads `view` and returns the ranges of its plain text to mask (`unnoted`: those not to look for elsewhere). */
+export function readView(view: View, unnoted?: Ranges): Ranges {
 	const ranges: Ranges = [];
-	new Reader(view, ranges).run();
+	new Reader(view, ranges, unnoted).run();
 	return ranges;
 }

@@ -33,23 +33,17 @@ export function isUrlStart(plain: string, at: number, end: number): boolean {
 /** A URL of free text that starts at `at`: masks what it holds, and returns its end. */
 export function url(reader: Reader, at: number): number {
 	const { plain, lineEnd, pipeRow } = reader;
-	// A URL ends at a blank, `"`, `<`, `>` or a backtick (none is written in clear in a URL), and at
-	// the quote that opened it (`curl 'https://…'`); a `'` is a URL's character.
+	// A URL ends at a blank, at the quote that opened it (`curl 'https://…'`) or that closes the
+	// string it is in (`"url": "https://…"`), and at the `>` or `|` of a link `<https://…|text>`;
+	// any other quote is a character of it (the password of `https://site/login:jane:Ab3"Zq`).
 	const opening = plain.charCodeAt(at - 1);
 	const quote = isQuote(opening) ? opening : -1;
+	const angled = opening === 0x3c;
 	let end = at;
 	for (; end < lineEnd; end++) {
 		const code = plain.charCodeAt(end);
-		if (
-			isBlank(code) ||
-			code === quote ||
-			code === 0x22 ||
-			code === 0x60 ||
-			code === 0x3c ||
-			code === 0x3e
-		)
-			break;
-		if (pipeRow && code === PIPE) break;
+		if (isBlank(code) || code === quote || (isQuote(code) && reader.endsString(end))) break;
+		if ((angled && (code === 0x3e || code === PIPE)) || (pipeRow && code === PIPE)) break;
 	}
 	urlRanges(plain, at, end, reader.ranges);
 	reader.forgetWords();

@@ -36,61 +36,99 @@ export function isSearched(value: string): boolean {
 	return value.length > 16 || (!ORDINARY_WORD.test(value) && !isRuleWord(value));
 }
 
-/** A state of the automaton that finds many values at once: the values read so far end here. */
-interface ValueState {
-	next: Map<number, ValueState>;
-	/** The state of the longest proper suffix that is also a start of some value. */
-	fail?: ValueState;
-	/** The length of the longest value that ends here, or 0. */
-	longest: number;
+/**
+ * The Aho–Corasick automaton of `values`, built in time linear in their length and stored flat: a
+ * state is a number, its transitions one map for all (state × 65,536 + character), its failure link
+ * and the length of the longest value that ends there in typed arrays.
+ */
+class Automaton {
+	private readonly next = new Map<number, number>();
+	private readonly fail: Int32Array;
+	private readonly longest: Int32Array;
+
+	constructor(values: readonly string[], characters: number) {
+		this.fail = new Int32Array(characters + 1);
+		this.longest = new Int32Array(characters + 1);
+		let states = 1;
+		for (const value of values) {
+			let state = 0;
+			for (let at = 0; at < value.length; at++) {
+				const key = state * 65536 + value.charCodeAt(at);
+				let next = this.next.get(key);
+				if (next === undefined) this.next.set(key, (next = states++));
+				state = next;
+			}
+			this.longest[state] = Math.max(this.longest[state], value.length);
+		}
+		// Breadth first, so that each state's suffix has its own before it: the children of each
+		// state, from the transitions grouped by their state.
+		const children: number[][] = Array.from({ length: states }, () => []);
+		for (const [key, child] of this.next) children[Math.floor(key / 65536)].push(key % 65536, child);
+		const queue: number[] = [];
+		for (let index = 0; index < children[0].length; index += 2) queue.push(children[0][index + 1]);
+		for (let head = 0; head < queue.length; head++) {
+			const state = queue[head];
+			const list = children[state];
+			for (let index = 0; index < list.length; index += 2) {
+				const [code, child] = [list[index], list[index + 1]];
+				let fail = this.fail[state];
+				while (fail !== 0 && !this.next.has(fail * 65536 + code)) fail = this.fail[fail];
+				const target = this.next.get(fail * 65536 + code);
+				this.fail[child] = target !== undefined && target !== child ? target : 0;
+				this.longest[child] = Math.max(this.longest[child], this.longest[this.fail[child]]);
+				queue.push(child);
+			}
+		}
+	}
+
+	/** Each end of a value in `text`: `found(end, length)` with the longest that ends there. */
+	scan(text: string, found: (end: number, length: number) => void): void {
+		let state = 0;
+		for (let at = 0; at < text.length; at++) {
+			const code = text.charCodeAt(at);
+			let next = this.next.get(state * 65536 + code);
+			while (next === undefined && state !== 0) {
+				state = this.fail[state];
+				next = this.next.get(state * 65536 + code);
+			}
+			state = next ?? 0;
+			if (this.longest[state] > 0) found(at + 1, this.longest[state]);
+		}
+	}
 }
 
-/** The Aho–Corasick automaton of `values`: built in time linear in their length. */
-function automatonOf(values: readonly string[]): ValueState {
-	const root: ValueState = { next: new Map(), longest: 0 };
-	for (const value of values) {
-		let state = root;
-		for (let at = 0; at < value.length; at++) {
-			const code = value.charCodeAt(at);
-			let next = state.next.get(code);
-			if (!next) state.next.set(code, (next = { next: new Map(), longest: 0 }));
-			state = next;
-		}
-		state.longest = Math.max(state.longest, value.length);
-	}
-	// Breadth first, so that each state's suffix has its own before it.
-	const queue: ValueState[] = [];
-	for (const child of root.next.values()) {
-		child.fail = root;
-		queue.push(child);
-	}
-	for (let head = 0; head < queue.length; head++) {
-		const state = queue[head];
-		for (const [code, child] of state.next) {
-			let fail = state.fail!;
-			while (fail !== root && !fail.next.has(code)) fail = fail.fail!;
-			child.fail = fail.next.get(code) ?? root;
-			child.longest = Math.max(child.longest, child.fail.longest);
-			queue.push(child);
-		}
-	}
-	return root;
-}
+/**
+ * What of a record's values is looked for inside texts: values of at most 512 characters (a longer
+ * one, a key's body, only as a whole text; its notation's own rule finds it), 256 Ki characters of
+ * them in all, the first noted first (its secret fields, then what the rules found). A record written
+ * to hold megabytes of "secrets" then costs no more than this to search (hostile review of issue 38,
+ * RV-10: 12 passwords of 300 kB built an automaton of 2 GB).
+ */
+const MAX_SEARCHED_LENGTH = 512;
+const MAX_SEARCHED_CHARACTERS = 256 * 1024;
 
 /** The secret values of a record, to find in its texts. */
 export class SecretValues {
 	private readonly whole: Set<string>;
 	private readonly searched: string[];
 	private readonly searchedSet: Set<string>;
-	private readonly automaton?: ValueState;
+	private readonly automaton?: Automaton;
 
 	/** `values`, to find in texts of `length` characters in all. */
 	constructor(values: readonly string[] = [], length = Infinity) {
 		this.whole = new Set(values);
-		this.searched = [...this.whole].filter(isSearched);
+		this.searched = [];
+		let characters = 0;
+		for (const value of this.whole) {
+			if (!isSearched(value) || value.length > MAX_SEARCHED_LENGTH) continue;
+			if ((characters += value.length) > MAX_SEARCHED_CHARACTERS) break;
+			this.searched.push(value);
+		}
 		this.searchedSet = new Set(this.searched);
 		const many = this.searched.length > FEW_VALUES;
-		if (many && this.searched.length * length > MUCH_READING) this.automaton = automatonOf(this.searched);
+		if (many && this.searched.length * length > MUCH_READING) {
+			this.automaton = new Automaton(this.searched, Math.min(characters, MAX_SEARCHED_CHARACTERS));
+		}
 	}
 
 	get empty(): boolean {
@@ -104,8 +142,8 @@ export class SecretValues {
 
 	/** Every occurrence of the searched values in `text` (the longest that ends at each character). */
 	find(text: string, ranges: Ranges): void {
-		const root = this.automaton;
-		if (!root) {
+		const automaton = this.automaton;
+		if (!automaton) {
 			for (const value of this.searched) {
 				for (let at = text.indexOf(value); at !== -1; ) {
 					const end = at + value.length;
@@ -116,20 +154,9 @@ export class SecretValues {
 			}
 			return;
 		}
-		let state = root;
-		for (let at = 0; at < text.length; at++) {
-			const code = text.charCodeAt(at);
-			let next = state.next.get(code);
-			while (next === undefined && state !== root) {
-				state = state.fail!;
-				next = state.next.get(code);
-			}
-			state = next ?? root;
-			const longest = state.longest;
-			if (longest > 0 && (longest >= ANYWHERE_LENGTH || isWord(text, at + 1 - longest, at + 1))) {
-				ranges.push(at + 1 - longest, at + 1);
-			}
-		}
+		automaton.scan(text, (end, longest) => {
+			if (longest >= ANYWHERE_LENGTH || isWord(text, end - longest, end)) ranges.push(end - longest, end);
+		});
 	}
 
 	/**

@@ -88,6 +88,9 @@ const BB_BLOCK = new Set(
 		' ',
 	),
 );
+/** Characters a word of a password holds before a `<` (`Ab3<F>`, `x)<F>`): not a quote, a blank or `>`. */
+const insideWord = (code: number) =>
+	isWordCode(code) || (code < 0x80 && '~!@#$%^&*)+-_.?/|;'.includes(String.fromCharCode(code)));
 /** Attributes whose value names the element's text: `<string name="api_key">`, `<entry key="password">`. */
 const NAMING_ATTRIBUTES = new Set(['name', 'key', 'id', 'property', 'field']);
 const ENTITIES: Record<string, string> = {
@@ -336,10 +339,24 @@ class Lexer {
 		if (after !== 0x3e && after !== 0x2f && !isSpace(after)) return -1;
 		const end = this.tagEnd(at, nameEnd);
 		if (end === -1) return -1;
+		// `<https://…>`, `<https://…|text>`: a link (Markdown's and Slack's), not a tag.
+		if (text.charCodeAt(nameEnd - 1) === 0x3a) return -1;
 		const rawName = text.slice(at + (close ? 2 : 1), nameEnd);
 		const name = rawName.toLowerCase();
 		const selfClosing = text.charCodeAt(end - 2) === 0x2f;
 		const inline = INLINE.has(name);
+		// `Ab3<F>~x`: a tag of no HTML element inside a word is the word's (a password's characters).
+		if (
+			!close &&
+			!inline &&
+			!VOID.has(name) &&
+			!TABLE_TAGS.has(name) &&
+			insideWord(this.lastCode(at)) &&
+			!isSpace(text.charCodeAt(end)) &&
+			text.charCodeAt(end) !== 0x3c &&
+			end < text.length
+		)
+			return -1;
 		const attributesEnd = selfClosing ? end - 2 : end - 1;
 		if (!close && !declaration && attributesEnd > nameEnd) {
 			this.catchUp(at);
