@@ -8,14 +8,18 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { recordsQueued } from '../../nodes/Flare/shared/records';
 import type { AlertRuleStorage } from '../fake-flare/playbook';
 import { useVirtualTime } from '../support/clock';
+import { nextTurn, path } from '../support/node';
 import { apiRequests, jsonOf, useFakeFlare } from './support';
 
 const TENANT = 101;
 const rl = (value: string | number): IDataObject => ({ __rl: true, mode: 'id', value: String(value) });
 const NOT_SENT_AGAIN = 'The request was not sent again: check the record in Flare, and correct it there or run the node again.';
+
+/** The per-record queue of the node n8n runs: the package's dist/, as the harness loads it (engine.ts). */
+const recordsQueued = async () =>
+	((await import(path.resolve('dist/nodes/Flare/shared/records.js'))) as { recordsQueued: () => number }).recordsQueued();
 
 describe('Alert rule writes: what Flare stored is read back, updates of one rule never interleave', () => {
 	useVirtualTime();
@@ -145,7 +149,49 @@ describe('Alert rule writes: what Flare stored is read back, updates of one rule
 		expect(sent()).toEqual([rules, put, 'GET /firework/v4/alerts/ q=Renamed by A', rules, put, 'GET /firework/v4/alerts/ q=Renamed by A']);
 		const after = env.fake.playbook.rulesOf(TENANT, 'assets', identifier()).find((candidate) => candidate.id === rule.id)!;
 		expect({ name: after.name, frequency: after.frequency }).toEqual({ name: 'Renamed by A', frequency: 1440 });
-		expect(recordsQueued()).toBe(0);
+		expect(await recordsQueued()).toBe(0);
+	});
+
+	// The hostile review of issue 40, F6: the queue these tests check is the one of the node n8n runs.
+	it('while an update waits for Flare, the per-record queue of the node n8n runs (dist/) holds its rule; after it, none', async () => {
+		const [rule] = env.fake.playbook.rulesOf(TENANT, 'assets', identifier());
+		env.fake.faults.add({ path: new RegExp(`/alerts/${rule.id}$`), method: 'PUT', fault: { delayMs: 2_000 } });
+
+		const running = update(rule.id, { frequency: 120 });
+		let held = 0;
+		for (let turn = 0; turn < 200 && held === 0; turn++) {
+			await nextTurn();
+			held = await recordsQueued();
+		}
+		await running;
+
+		expect([held, await recordsQueued()]).toEqual([1, 0]);
+	});
+
+	it('the per-record queue of the node n8n runs (dist/) is empty after updates that succeed, fail before, during and after the write, or are cancelled', async () => {
+		const rules = env.fake.dataset
+			.identifierIds()
+			.flatMap((owner) => env.fake.playbook.rulesOf(TENANT, 'assets', owner).map((rule) => ({ ...rule, owner })))
+			.filter((rule) => rule.type === 'channel');
+		const ownerOf = (ruleId: number) => rules.find((rule) => rule.id === ruleId)?.owner ?? rules[0].owner;
+		const updateOf = (ruleId: number, updateFields: IDataObject, options: { cancelAfterMs?: number } = {}) =>
+			env.harness.runNode({ parameters: { resource: 'alertRule', operation: 'update', identifierId: rl(ownerOf(ruleId)), alertRuleId: rl(ruleId), updateFields } }, options);
+		// During the write (a 500), after it (a read-back that finds nothing), before it (an unknown
+		// rule), cancelled while Flare does not answer, then one that succeeds.
+		env.fake.faults.add({ path: new RegExp(`/alerts/${rules[0].id}$`), method: 'PUT', fault: { status: 500, body: {} } });
+		env.fake.faults.add({ path: '/firework/v4/alerts/', method: 'GET', times: 2, fault: { status: 200, body: { items: [], next: null } } });
+		env.fake.faults.add({ path: new RegExp(`/alerts/${rules[1].id}$`), method: 'PUT', fault: { silent: true } });
+
+		const results = await Promise.all([
+			updateOf(rules[0].id, { frequency: 30 }),
+			updateOf(rules[0].id, { frequency: 31 }),
+			updateOf(999_999, { frequency: 32 }),
+			updateOf(rules[1].id, { frequency: 33 }, { cancelAfterMs: 3_000 }),
+			updateOf(rules[1].id, { frequency: 34 }),
+		]);
+
+		expect(results.map((result) => result.status)).toEqual(['error', 'error', 'error', 'canceled', 'success']);
+		expect(await recordsQueued()).toBe(0);
 	});
 
 	it('updates of two rules at once do not wait for each other', async () => {
