@@ -74,12 +74,19 @@ export function shown(value: unknown): string {
 }
 
 /**
+ * What the error of a write Flare applied says of it: it is not sent again, n8n's Retry On Fail
+ * included (applied.ts); running the workflow again would send it again.
+ */
+export const NOT_SENT_AGAIN =
+	"The request was not sent again, not even by n8n's Retry On Fail: check the record in Flare and correct it there before running the workflow again.";
+
+/**
  * The error of a write Flare applied whose read-back shows something else than was sent, or does
  * not show the record: the item fails, and nothing is sent again (docs/api-contract.md, "Writes that
  * read first or read back").
  */
 export function readBackError(item: FlareItem, message: string, description: string): NodeApiError {
-	const text = `${description} The request was not sent again: check the record in Flare, and correct it there or run the node again.`;
+	const text = `${description} ${NOT_SENT_AGAIN}`;
 	return new NodeApiError(item.node(), { message, description: text }, {
 		message,
 		description: text,
