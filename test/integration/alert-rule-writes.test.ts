@@ -3,8 +3,8 @@
  * tenant's list (v4, which shows its channel and frequency), and the item fails, saying what Flare
  * shows, when it differs from what was sent — the bets on the frequency's unit and the channel
  * binding show at the first use; nothing is sent again. Updates of one rule from executions running
- * at once in one n8n process run one after the other (the hostile review of 2026-12-07, R-A1);
- * n8n's Retry On Fail does not send a write again (the hostile review of issue 40, F1).
+ * at once in one n8n process run one after the other (the hostile review of 2026-12-07, R-A1), whatever
+ * their API keys; n8n's Retry On Fail does not send a write again (the hostile review of issue 40, F1).
  * Exact requests, items and errors, in n8n-core against the fake over real HTTP.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -189,6 +189,22 @@ describe('Alert rule writes: what Flare stored is read back, updates of one rule
 		const after = env.fake.playbook.rulesOf(TENANT, 'assets', identifier()).find((candidate) => candidate.id === rule.id)!;
 		expect({ name: after.name, frequency: after.frequency }).toEqual({ name: 'Renamed by A', frequency: 1440 });
 		expect(await recordsQueued()).toBe(0);
+	});
+
+	// The hostile review of issue 40, F5: the lock is the rule's in one Flare (its Base URL), whatever the key.
+	it('a name changed with one API key and a frequency with another, at once: one after the other, the rule ends with both', async () => {
+		env.harness.addFlareCredential({ apiKey: env.fake.apiKeys.noAstp, baseUrl: env.fake.url }, 'cred-2');
+		const [rule] = env.fake.playbook.rulesOf(TENANT, 'assets', identifier());
+		// The second key's PUT is slow: without the lock, the first execution would read and write meanwhile.
+		env.fake.faults.add({ path: new RegExp(`/alerts/${rule.id}$`), method: 'PUT', key: 'noAstp', fault: { delayMs: 5_000 } });
+		const updateWith = (updateFields: IDataObject, credentialId: string) =>
+			env.harness.runNode({ parameters: { resource: 'alertRule', operation: 'update', identifierId: rl(identifier()), alertRuleId: rl(rule.id), updateFields } }, { credentialId });
+
+		const [slowed, renamed] = await Promise.all([updateWith({ frequency: 1440 }, 'cred-2'), updateWith({ name: 'Renamed by A' }, 'cred-1')]);
+
+		expect([slowed.status, renamed.status]).toEqual(['success', 'success']);
+		const after = env.fake.playbook.rulesOf(TENANT, 'assets', identifier()).find((candidate) => candidate.id === rule.id)!;
+		expect({ name: after.name, frequency: after.frequency }).toEqual({ name: 'Renamed by A', frequency: 1440 });
 	});
 
 	// The hostile review of issue 40, F6: the queue these tests check is the one of the node n8n runs.

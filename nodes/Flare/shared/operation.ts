@@ -159,7 +159,7 @@ export interface FlareOperation extends Omit<FailureContext, 'target' | 'fields'
 	/**
 	 * For an update that reads the record it writes back (records.ts): the record, e.g.
 	 * `alertRule:5101`. The runner runs the item's reads, write and read-back one at a time per record
-	 * and API key within the n8n process.
+	 * of a Flare (its Base URL), whatever the API key, within the n8n process.
 	 */
 	record?: (item: FlareItem) => string;
 	/**

@@ -6,9 +6,9 @@ import type { FlareItem } from './item';
 /**
  * Writes that check what Flare stored (docs/api-contract.md, "Writes that read first or read back"):
  * updates that read a record and send it back whole with the changes (Alert Rule, Matching Policy,
- * Identifier, Tenant, Organization Member → Update) run one at a time per record within the n8n
- * process, and a change made elsewhere between the read and the write is detected where a read can
- * see it.
+ * Identifier, Tenant, Organization Member → Update) run one at a time per record of a Flare (its Base
+ * URL, whatever the API key: two keys of one organization reach the same rule) within the n8n process,
+ * and a change made elsewhere between the read and the write is detected where a read can see it.
  */
 
 /** The work under way or queued per record: each waits for the one before it. */

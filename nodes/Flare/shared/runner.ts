@@ -561,10 +561,11 @@ export async function runFlareOperation(
 				});
 				await operation.readBack?.(item, written);
 			};
-			// An update that reads its record first: one at a time per record (records.ts).
+			// An update that reads its record first: one at a time per record of a Flare, whatever
+			// the API key (records.ts).
 			if (operation.record) {
 				const record = operation.record(item);
-				await oneAtATime(`${organizationKey(await settingsOf(item))}|${record}`, send);
+				await oneAtATime(`${(await settingsOf(item)).baseUrl}|${record}`, send);
 			} else await send();
 			if (operation.file && file)
 				await attachFile(context, item, operation.file, file, results.slice(start));
