@@ -131,6 +131,16 @@ describe('MSSP reporting and alerting', () => {
 			});
 		});
 
+		// The hostile review of issue 40, F2: no Leaked Value Output, so a Full one a saved workflow may
+		// hold (from a build before 0.1.0) shows nothing either.
+		it("the secrets given come back masked also with a Leaked Value Output of Full saved in the workflow: the form has none", async () => {
+			const jira = await run('alertChannel', 'create', { name: 'Client Jira', ...cases[4][1], options: { leakedValueOutput: 'full' } });
+			const slack = await run('alertChannel', 'create', { name: 'Client Slack', ...cases[1][1], options: { leakedValueOutput: 'full' } });
+
+			expect([(jira.output[0].json.params as IDataObject).api_token, (slack.output[0].json.params as IDataObject).webhook_url]).toEqual([masked(token), masked(slackUrl)]);
+			expect(JSON.stringify(jsonOf([...jira.output, ...slack.output]))).not.toContain('PlAnTeD');
+		});
+
 		it.each([
 			[{ channelType: 'slack', webhookUrl: 'hooks.slack.com/x' }, "'Webhook URL' is not an http(s) URL [item 0]"],
 			[{ channelType: 'jira', jiraSite: 'https://acme.atlassian.net', accountEmail: 'bot@acme.com', apiToken: 'x', projectKey: 'SEC', issueType: 'Task' }, `'Jira Site' is not a host name: "https://acme.atlassian.net" [item 0]`],

@@ -143,7 +143,7 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 			'labels',
 			'customFields',
 			'webhookOptions',
-			'options',
+			// No 'options' (Leaked Value Output): unreleased, removed (the hostile review of issue 40, F2).
 		],
 		getAll: ['returnAll', 'limit', 'filters', 'options'],
 	},
@@ -302,9 +302,11 @@ describe('Flare node description', () => {
 		// Status; Search All of Flare, Expand Stealer Log, Get Identifier Feed, Leaked Cookie → Search and
 		// Check Accounts; Event → Get AI Explanation, Threat Report → Get Many and Get, Identifier
 		// Recommendation → Get Many, Alert Rule → Create, Get Many and Update, Alert Channel → Get Many;
-		// Alert Channel → Create, Event → Get Related Conversation, Report → Get and Get Many, Threat
-		// Report → Publish.
-		expect(outputs.length).toBe(33);
+		// Event → Get Related Conversation, Report → Get and Get Many, Threat Report → Publish. Not Alert
+		// Channel → Create: its output holds the secrets given, always masked (the hostile review of
+		// issue 40, F2).
+		expect(outputs.length).toBe(32);
+		expect(formOf('alertChannel', 'create').map((property) => property.name)).not.toContain('options');
 		for (const property of outputs) {
 			expect(property.default).toBe('masked');
 			expect(options(property).map((option) => option.value)).toEqual(['full', 'masked', 'omit', 'sha256']);
