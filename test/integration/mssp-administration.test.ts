@@ -41,7 +41,7 @@ describe('MSSP administration: tenants, their users, the organization members', 
 			expect([missing.error?.name, missing.error?.message]).toEqual(['NodeApiError', 'Tenant 4040 was not found in Flare']);
 		});
 
-		it('Update: reads the tenant, sends its four required settings back with the changes (the global-search limit only when given)', async () => {
+		it('Update: reads the tenant, sends its four required settings back with the changes given', async () => {
 			const before = env.fake.administration.tenant(101)!;
 
 			const result = await run('tenant', 'update', { targetTenantId: rl(101), updateFields: { globalSearchCallsLimit: 50, preventGlobalSearch: false } });
@@ -53,6 +53,23 @@ describe('MSSP administration: tenants, their users, the organization members', 
 			]);
 			expect(env.fake.administration.tenant(101)?.global_search_calls_limit).toBe(50);
 			expect(result.output[0].json).toMatchObject({ id: 101, name: before.name });
+		});
+
+		// The hostile review of issue 40, F3: Flare's Tenant shows prevent_global_search (v2 OpenAPI line 6067).
+		it('Update of the name only: Prevent Global Search and a global-search limit are sent back as read, not reset', async () => {
+			await run('tenant', 'update', { targetTenantId: rl(202), updateFields: { preventGlobalSearch: true } });
+			env.fake.faults.add({ path: '/firework/v2/tenants/101', method: 'GET', phase: 'after', fault: { status: 200, body: { ...env.fake.administration.tenant(101), global_search_calls_limit: 25 } } });
+			env.fake.clearLog();
+
+			await run('tenant', 'update', { targetTenantId: rl(202), updateFields: { name: 'Renamed client' } });
+			await run('tenant', 'update', { targetTenantId: rl(101), updateFields: { name: 'Acme Corp' } });
+
+			const puts = sent().filter(([method]) => method === 'PUT');
+			expect(puts.map(([, path, , body]) => [path, (body as IDataObject).prevent_global_search, (body as IDataObject).global_search_calls_limit])).toEqual([
+				['/firework/v2/tenants/202', true, undefined],
+				['/firework/v2/tenants/101', false, 25],
+			]);
+			expect(env.fake.administration.tenant(202)).toMatchObject({ name: 'Renamed client', prevent_global_search: true });
 		});
 
 		it('Update: a required setting Flare does not read back must be given, named, before anything is written', async () => {
