@@ -6,6 +6,7 @@
  */
 import type { IDataObject, INodeListSearchResult } from 'n8n-workflow';
 
+import { nextTurn } from '../support/node';
 import { jsonOf, useFakeFlare } from './support';
 
 const ORG = 4242;
@@ -217,6 +218,44 @@ describe('MSSP administration: tenants, their users, the organization members', 
 				['PUT', `/firework/v2/organizations/${ORG}/members/510`, {}, { name: user.name, surname: user.surname, email: 'omar.h@acme.com' }],
 			]);
 			expect((result.output[0].json.user as IDataObject).email).toBe('omar.h@acme.com');
+		});
+
+		// The hostile review of issue 40, F4: a read without the member's user was sent back as a partial PUT.
+		it("Update: a read whose member has no 'user' fails the item, saying what came; nothing is written", async () => {
+			env.fake.faults.add({ path: `/firework/v2/organizations/${ORG}/members/510`, method: 'GET', fault: { status: 200, body: { member: { id: 510, name: 'Omar', email: 'omar@acme.com' } } } });
+
+			const result = await run('organizationMember', 'update', { userId: rl(510), updateFields: { email: 'omar.h@acme.com' } });
+
+			expect(sent().map(([method]) => method)).toEqual(['GET', 'GET']);
+			expect([result.error?.name, result.error?.message]).toEqual(['NodeApiError', "Flare's answer could not be used while trying to get the member"]);
+			expect(result.error?.description).toMatch(/^Flare answered with a member whose 'user' is nothing, not the member's details\./);
+			expect(env.fake.state.writes).toEqual([]);
+		});
+
+		it("Update of a disabled member: an answer that shows them enabled again fails the item, saying so and to disable them again", async () => {
+			await run('organizationMember', 'disable', { userId: rl(511) });
+			const { user } = env.fake.administration.membersList().find((entry) => entry.user.id === 511)!;
+			// A Flare whose update replaces the member whole, and so enables them again.
+			env.fake.faults.add({ path: `/firework/v2/organizations/${ORG}/members/511`, method: 'PUT', phase: 'after', fault: { status: 200, body: { member: { user: { ...user, is_disabled: false }, tenant_count: 1 } } } });
+
+			const result = await run('organizationMember', 'update', { userId: rl(511), updateFields: { surname: 'Leaver' } });
+
+			expect(sent().filter(([method]) => method === 'PUT')).toHaveLength(1);
+			expect([result.error?.name, result.error?.message]).toEqual(['NodeApiError', "Member 511 was updated, but Flare's answer shows them enabled"]);
+			expect(result.error?.description).toMatch(/^They were disabled when read, just before the update \(is_disabled true; Flare's answer: false\)\..* disable them again \(Organization Member → Disable\) if needed\. The request was not sent again/);
+		});
+
+		it('Disable and Update of one member at once: one after the other, the update reads the state the disable left', async () => {
+			env.fake.faults.add({ path: /\/members\/512\/disable$/, fault: { delayMs: 2_000 } });
+			const disabling = run('organizationMember', 'disable', { userId: rl(512) });
+			for (let turn = 0; turn < 200 && !sent().some(([method]) => method === 'POST'); turn++) await nextTurn();
+
+			const [disabled, updated] = await Promise.all([disabling, run('organizationMember', 'update', { userId: rl(512), updateFields: { surname: 'Leaver' } })]);
+
+			expect([disabled.status, updated.status]).toEqual(['success', 'success']);
+			const member = `/firework/v2/organizations/${ORG}/members/512`;
+			expect(sent().map(([method, path]) => `${method} ${path}`)).toEqual(['GET /tokens/test', `POST ${member}/disable`, 'GET /tokens/test', `GET ${member}`, `PUT ${member}`]);
+			expect((updated.output[0].json.user as IDataObject).is_disabled).toBe(true);
 		});
 
 		it('Disable then Enable (offboarding a leaver, and back): the state Flare answers; an answer that keeps the member enabled fails the item', async () => {
