@@ -244,9 +244,33 @@ describe('MSSP reporting and alerting', () => {
 
 			const result = await run('event', 'updateTenantMetadata', { uid: uid(), updateFields: { clearSeverity: true } });
 
-			expect([result.error?.name, result.error?.message]).toEqual(['NodeApiError', `Flare did not clear the severity override of event '${uid()}'`]);
+			expect([result.error?.name, result.error?.message]).toEqual(['NodeApiError', `Event '${uid()}' was updated, but Flare's answer does not show its severity override cleared`]);
 			expect(result.error?.description).toMatch(/^Its answer to the write shows severity "high"\. The node sends null to clear a field/);
 			expect(sent()).toHaveLength(1);
+		});
+
+		// The hostile review of issue 40, F7: an answer that leaves out what was cleared confirms nothing.
+		it.each([
+			['the severity override', { clearSeverity: true }, { notes: null }, "its severity override cleared", "has no 'severity'"],
+			['the notes', { clearNotes: true }, { severity: null }, 'its notes cleared', "has no 'notes'"],
+			['both, the notes shown kept', { clearSeverity: true, clearNotes: true }, { severity: null, notes: 'escalated' }, 'its notes cleared', 'shows notes "escalated"'],
+		])('Clear %s: an answer without it, or showing it kept, fails the item, saying the write was applied', async (_what, updateFields, answer, cleared, shows) => {
+			env.fake.events.setMetadata(TENANT, uid(), { severity: 'critical', notes: 'escalated' });
+			env.fake.faults.add({ path: '/firework/v4/events/tenant/metadata', phase: 'after', fault: { status: 200, body: { uid: uid(), tags: [], ...answer } } });
+
+			const result = await run('event', 'updateTenantMetadata', { uid: uid(), updateFields });
+
+			expect([result.error?.name, result.error?.message]).toEqual(['NodeApiError', `Event '${uid()}' was updated, but Flare's answer does not show ${cleared}`]);
+			expect(result.error?.description).toMatch(new RegExp(`^Its answer to the write ${shows}\\.`));
+			expect(sent()).toHaveLength(1);
+		});
+
+		it("Clear Notes: an answer showing the notes empty ('') confirms it", async () => {
+			env.fake.faults.add({ path: '/firework/v4/events/tenant/metadata', phase: 'after', fault: { status: 200, body: { uid: uid(), severity: 'low', notes: '', tags: [] } } });
+
+			const result = await run('event', 'updateTenantMetadata', { uid: uid(), updateFields: { clearNotes: true } });
+
+			expect(result.status).toBe('success');
 		});
 
 		it('Clear Severity Override with a new Severity is refused before any request, naming both', async () => {
