@@ -64,6 +64,31 @@ describe('MSSP reporting and alerting', () => {
 			expect(Buffer.from(item.binary!.report.data, 'base64').equals(file)).toBe(true);
 		});
 
+		// The hostile review of issue 40, F8: JSON that does not start with { or [ passed as a CSV file.
+		it.each([
+			['a JSON null', 'null'],
+			['a JSON text', '"report is being generated"'],
+			['a JSON number', '0'],
+		])('Download as csv: %s that Flare labels application/json fails the item, saying it is JSON', async (_what, rawBody) => {
+			const [report] = reports();
+			env.fake.faults.add({ path: /\/download$/, fault: { status: 200, rawBody, headers: { 'content-type': 'application/json' } } });
+
+			const result = await run('report', 'download', { reportId: rl(report.id), format: 'csv' });
+
+			expect([result.error?.message, result.output]).toEqual(["Flare's answer could not be used while trying to download the report", []]);
+			expect(result.error?.description).toMatch(/^Flare answered with JSON \(application\/json\), not a csv file\./);
+		});
+
+		it("Download as csv: a CSV file that Flare labels application/json (as its OpenAPI declares every download) is the file", async () => {
+			const [report] = reports();
+			const csv = 'title,severity\nLeak,high\n';
+			env.fake.faults.add({ path: /\/download$/, fault: { status: 200, rawBody: csv, headers: { 'content-type': 'application/json' } } });
+
+			const result = await run('report', 'download', { reportId: rl(report.id), format: 'csv' });
+
+			expect(Buffer.from(result.output[0].binary!.data.data, 'base64').toString()).toBe(csv);
+		});
+
 		it.each([
 			['csv', { status: 200, body: { detail: 'report not ready' } }, 'JSON (application/json), not a csv file'],
 			['csv', { status: 200, rawBody: '<html>proxy error</html>', headers: { 'content-type': 'text/html' } }, 'a file that does not start as one (text/html), not a csv file'],
