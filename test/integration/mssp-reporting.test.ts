@@ -171,6 +171,15 @@ describe('MSSP reporting and alerting', () => {
 			[{ channelType: 'jira', jiraSite: 'https://acme.atlassian.net', accountEmail: 'bot@acme.com', apiToken: 'x', projectKey: 'SEC', issueType: 'Task' }, `'Jira Site' is not a host name: "https://acme.atlassian.net" [item 0]`],
 			[{ channelType: 'webhook', webhookUrl: 'https://x.example.com', secret: 's', webhookOptions: { basicAuthUsername: 'flare' } }, "'Basic Auth Password' is required with 'Basic Auth Username' [item 0]"],
 			[{ channelType: 'azure_sentinel_v2', entraTenantId: 'acme', entraClientId: 'x', entraSecret: 's', ingestionUrl: 'https://x.example.com' }, `'Entra Client ID' is not a GUID: "x" [item 0]`],
+			// The hostile review of issue 40, F9: a line break in a header's name added a header of its own.
+			...[
+				['X-Tenant\r\nX-Injected: 1', 'v', `'Custom Headers' has a header 1 whose name is not an HTTP header name: "X-Tenant\\r\\nX-Injected: 1" [item 0]`],
+				['X Tenant', 'v', `'Custom Headers' has a header 1 whose name is not an HTTP header name: "X Tenant" [item 0]`],
+				['X-Tenant', 'acme\nX-Injected: 1', "'Custom Headers' has a header 1 (X-Tenant) whose value holds a line break or another control character [item 0]"],
+			].map(([name, value, message]): [IDataObject, string] => [
+				{ channelType: 'webhook', webhookUrl: 'https://n8n.acme.com/webhook/x', secret: 'a long random secret', webhookOptions: { customHeaders: { header: [{ name, value }] } } },
+				message,
+			]),
 		])('refuses %j before any request, naming the field', async (fields, message) => {
 			const result = await run('alertChannel', 'create', { name: 'Bad', ...fields });
 
