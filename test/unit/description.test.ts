@@ -347,7 +347,8 @@ describe('Flare node description', () => {
 		['identity', 'checkAccounts', /^Needs the ASTP feature\..*Up to 100 input items go to Flare in one request.*use Leaked Credential → Search ASTP with that e-mail or username\.$/],
 		...['create', 'get', 'getAll', 'update', 'delete', 'getAssignments', 'unassign'].map((operation) => ['matchingPolicy', operation, /^Beta:/] as [string, string, RegExp]),
 		// Issue 40: what Flare's public API cannot do, and who may administer.
-		['alertChannel', 'create', /^Flare's public API cannot update or delete a channel.*secrets are masked/],
+		// The hostile review of issue 40, F10: what the user types is saved with the workflow.
+		['alertChannel', 'create', /^Flare's public API cannot update or delete a channel.*secrets are masked in the output, but n8n saves what you type in the workflow and its executions: give secrets as an expression from a secure source/],
 		...['archive', 'create', 'get', 'update'].map((operation) => ['tenant', operation, /^For an organization administrator's API key/] as [string, string, RegExp]),
 		...['add', 'getAll', 'remove'].map((operation) => ['tenantUser', operation, /^For an organization administrator's API key/] as [string, string, RegExp]),
 		...['disable', 'enable', 'get', 'getAll', 'getTenants', 'update'].map((operation) => ['organizationMember', operation, /^For an organization administrator's API key/] as [string, string, RegExp]),

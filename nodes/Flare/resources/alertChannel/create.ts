@@ -8,7 +8,7 @@ import { channelFields, channelParams, channelTypeField } from './params';
 const fields: INodeProperties[] = [
 	notice(
 		'alertChannelCreateNotice',
-		"Flare's public API cannot update or delete a channel: change or remove it in Flare (Alert Central → Channels). Its secrets are masked in the output.",
+		"Flare's public API cannot update or delete a channel: change or remove it in Flare (Alert Central → Channels). Its secrets are masked in the output, but n8n saves what you type in the workflow and its executions: give secrets as an expression from a secure source, e.g. {{ $secrets.vault.jiraToken }}.",
 	),
 	{
 		displayName: 'Name',
