@@ -79,6 +79,18 @@ describe('MSSP reporting and alerting', () => {
 			expect(result.error?.description).toMatch(/^Flare answered with JSON \(application\/json\), not a csv file\./);
 		});
 
+		it('Download: an endless answer is cut off at 50 MiB; a redirect is not followed', async () => {
+			const [report] = reports();
+			env.fake.faults.add({ path: /\/download$/, fault: { endlessBody: true } });
+			const endless = await run('report', 'download', { reportId: rl(report.id), format: 'pdf' });
+			env.fake.faults.add({ path: /\/download$/, fault: { redirect: { status: 302 } } });
+			const moved = await run('report', 'download', { reportId: rl(report.id), format: 'pdf' });
+
+			expect(endless.error?.description).toMatch(/^The answer was cut off at 50 MiB and nothing of it was used\./);
+			expect(moved.error?.message).toMatch(/^Flare answered with a redirect to .* \(HTTP 302\) while trying to download the report$/);
+			expect(env.fake.otherOrigin.requests).toEqual([]);
+		});
+
 		it("Download as csv: a CSV file that Flare labels application/json (as its OpenAPI declares every download) is the file", async () => {
 			const [report] = reports();
 			const csv = 'title,severity\nLeak,high\n';
@@ -140,6 +152,24 @@ describe('MSSP reporting and alerting', () => {
 			expect(item).toMatchObject({ id: 900, name: 'Client SOC', type: params.type });
 			expect(JSON.stringify(item)).not.toContain('PlAnTeD');
 			expect(env.fake.playbook.channel(900)?.params).toEqual(params);
+		});
+
+		it("a 422 that echoes the params (FastAPI's input) shows none of the secrets given, in the message or the description", async () => {
+			const header = plantedSecret('', 'test-header-422');
+			const params = { type: 'webhook', webhook_url: 'https://n8n.acme.com/webhook/x', secret: token, custom_headers: { 'X-Tenant': header } };
+			const detail = [{ type: 'value_error', loc: ['body', 'params', 'webhook'], msg: `Value error, cannot reach ${params.webhook_url} with ${JSON.stringify(params)}`, input: params }];
+			env.fake.faults.add({ path: '/firework/v4/alerts/channels', method: 'POST', fault: { status: 422, body: { detail } } });
+
+			const result = await run('alertChannel', 'create', {
+				name: 'Hook',
+				channelType: 'webhook',
+				webhookUrl: params.webhook_url,
+				secret: token,
+				webhookOptions: { customHeaders: { header: [{ name: 'X-Tenant', value: header }] } },
+			});
+
+			expect(result.error?.message).toBe("Flare rejected the request to create the alert channel");
+			expect(JSON.stringify([result.error?.message, result.error?.description])).not.toMatch(/PlAnTeD/);
 		});
 
 		it('the secrets given come back masked, also where no name says they are secrets (a custom header)', async () => {
