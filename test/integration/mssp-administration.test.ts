@@ -30,6 +30,18 @@ describe('MSSP administration: tenants, their users, the organization members', 
 			expect(result.output[0].json).toMatchObject({ id: 9901, name: 'Globex', industry: 'energy' });
 		});
 
+		it("Create: a token test without the key's organization fails the item as a read, saying nothing was written", async () => {
+			env.fake.faults.add({ path: '/tokens/test', fault: { status: 200, body: { user_id: 501 } } });
+
+			const result = await run('tenant', 'create', { name: 'Globex' });
+
+			expect(sent()).toEqual([tokenTest]);
+			expect([result.error?.message, result.error?.description]).toEqual([
+				"Flare's answer could not be used while trying to read the API key's organization",
+				"Flare's token test answered with an object without a numeric 'organization_id', not the key's organization. Nothing of it was used. Run the workflow again later; if it persists, report it to Flare.",
+			]);
+		});
+
 		it('Get: the tenant; an unknown one is a 404 naming it', async () => {
 			const found = await run('tenant', 'get', { targetTenantId: rl(202) });
 			const missing = await run('tenant', 'get', { targetTenantId: rl(4040) });
