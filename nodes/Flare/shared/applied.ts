@@ -9,15 +9,16 @@ import type {
 import { FlareRequestFailed, mayHaveApplied } from './errors';
 
 /**
- * Never twice, also under n8n's Retry On Fail (docs/api-contract.md, "Never twice, also under n8n's
- * Retry On Fail"). n8n runs a node again when its run failed, and, with continue on fail, when its
- * first output item is an error, up to Max Tries: n8n-core 2.41.1, `WorkflowExecute.
- * processRunExecutionData` (dist/execution-engine/workflow-execute.js, lines 1206–1237: the loop over
- * `tryIndex` and its `checkFailure` re-runs) calls `runNode` again with the same `executionData`,
- * `runIndex` and `additionalData`: the same execution ID, node, run index and input items. So each
- * write Flare may have applied is kept here, in this process, with its outcome (its output items, or
- * its error), by execution, node, run index, item and a digest of what the request is made from; a
- * try that finds one gives that outcome again and sends nothing.
+ * Never twice, also under n8n's Retry On Fail (docs/api-contract.md, "Errors"). n8n runs a node again
+ * when its run failed, and, with continue on fail, when its first output item is an error, up to Max
+ * Tries: n8n-core 2.41.1, `WorkflowExecute.processRunExecutionData`
+ * (dist/execution-engine/workflow-execute.js, lines 1206–1237: the loop over `tryIndex` and its
+ * `checkFailure` re-runs) calls `runNode` again with the same `executionData`, `runIndex` and
+ * `additionalData`: the same execution ID, node, run index and input items. So each write Flare may
+ * have applied is kept here, in this process, with its outcome (its output items, or its error), by
+ * execution, node, run index, item and a digest of what the request is made from; a try that finds
+ * one gives that outcome again and sends nothing. (An AI Agent's retry of a tool call gives each try
+ * a new run index: not covered, see the docs.)
  */
 
 /** What a write ended with: its output items, or the error of its item. */
@@ -35,7 +36,11 @@ interface Kept {
  * How much is kept, the oldest dropped first: a node run of more writes than `entries`, or retried
  * more than `ageMs` after a write, may send that write again (docs/api-contract.md).
  */
-export const APPLIED_WRITES_BOUND = { entries: 10_000, characters: 16 * 1024 * 1024, ageMs: 6 * 3_600_000 };
+export const APPLIED_WRITES_BOUND = {
+	entries: 10_000,
+	characters: 16 * 1024 * 1024,
+	ageMs: 6 * 3_600_000,
+};
 
 const kept = new Map<string, Kept>();
 let keptCharacters = 0;
@@ -57,8 +62,7 @@ function forget(key: string): void {
 function prune(now: number): void {
 	for (const [key, entry] of kept) {
 		const over =
-			kept.size > APPLIED_WRITES_BOUND.entries ||
-			keptCharacters > APPLIED_WRITES_BOUND.characters;
+			kept.size > APPLIED_WRITES_BOUND.entries || keptCharacters > APPLIED_WRITES_BOUND.characters;
 		if (kept.size > 1 && (over || now - entry.at > APPLIED_WRITES_BOUND.ageMs)) forget(key);
 		else break;
 	}
@@ -133,7 +137,10 @@ export class AppliedWrites {
 		const entry = key === undefined ? undefined : kept.get(key);
 		if (!entry || Date.now() - entry.at > APPLIED_WRITES_BOUND.ageMs) return undefined;
 		if ('error' in entry.outcome) throw entry.outcome.error;
-		return entry.outcome.outputs.map((output) => ({ ...output, json: structuredClone(output.json) }));
+		return entry.outcome.outputs.map((output) => ({
+			...output,
+			json: structuredClone(output.json),
+		}));
 	}
 
 	/** Keeps item `index`'s outcome: its write was applied, or may have been. */
