@@ -75,6 +75,9 @@ class HarnessItems implements INodeType {
 	}
 }
 
+/** Executions started in this process by every harness, for their IDs. */
+let executionsStarted = 0;
+
 /** n8n's no-op node type name; the credential test runs as a temporary node of this type. */
 const NO_OP = 'n8n-nodes-base.noOp';
 
@@ -150,6 +153,8 @@ export interface FlareNodeSpec {
 	name?: string;
 	parameters: IDataObject;
 	onError?: INode['onError'];
+	/** n8n's node settings Retry On Fail, Max Tries and Wait Between Tries (ms). */
+	retryOnFail?: { maxTries: number; waitBetweenTries: number };
 }
 
 /** The workflow `Items → <our node>`: the items node emits `items` (one empty item by default). */
@@ -176,6 +181,7 @@ export function itemsIntoNode(
 				position: [200, 0],
 				parameters: spec.parameters,
 				onError: spec.onError,
+				...(spec.retryOnFail ? { retryOnFail: true, ...spec.retryOnFail } : {}),
 				credentials: { [CREDENTIAL_TYPE]: { id: options.credentialId ?? 'cred-1', name: 'Flare' } },
 			} as INode,
 		],
@@ -235,9 +241,11 @@ export class Harness {
 		const { execute, poll } = type as INodeType;
 		if (!execute && !poll) return type;
 		const settled = () => (this.lastSettledAt = Date.now());
+		const called = () => this.executeCalls++;
 		return Object.assign(Object.create(type) as INodeType, {
 			...(execute && {
 				async execute(this: IExecuteFunctions) {
+					called();
 					try {
 						return await asNode(this.getNode().name, async () => await execute.call(this));
 					} finally {
@@ -252,6 +260,9 @@ export class Harness {
 			}),
 		});
 	}
+
+	/** Times n8n called our nodes' execute(): once per node run, again for each of n8n's retries. */
+	executeCalls = 0;
 
 	/** Stores a `flareApi` credential (id `cred-1` unless given) pointing at `baseUrl`. */
 	addFlareCredential(data: IDataObject, id = 'cred-1'): string {
@@ -276,11 +287,15 @@ export class Harness {
 		return new HarnessNodeTypes(types);
 	}
 
+	/**
+	 * What n8n gives an execution (or an activation) besides its workflow; each call its own
+	 * execution ID, as n8n gives each execution (the Flare node keeps the writes of a run by it).
+	 */
 	additionalData(hooks: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData {
 		return {
 			credentialsHelper: this.helper,
 			hooks,
-			executionId: 'harness',
+			executionId: `harness-${++executionsStarted}`,
 			currentNodeExecutionIndex: 0,
 			restApiUrl: 'http://localhost:5678/rest',
 			instanceBaseUrl: 'http://localhost:5678',

@@ -6,6 +6,7 @@
  */
 import type { IDataObject, INodeListSearchResult } from 'n8n-workflow';
 
+import { nextTurn } from '../support/node';
 import { jsonOf, useFakeFlare } from './support';
 
 const ORG = 4242;
@@ -29,6 +30,18 @@ describe('MSSP administration: tenants, their users, the organization members', 
 			expect(result.output[0].json).toMatchObject({ id: 9901, name: 'Globex', industry: 'energy' });
 		});
 
+		it("Create: a token test without the key's organization fails the item as a read, saying nothing was written", async () => {
+			env.fake.faults.add({ path: '/tokens/test', fault: { status: 200, body: { user_id: 501 } } });
+
+			const result = await run('tenant', 'create', { name: 'Globex' });
+
+			expect(sent()).toEqual([tokenTest]);
+			expect([result.error?.message, result.error?.description]).toEqual([
+				"Flare's answer could not be used while trying to read the API key's organization",
+				"Flare's token test answered with an object without a numeric 'organization_id', not the key's organization. Nothing of it was used. Run the workflow again later; if it persists, report it to Flare.",
+			]);
+		});
+
 		it('Get: the tenant; an unknown one is a 404 naming it', async () => {
 			const found = await run('tenant', 'get', { targetTenantId: rl(202) });
 			const missing = await run('tenant', 'get', { targetTenantId: rl(4040) });
@@ -41,7 +54,7 @@ describe('MSSP administration: tenants, their users, the organization members', 
 			expect([missing.error?.name, missing.error?.message]).toEqual(['NodeApiError', 'Tenant 4040 was not found in Flare']);
 		});
 
-		it('Update: reads the tenant, sends its four required settings back with the changes (the global-search limit only when given)', async () => {
+		it('Update: reads the tenant, sends its four required settings back with the changes given', async () => {
 			const before = env.fake.administration.tenant(101)!;
 
 			const result = await run('tenant', 'update', { targetTenantId: rl(101), updateFields: { globalSearchCallsLimit: 50, preventGlobalSearch: false } });
@@ -53,6 +66,23 @@ describe('MSSP administration: tenants, their users, the organization members', 
 			]);
 			expect(env.fake.administration.tenant(101)?.global_search_calls_limit).toBe(50);
 			expect(result.output[0].json).toMatchObject({ id: 101, name: before.name });
+		});
+
+		// The hostile review of issue 40, F3: Flare's Tenant shows prevent_global_search (v2 OpenAPI line 6067).
+		it('Update of the name only: Prevent Global Search and a global-search limit are sent back as read, not reset', async () => {
+			await run('tenant', 'update', { targetTenantId: rl(202), updateFields: { preventGlobalSearch: true } });
+			env.fake.faults.add({ path: '/firework/v2/tenants/101', method: 'GET', phase: 'after', fault: { status: 200, body: { ...env.fake.administration.tenant(101), global_search_calls_limit: 25 } } });
+			env.fake.clearLog();
+
+			await run('tenant', 'update', { targetTenantId: rl(202), updateFields: { name: 'Renamed client' } });
+			await run('tenant', 'update', { targetTenantId: rl(101), updateFields: { name: 'Acme Corp' } });
+
+			const puts = sent().filter(([method]) => method === 'PUT');
+			expect(puts.map(([, path, , body]) => [path, (body as IDataObject).prevent_global_search, (body as IDataObject).global_search_calls_limit])).toEqual([
+				['/firework/v2/tenants/202', true, undefined],
+				['/firework/v2/tenants/101', false, 25],
+			]);
+			expect(env.fake.administration.tenant(202)).toMatchObject({ name: 'Renamed client', prevent_global_search: true });
 		});
 
 		it('Update: a required setting Flare does not read back must be given, named, before anything is written', async () => {
@@ -200,6 +230,44 @@ describe('MSSP administration: tenants, their users, the organization members', 
 				['PUT', `/firework/v2/organizations/${ORG}/members/510`, {}, { name: user.name, surname: user.surname, email: 'omar.h@acme.com' }],
 			]);
 			expect((result.output[0].json.user as IDataObject).email).toBe('omar.h@acme.com');
+		});
+
+		// The hostile review of issue 40, F4: a read without the member's user was sent back as a partial PUT.
+		it("Update: a read whose member has no 'user' fails the item, saying what came; nothing is written", async () => {
+			env.fake.faults.add({ path: `/firework/v2/organizations/${ORG}/members/510`, method: 'GET', fault: { status: 200, body: { member: { id: 510, name: 'Omar', email: 'omar@acme.com' } } } });
+
+			const result = await run('organizationMember', 'update', { userId: rl(510), updateFields: { email: 'omar.h@acme.com' } });
+
+			expect(sent().map(([method]) => method)).toEqual(['GET', 'GET']);
+			expect([result.error?.name, result.error?.message]).toEqual(['NodeApiError', "Flare's answer could not be used while trying to get the member"]);
+			expect(result.error?.description).toMatch(/^Flare answered with a member whose 'user' is nothing, not the member's details\./);
+			expect(env.fake.state.writes).toEqual([]);
+		});
+
+		it("Update of a disabled member: an answer that shows them enabled again fails the item, saying so and to disable them again", async () => {
+			await run('organizationMember', 'disable', { userId: rl(511) });
+			const { user } = env.fake.administration.membersList().find((entry) => entry.user.id === 511)!;
+			// A Flare whose update replaces the member whole, and so enables them again.
+			env.fake.faults.add({ path: `/firework/v2/organizations/${ORG}/members/511`, method: 'PUT', phase: 'after', fault: { status: 200, body: { member: { user: { ...user, is_disabled: false }, tenant_count: 1 } } } });
+
+			const result = await run('organizationMember', 'update', { userId: rl(511), updateFields: { surname: 'Leaver' } });
+
+			expect(sent().filter(([method]) => method === 'PUT')).toHaveLength(1);
+			expect([result.error?.name, result.error?.message]).toEqual(['NodeApiError', "Member 511 was updated, but Flare's answer shows them enabled"]);
+			expect(result.error?.description).toMatch(/^They were disabled when read, just before the update \(is_disabled true; Flare's answer: false\)\..* disable them again \(Organization Member → Disable\) if needed\. The request was not sent again/);
+		});
+
+		it('Disable and Update of one member at once: one after the other, the update reads the state the disable left', async () => {
+			env.fake.faults.add({ path: /\/members\/512\/disable$/, fault: { delayMs: 2_000 } });
+			const disabling = run('organizationMember', 'disable', { userId: rl(512) });
+			for (let turn = 0; turn < 200 && !sent().some(([method]) => method === 'POST'); turn++) await nextTurn();
+
+			const [disabled, updated] = await Promise.all([disabling, run('organizationMember', 'update', { userId: rl(512), updateFields: { surname: 'Leaver' } })]);
+
+			expect([disabled.status, updated.status]).toEqual(['success', 'success']);
+			const member = `/firework/v2/organizations/${ORG}/members/512`;
+			expect(sent().map(([method, path]) => `${method} ${path}`)).toEqual(['GET /tokens/test', `POST ${member}/disable`, 'GET /tokens/test', `GET ${member}`, `PUT ${member}`]);
+			expect((updated.output[0].json.user as IDataObject).is_disabled).toBe(true);
 		});
 
 		it('Disable then Enable (offboarding a leaver, and back): the state Flare answers; an answer that keeps the member enabled fails the item', async () => {

@@ -64,6 +64,43 @@ describe('MSSP reporting and alerting', () => {
 			expect(Buffer.from(item.binary!.report.data, 'base64').equals(file)).toBe(true);
 		});
 
+		// The hostile review of issue 40, F8: JSON that does not start with { or [ passed as a CSV file.
+		it.each([
+			['a JSON null', 'null'],
+			['a JSON text', '"report is being generated"'],
+			['a JSON number', '0'],
+		])('Download as csv: %s that Flare labels application/json fails the item, saying it is JSON', async (_what, rawBody) => {
+			const [report] = reports();
+			env.fake.faults.add({ path: /\/download$/, fault: { status: 200, rawBody, headers: { 'content-type': 'application/json' } } });
+
+			const result = await run('report', 'download', { reportId: rl(report.id), format: 'csv' });
+
+			expect([result.error?.message, result.output]).toEqual(["Flare's answer could not be used while trying to download the report", []]);
+			expect(result.error?.description).toMatch(/^Flare answered with JSON \(application\/json\), not a csv file\./);
+		});
+
+		it('Download: an endless answer is cut off at 50 MiB; a redirect is not followed', async () => {
+			const [report] = reports();
+			env.fake.faults.add({ path: /\/download$/, fault: { endlessBody: true } });
+			const endless = await run('report', 'download', { reportId: rl(report.id), format: 'pdf' });
+			env.fake.faults.add({ path: /\/download$/, fault: { redirect: { status: 302 } } });
+			const moved = await run('report', 'download', { reportId: rl(report.id), format: 'pdf' });
+
+			expect(endless.error?.description).toMatch(/^The answer was cut off at 50 MiB and nothing of it was used\./);
+			expect(moved.error?.message).toMatch(/^Flare answered with a redirect to .* \(HTTP 302\) while trying to download the report$/);
+			expect(env.fake.otherOrigin.requests).toEqual([]);
+		});
+
+		it("Download as csv: a CSV file that Flare labels application/json (as its OpenAPI declares every download) is the file", async () => {
+			const [report] = reports();
+			const csv = 'title,severity\nLeak,high\n';
+			env.fake.faults.add({ path: /\/download$/, fault: { status: 200, rawBody: csv, headers: { 'content-type': 'application/json' } } });
+
+			const result = await run('report', 'download', { reportId: rl(report.id), format: 'csv' });
+
+			expect(Buffer.from(result.output[0].binary!.data.data, 'base64').toString()).toBe(csv);
+		});
+
 		it.each([
 			['csv', { status: 200, body: { detail: 'report not ready' } }, 'JSON (application/json), not a csv file'],
 			['csv', { status: 200, rawBody: '<html>proxy error</html>', headers: { 'content-type': 'text/html' } }, 'a file that does not start as one (text/html), not a csv file'],
@@ -117,6 +154,24 @@ describe('MSSP reporting and alerting', () => {
 			expect(env.fake.playbook.channel(900)?.params).toEqual(params);
 		});
 
+		it("a 422 that echoes the params (FastAPI's input) shows none of the secrets given, in the message or the description", async () => {
+			const header = plantedSecret('', 'test-header-422');
+			const params = { type: 'webhook', webhook_url: 'https://n8n.acme.com/webhook/x', secret: token, custom_headers: { 'X-Tenant': header } };
+			const detail = [{ type: 'value_error', loc: ['body', 'params', 'webhook'], msg: `Value error, cannot reach ${params.webhook_url} with ${JSON.stringify(params)}`, input: params }];
+			env.fake.faults.add({ path: '/firework/v4/alerts/channels', method: 'POST', fault: { status: 422, body: { detail } } });
+
+			const result = await run('alertChannel', 'create', {
+				name: 'Hook',
+				channelType: 'webhook',
+				webhookUrl: params.webhook_url,
+				secret: token,
+				webhookOptions: { customHeaders: { header: [{ name: 'X-Tenant', value: header }] } },
+			});
+
+			expect(result.error?.message).toBe("Flare rejected the request to create the alert channel");
+			expect(JSON.stringify([result.error?.message, result.error?.description])).not.toMatch(/PlAnTeD/);
+		});
+
 		it('the secrets given come back masked, also where no name says they are secrets (a custom header)', async () => {
 			const result = await run('alertChannel', 'create', { name: 'Hook', ...cases[9][1] });
 
@@ -131,11 +186,30 @@ describe('MSSP reporting and alerting', () => {
 			});
 		});
 
+		// The hostile review of issue 40, F2: no Leaked Value Output, so a Full one a saved workflow may
+		// hold (from a build before 0.1.0) shows nothing either.
+		it("the secrets given come back masked also with a Leaked Value Output of Full saved in the workflow: the form has none", async () => {
+			const jira = await run('alertChannel', 'create', { name: 'Client Jira', ...cases[4][1], options: { leakedValueOutput: 'full' } });
+			const slack = await run('alertChannel', 'create', { name: 'Client Slack', ...cases[1][1], options: { leakedValueOutput: 'full' } });
+
+			expect([(jira.output[0].json.params as IDataObject).api_token, (slack.output[0].json.params as IDataObject).webhook_url]).toEqual([masked(token), masked(slackUrl)]);
+			expect(JSON.stringify(jsonOf([...jira.output, ...slack.output]))).not.toContain('PlAnTeD');
+		});
+
 		it.each([
 			[{ channelType: 'slack', webhookUrl: 'hooks.slack.com/x' }, "'Webhook URL' is not an http(s) URL [item 0]"],
 			[{ channelType: 'jira', jiraSite: 'https://acme.atlassian.net', accountEmail: 'bot@acme.com', apiToken: 'x', projectKey: 'SEC', issueType: 'Task' }, `'Jira Site' is not a host name: "https://acme.atlassian.net" [item 0]`],
 			[{ channelType: 'webhook', webhookUrl: 'https://x.example.com', secret: 's', webhookOptions: { basicAuthUsername: 'flare' } }, "'Basic Auth Password' is required with 'Basic Auth Username' [item 0]"],
 			[{ channelType: 'azure_sentinel_v2', entraTenantId: 'acme', entraClientId: 'x', entraSecret: 's', ingestionUrl: 'https://x.example.com' }, `'Entra Client ID' is not a GUID: "x" [item 0]`],
+			// The hostile review of issue 40, F9: a line break in a header's name added a header of its own.
+			...[
+				['X-Tenant\r\nX-Injected: 1', 'v', `'Custom Headers' has a header 1 whose name is not an HTTP header name: "X-Tenant\\r\\nX-Injected: 1" [item 0]`],
+				['X Tenant', 'v', `'Custom Headers' has a header 1 whose name is not an HTTP header name: "X Tenant" [item 0]`],
+				['X-Tenant', 'acme\nX-Injected: 1', "'Custom Headers' has a header 1 (X-Tenant) whose value holds a line break or another control character [item 0]"],
+			].map(([name, value, message]): [IDataObject, string] => [
+				{ channelType: 'webhook', webhookUrl: 'https://n8n.acme.com/webhook/x', secret: 'a long random secret', webhookOptions: { customHeaders: { header: [{ name, value }] } } },
+				message,
+			]),
 		])('refuses %j before any request, naming the field', async (fields, message) => {
 			const result = await run('alertChannel', 'create', { name: 'Bad', ...fields });
 
@@ -234,9 +308,33 @@ describe('MSSP reporting and alerting', () => {
 
 			const result = await run('event', 'updateTenantMetadata', { uid: uid(), updateFields: { clearSeverity: true } });
 
-			expect([result.error?.name, result.error?.message]).toEqual(['NodeApiError', `Flare did not clear the severity override of event '${uid()}'`]);
+			expect([result.error?.name, result.error?.message]).toEqual(['NodeApiError', `Event '${uid()}' was updated, but Flare's answer does not show its severity override cleared`]);
 			expect(result.error?.description).toMatch(/^Its answer to the write shows severity "high"\. The node sends null to clear a field/);
 			expect(sent()).toHaveLength(1);
+		});
+
+		// The hostile review of issue 40, F7: an answer that leaves out what was cleared confirms nothing.
+		it.each([
+			['the severity override', { clearSeverity: true }, { notes: null }, "its severity override cleared", "has no 'severity'"],
+			['the notes', { clearNotes: true }, { severity: null }, 'its notes cleared', "has no 'notes'"],
+			['both, the notes shown kept', { clearSeverity: true, clearNotes: true }, { severity: null, notes: 'escalated' }, 'its notes cleared', 'shows notes "escalated"'],
+		])('Clear %s: an answer without it, or showing it kept, fails the item, saying the write was applied', async (_what, updateFields, answer, cleared, shows) => {
+			env.fake.events.setMetadata(TENANT, uid(), { severity: 'critical', notes: 'escalated' });
+			env.fake.faults.add({ path: '/firework/v4/events/tenant/metadata', phase: 'after', fault: { status: 200, body: { uid: uid(), tags: [], ...answer } } });
+
+			const result = await run('event', 'updateTenantMetadata', { uid: uid(), updateFields });
+
+			expect([result.error?.name, result.error?.message]).toEqual(['NodeApiError', `Event '${uid()}' was updated, but Flare's answer does not show ${cleared}`]);
+			expect(result.error?.description).toMatch(new RegExp(`^Its answer to the write ${shows}\\.`));
+			expect(sent()).toHaveLength(1);
+		});
+
+		it("Clear Notes: an answer showing the notes empty ('') confirms it", async () => {
+			env.fake.faults.add({ path: '/firework/v4/events/tenant/metadata', phase: 'after', fault: { status: 200, body: { uid: uid(), severity: 'low', notes: '', tags: [] } } });
+
+			const result = await run('event', 'updateTenantMetadata', { uid: uid(), updateFields: { clearNotes: true } });
+
+			expect(result.status).toBe('success');
 		});
 
 		it('Clear Severity Override with a new Severity is refused before any request, naming both', async () => {

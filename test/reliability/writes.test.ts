@@ -1,10 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { flareOperations } from '../../nodes/Flare/Flare.node';
+import type { FlareOperation } from '../../nodes/Flare/shared/operation';
 import { FakeFlare, type Fault } from '../fake-flare';
 import { lastCollectedHits } from '../harness/collect';
 import { Harness } from '../harness/engine';
 import { apiRequests } from '../integration/support';
+import { formOf } from './inputs';
+import { baseOf, nodeProperties, operations, validValues } from './operations';
 import { CANARY_API_KEY } from './secret-scan';
 import { volume } from '../support/volume';
 import { CANARY_OPTIONS, Recorder, type WriteRow } from './support';
@@ -172,6 +176,17 @@ const ADMINISTRATION_WRITES: WriteOperation[] = [
 	},
 ];
 
+/** Every write operation of the node, from its description: [resource, operation]. */
+const writeOperations = () => operations().filter(([resource, operation]) => flareOperations[resource]?.[operation]?.write === true);
+
+/** The paths of an operation's request, as a pattern: each `{parameter}` any segment (`{+uid}` several). */
+function writePath({ path, otherPaths = [] }: FlareOperation): RegExp {
+	const pattern = [path, ...otherPaths]
+		.map((template) => template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\+\w+\}/g, '.+').replace(/\{\w+\}/g, '[^/]+'))
+		.join('|');
+	return new RegExp(`^(?:${pattern})$`);
+}
+
 const SLOW_MS = 1_500;
 const TIMEOUT_MS = 500;
 
@@ -242,6 +257,52 @@ describe('Writes under faults: Flare never sees the same write twice', () => {
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toBe(`Flare did not confirm the request to ${write.action}`);
 		expect(result.error?.description).toMatch(/The request was not sent again because Flare may already have applied it/);
+	});
+
+	// n8n runs a failed node again with the same execution, run index and items (applied.ts cites
+	// n8n-core): every write operation of the description, so that a new one is tried here unwritten.
+	const RETRY_ON_FAIL = { maxTries: 3, waitBetweenTries: 0 };
+	const retried = async (resource: string, operation: string, run: (parameters: IDataObject) => Promise<Awaited<ReturnType<Harness['runNode']>>>) => {
+		fake.reset();
+		harness.addFlareCredential({ apiKey: CANARY_API_KEY, baseUrl: fake.url });
+		const selectors = { resource, operation };
+		const parameters = baseOf(await validValues(fake, harness), formOf(nodeProperties, selectors), selectors);
+		const write = flareOperations[resource][operation];
+		const [calls, writes] = [harness.executeCalls, fake.state.writes.length];
+		fake.clearLog();
+		const result = await run(parameters);
+		const sent = apiRequests(fake).filter((request) => request.method === write.method && writePath(write).test(request.path));
+		expect(lastCollectedHits()).toEqual([]);
+		return { result, tries: harness.executeCalls - calls, sent: sent.length, applied: fake.state.writes.length - writes, write };
+	};
+
+	it.each(writeOperations())("%s → %s under n8n's Retry On Fail (3 tries), HTTP 502 after Flare processed it: sent once, applied once, each try the same error", async (resource, operation) => {
+		const { result, tries, sent, applied, write } = await retried(resource, operation, async (parameters) => {
+			fake.faults.add({ path: writePath(flareOperations[resource][operation]), method: flareOperations[resource][operation].method, phase: 'after', fault: FAULTS[1][1] });
+			return await harness.runNode({ parameters, retryOnFail: RETRY_ON_FAIL });
+		});
+
+		recorder.add({ kind: 'write', operation: `${resource} → ${operation}`, fault: "n8n's Retry On Fail (3 tries) after HTTP 502", phase: 'after', requests: sent, writes: applied, duplicated: Math.max(0, applied - 1), outcome: 'failed, not resent', error: result.error?.message });
+		expect([tries, sent, applied]).toEqual([3, 1, 1]);
+		expect([result.status, result.error?.message]).toEqual(['error', `Flare did not confirm the request to ${write.action}`]);
+	});
+
+	it.each(writeOperations())("%s → %s under n8n's Retry On Fail with continue on fail, item 0 refused before any request: n8n runs the node 3 times, item 1's write is sent once and answered the same each time", async (resource, operation) => {
+		// n8n runs the node again while its first output item is an error (continue on fail).
+		const { result, tries, sent, applied } = await retried(resource, operation, async (parameters) =>
+			await harness.runNode(
+				{ parameters: { ...parameters, requestOptions: { timeout: '={{ $json.timeout }}' } }, onError: 'continueRegularOutput', retryOnFail: RETRY_ON_FAIL },
+				{ items: [{ timeout: 0 }, { timeout: 10_000 }] },
+			),
+		);
+
+		recorder.add({ kind: 'write', operation: `${resource} → ${operation}`, fault: "n8n's Retry On Fail (3 tries) with continue on fail, item 0 an error", phase: 'after', requests: sent, writes: applied, duplicated: Math.max(0, applied - 1), outcome: 'succeeded once' });
+		expect([tries, sent, applied]).toEqual([3, 1, 1]);
+		expect(result.output.map((item) => [typeof item.json.error, item.pairedItem])).toEqual([
+			['string', { item: 0 }],
+			...result.output.slice(1).map(() => ['undefined', { item: 1 }]),
+		]);
+		expect(result.output.length).toBeGreaterThan(1);
 	});
 
 	it.each([...WRITES, ...PLAYBOOK_WRITES, ...ADMINISTRATION_WRITES].map((write) => [write.operation, write] as const))('%s, 429 rate limit: retried, applied once', async (_operation, write) => {

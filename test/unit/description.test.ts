@@ -143,7 +143,7 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 			'labels',
 			'customFields',
 			'webhookOptions',
-			'options',
+			// No 'options' (Leaked Value Output): unreleased, removed (the hostile review of issue 40, F2).
 		],
 		getAll: ['returnAll', 'limit', 'filters', 'options'],
 	},
@@ -302,9 +302,11 @@ describe('Flare node description', () => {
 		// Status; Search All of Flare, Expand Stealer Log, Get Identifier Feed, Leaked Cookie → Search and
 		// Check Accounts; Event → Get AI Explanation, Threat Report → Get Many and Get, Identifier
 		// Recommendation → Get Many, Alert Rule → Create, Get Many and Update, Alert Channel → Get Many;
-		// Alert Channel → Create, Event → Get Related Conversation, Report → Get and Get Many, Threat
-		// Report → Publish.
-		expect(outputs.length).toBe(33);
+		// Event → Get Related Conversation, Report → Get and Get Many, Threat Report → Publish. Not Alert
+		// Channel → Create: its output holds the secrets given, always masked (the hostile review of
+		// issue 40, F2).
+		expect(outputs.length).toBe(32);
+		expect(formOf('alertChannel', 'create').map((property) => property.name)).not.toContain('options');
 		for (const property of outputs) {
 			expect(property.default).toBe('masked');
 			expect(options(property).map((option) => option.value)).toEqual(['full', 'masked', 'omit', 'sha256']);
@@ -345,7 +347,8 @@ describe('Flare node description', () => {
 		['identity', 'checkAccounts', /^Needs the ASTP feature\..*Up to 100 input items go to Flare in one request.*use Leaked Credential → Search ASTP with that e-mail or username\.$/],
 		...['create', 'get', 'getAll', 'update', 'delete', 'getAssignments', 'unassign'].map((operation) => ['matchingPolicy', operation, /^Beta:/] as [string, string, RegExp]),
 		// Issue 40: what Flare's public API cannot do, and who may administer.
-		['alertChannel', 'create', /^Flare's public API cannot update or delete a channel.*secrets are masked/],
+		// The hostile review of issue 40, F10: what the user types is saved with the workflow.
+		['alertChannel', 'create', /^Flare's public API cannot update or delete a channel.*secrets are masked in the output, but n8n saves what you type in the workflow and its executions: give secrets as an expression from a secure source/],
 		...['archive', 'create', 'get', 'update'].map((operation) => ['tenant', operation, /^For an organization administrator's API key/] as [string, string, RegExp]),
 		...['add', 'getAll', 'remove'].map((operation) => ['tenantUser', operation, /^For an organization administrator's API key/] as [string, string, RegExp]),
 		...['disable', 'enable', 'get', 'getAll', 'getTenants', 'update'].map((operation) => ['organizationMember', operation, /^For an organization administrator's API key/] as [string, string, RegExp]),

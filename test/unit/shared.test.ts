@@ -1,5 +1,6 @@
 import { createHash } from 'crypto';
-import type { IExecuteFunctions, INode, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { getAllOperation as astpUrlsOperation } from '../../nodes/Flare/resources/astpUrl/getAll';
 import { searchTenantFeedOperation } from '../../nodes/Flare/resources/event/searchTenantFeed';
@@ -10,6 +11,8 @@ import { FlareItem } from '../../nodes/Flare/shared/item';
 import { buildPath } from '../../nodes/Flare/shared/operation';
 import { maskValue, protectLeakedValues } from '../../nodes/Flare/shared/masking';
 import { tenantOf } from '../../nodes/Flare/shared/runner';
+import { APPLIED_WRITES_BOUND, AppliedWrites, appliedWritesKept } from '../../nodes/Flare/shared/applied';
+import { moveClock } from '../support/clock';
 
 describe('error bodies are read in the decided order', () => {
 	it.each([
@@ -277,5 +280,58 @@ describe('the Tenant is read once per item', () => {
 		expect(() => tenantOf(item)).toThrow(message);
 		expect(() => tenantOf(item)).toThrow(message);
 		expect(readings).toBe(1);
+	});
+});
+
+describe("writes applied in a node run are kept for n8n's Retry On Fail, within their bound", () => {
+	/** A node run as n8n gives it to the node: its execution, node, run index and input items. */
+	const run = (execution: string, runIndex: number, inputs: IDataObject[], node = 'Flare') =>
+		({
+			getExecutionId: () => execution,
+			getWorkflowDataProxy: () => ({ $runIndex: runIndex }),
+			getNode: () => ({ name: node, parameters: { resource: 'tenant', operation: 'create', name: '={{ $json.name }}' } }),
+			getInputData: () => inputs.map((json) => ({ json })),
+		}) as unknown as IExecuteFunctions;
+	const outputs = (json: IDataObject): INodeExecutionData[] => [{ json, pairedItem: { item: 0 } }];
+
+	it("gives a write's outcome again to the same item of a retry of the same node run, and to nothing else", () => {
+		const inputs = [{ name: 'Globex' }, { name: 'Initech' }];
+		AppliedWrites.of(run('e-1', 0, inputs), true).applied(0, { outputs: outputs({ id: 9901 }) });
+		const failure = new NodeOperationError({ name: 'Flare' } as INode, 'Tenant 9902 was created, but …');
+		AppliedWrites.of(run('e-1', 0, inputs), true).applied(1, { error: failure });
+
+		const retry = AppliedWrites.of(run('e-1', 0, inputs), true);
+		expect(retry.replayed(0)).toEqual(outputs({ id: 9901 }));
+		expect(() => retry.replayed(1)).toThrow(failure);
+		expect([
+			AppliedWrites.of(run('e-2', 0, inputs), true).replayed(0),
+			AppliedWrites.of(run('e-1', 1, inputs), true).replayed(0),
+			AppliedWrites.of(run('e-1', 0, inputs, 'Flare1'), true).replayed(0),
+			AppliedWrites.of(run('e-1', 0, [{ name: 'Hooli' }]), true).replayed(0),
+			AppliedWrites.of(run('e-1', 0, inputs), false).replayed(0),
+			AppliedWrites.of(run('__UNKNOWN__', 0, inputs), true).replayed(0),
+		]).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+	});
+
+	it('keeps at most 10,000 writes and 16 Mi characters of their outcomes, the oldest dropped first', () => {
+		const inputs = Array.from({ length: 10_001 }, (_, index) => ({ name: `Tenant ${index}` }));
+		const writes = AppliedWrites.of(run('e-many', 0, inputs), true);
+		inputs.forEach((_, index) => writes.applied(index, { outputs: outputs({ id: index }) }));
+		expect([writes.replayed(0), writes.replayed(1)?.[0].json, appliedWritesKept().entries]).toEqual([undefined, { id: 1 }, 10_000]);
+
+		const large = AppliedWrites.of(run('e-large', 0, inputs), true);
+		for (let index = 0; index < 17; index++) large.applied(index, { outputs: outputs({ text: 'x'.repeat(1024 * 1024) }) });
+		expect(appliedWritesKept().characters).toBeLessThanOrEqual(APPLIED_WRITES_BOUND.characters);
+		expect([large.replayed(0), large.replayed(16)?.length]).toEqual([undefined, 1]);
+	});
+
+	it('keeps a write 6 hours: a retry later than that sends it again', () => {
+		const inputs = [{ name: 'Globex' }];
+		AppliedWrites.of(run('e-old', 0, inputs), true).applied(0, { outputs: outputs({ id: 9901 }) });
+
+		moveClock(6 * 3_600_000 - 1);
+		expect(AppliedWrites.of(run('e-old', 0, inputs), true).replayed(0)).toEqual(outputs({ id: 9901 }));
+		moveClock(2);
+		expect(AppliedWrites.of(run('e-old', 0, inputs), true).replayed(0)).toBeUndefined();
 	});
 });

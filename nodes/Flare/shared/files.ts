@@ -61,6 +61,21 @@ function looksLikeCsv(bytes: Buffer): boolean {
 }
 
 /**
+ * Whether an answer is JSON although it does not start as an object or a list (`null`, `0`, a text):
+ * its media type says JSON and it parses as JSON. A CSV that Flare labels JSON (its OpenAPI declares
+ * every download JSON) does not parse as JSON, unless it is one quoted cell.
+ */
+function isJson(bytes: Buffer, type: string): boolean {
+	if (!/\bjson\b/.test(type)) return false;
+	try {
+		JSON.parse(bytes.toString('utf8'));
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/**
  * The bytes of a file answer of `format`, known by its first bytes (a CSV as text that is not JSON
  * nor HTML); anything else (JSON, as Flare's errors are, a proxy's page, another format) fails,
  * saying what came. The bytes are never quoted.
@@ -70,7 +85,7 @@ export function fileOf(format: FileFormat, { body, headers, statusCode }: FlareR
 	const type = String(headers['content-type'] ?? '').toLowerCase().slice(0, 100);
 	const fits =
 		format === 'csv'
-			? looksLikeCsv(bytes)
+			? looksLikeCsv(bytes) && !isJson(bytes, type)
 			: MAGIC[format].some((magic) => bytes.subarray(0, magic.length).equals(magic));
 	if (fits) return bytes;
 	const looksLikeJson = /^\s*[[{]/.test(bytes.subarray(0, 64).toString('latin1'));

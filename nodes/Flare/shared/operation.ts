@@ -157,9 +157,9 @@ export interface FlareOperation extends Omit<FailureContext, 'target' | 'fields'
 	 */
 	prepare?: (item: FlareItem, request: FlareRequestParts) => void | Promise<void>;
 	/**
-	 * For an update that reads the record it writes back (records.ts): the record, e.g.
-	 * `alertRule:5101`. The runner runs the item's reads, write and read-back one at a time per record
-	 * and API key within the n8n process.
+	 * For an update that reads the record it writes back, and the writes of that record whose result
+	 * the update reads (records.ts): the record, e.g. `alertRule:5101`. The runner runs the item's reads, write and read-back one at a time per record
+	 * of a Flare (its Base URL), whatever the API key, within the n8n process.
 	 */
 	record?: (item: FlareItem) => string;
 	/**

@@ -6,9 +6,9 @@ import type { FlareItem } from './item';
 /**
  * Writes that check what Flare stored (docs/api-contract.md, "Writes that read first or read back"):
  * updates that read a record and send it back whole with the changes (Alert Rule, Matching Policy,
- * Identifier, Tenant, Organization Member → Update) run one at a time per record within the n8n
- * process, and a change made elsewhere between the read and the write is detected where a read can
- * see it.
+ * Identifier, Tenant, Organization Member → Update) run one at a time per record of a Flare (its Base
+ * URL, whatever the API key: two keys of one organization reach the same rule) within the n8n process,
+ * and a change made elsewhere between the read and the write is detected where a read can see it.
  */
 
 /** The work under way or queued per record: each waits for the one before it. */
@@ -74,12 +74,19 @@ export function shown(value: unknown): string {
 }
 
 /**
+ * What the error of a write Flare applied says of it: it is not sent again, n8n's Retry On Fail
+ * included (applied.ts); running the workflow again would send it again.
+ */
+export const NOT_SENT_AGAIN =
+	"The request was not sent again, not even by n8n's Retry On Fail: check the record in Flare and correct it there before running the workflow again.";
+
+/**
  * The error of a write Flare applied whose read-back shows something else than was sent, or does
  * not show the record: the item fails, and nothing is sent again (docs/api-contract.md, "Writes that
  * read first or read back").
  */
 export function readBackError(item: FlareItem, message: string, description: string): NodeApiError {
-	const text = `${description} The request was not sent again: check the record in Flare, and correct it there or run the node again.`;
+	const text = `${description} ${NOT_SENT_AGAIN}`;
 	return new NodeApiError(item.node(), { message, description: text }, {
 		message,
 		description: text,

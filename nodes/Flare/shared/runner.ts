@@ -22,6 +22,7 @@ import {
 	flareApiError,
 	FlareRequestFailed,
 	maskFailure,
+	mayHaveApplied,
 	namesPageSize,
 	parameterError,
 	settingsError,
@@ -43,6 +44,7 @@ import { LEAKED_VALUE_OUTPUTS, protectLeakedValuesWith, type LeakedValueOutput }
 import { walkPages, type WalkEnd } from './paging';
 import { batchReached, searchesRemaining } from './quota';
 import { flareRequest, type FlareRequest } from './transport';
+import { AppliedWrites, mayHaveBeenApplied } from './applied';
 import { oneAtATime } from './records';
 import { optionValue } from './validation';
 
@@ -56,6 +58,8 @@ export interface CallOptions {
 	returnAll?: boolean;
 	/** Gets each page's records (a single request's, once); returns false to stop the walk. */
 	onPage(records: IDataObject[], response: FlareResponse): boolean;
+	/** Called just before a single request (not a walk) goes to the transport: a write may then apply. */
+	onSend?(): void;
 }
 
 /** The Timeout of Request Options, checked like every other parameter. */
@@ -371,6 +375,7 @@ async function sendToFlare(
 	};
 	const { paging } = operation;
 	if (!paging) {
+		options.onSend?.();
 		const response = await flareRequest(item.context, request);
 		// An answer whose schema Flare leaves empty is only a confirmation: any body will do; a file
 		// is not read as records.
@@ -517,11 +522,20 @@ export async function runFlareOperation(
 	const properties = [...operation.properties, ...SHARED_FIELDS];
 	if (operation.batch) return await runBatched(context, operation, operation.batch);
 	const results: INodeExecutionData[] = [];
+	// Writes an earlier try of this node run applied are not sent again (applied.ts).
+	const writes = AppliedWrites.of(context, operation.write === true);
 	for (let index = 0; index < context.getInputData().length; index++) {
 		const item = FlareItem.ofInput(context, index, properties);
 		const pairedItem = { item: index };
 		const start = results.length;
+		let sent = false;
+		let answered = false;
 		try {
+			const earlier = writes.replayed(index);
+			if (earlier) {
+				results.push(...earlier);
+				continue;
+			}
 			const protect = outputProtectionOf(item, properties, operation.outputsCookies);
 			const stamp = tenantStamp(tenantOf(item), operation);
 			const wanted = operation.paging ? wantedItems(item) : Infinity;
@@ -529,10 +543,12 @@ export async function runFlareOperation(
 			let file: FlareResponse | undefined;
 			const written: IDataObject[] = [];
 			const send = async () => {
-				await callFlare(item, operation, {
+				await sendToFlare(item, operation, {
 					pageSize: pageSizeFor(wanted, operation.paging?.maxPageSize ?? 1),
 					returnAll: wanted === Infinity,
+					onSend: () => (sent = true),
 					onPage(records, response) {
+						answered = true;
 						if (operation.file) file = response;
 						// One at a time: spreading a large array into push() overflows the call stack.
 						for (const json of operation.output(item, records, response)) {
@@ -545,16 +561,19 @@ export async function runFlareOperation(
 				});
 				await operation.readBack?.(item, written);
 			};
-			// An update that reads its record first: one at a time per record (records.ts).
+			// An update that reads its record first: one at a time per record of a Flare, whatever
+			// the API key (records.ts).
 			if (operation.record) {
 				const record = operation.record(item);
-				await oneAtATime(`${organizationKey(await settingsOf(item))}|${record}`, send);
+				await oneAtATime(`${(await settingsOf(item)).baseUrl}|${record}`, send);
 			} else await send();
 			if (operation.file && file)
 				await attachFile(context, item, operation.file, file, results.slice(start));
+			if (sent) writes.applied(index, { outputs: results.slice(start) });
 		} catch (error) {
 			results.length = start;
 			const nodeError = asNodeError(item, operation, error);
+			if (mayHaveBeenApplied(sent, answered, error)) writes.applied(index, { error: nodeError });
 			if (!context.continueOnFail()) throw nodeError;
 			// n8n shows error items as { error: message } and keeps the whole error beside the item.
 			results.push({ json: { error: nodeError.message }, error: nodeError, pairedItem });
@@ -689,6 +708,8 @@ async function runBatched(
 ): Promise<INodeExecutionData[][]> {
 	const properties = [...operation.properties, ...SHARED_FIELDS];
 	const outputs: INodeExecutionData[][] = [];
+	const writes = AppliedWrites.of(context, operation.write === true);
+	const applied: number[] = [];
 	const failed = (index: number, nodeError: NodeApiError | NodeOperationError) => {
 		if (!context.continueOnFail()) throw nodeError;
 		// n8n shows error items as { error: message } and keeps the whole error beside the item.
@@ -700,6 +721,13 @@ async function runBatched(
 	for (let index = 0; index < context.getInputData().length; index++) {
 		const item = FlareItem.ofInput(context, index, properties);
 		try {
+			// Applied by an earlier try of this node run (applied.ts): its outcome again, not sent.
+			const earlier = writes.replayed(index);
+			if (earlier) {
+				outputs[index] = earlier;
+				applied.push(index);
+				continue;
+			}
 			timeoutOf(item);
 			const protect = outputProtectionOf(item, properties, operation.outputsCookies);
 			const tenant = tenantOf(item);
@@ -720,7 +748,6 @@ async function runBatched(
 		}
 	}
 	const requests = requestsOf(entries, batch.size);
-	const applied: number[] = [];
 	for (const [position, request] of requests.entries()) {
 		const targets = [...new Map(request.map((entry) => [entry.targetKey, entry.target])).values()];
 		const body = batch.body?.(request[0].shared, targets) ?? { ...request[0].shared, targets };
@@ -780,7 +807,11 @@ async function runBatched(
 					{ failure, items, named, progress },
 				),
 			);
-			if (progress) throw errors[Math.max(0, items.indexOf(named[0]))];
+			const thrown = progress ? errors[Math.max(0, items.indexOf(named[0]))] : undefined;
+			if (mayHaveApplied(failure)) {
+				errors.forEach((nodeError, k) => writes.applied(items[k], { error: thrown ?? nodeError }));
+			}
+			if (thrown) throw thrown;
 			errors.forEach((nodeError, k) => failed(items[k], nodeError));
 			continue;
 		}
@@ -791,9 +822,12 @@ async function runBatched(
 					json: protect(json),
 					pairedItem: { item: item.index },
 				}));
+				writes.applied(item.index, { outputs: outputs[item.index] });
 			} catch (error) {
 				// Flare answered, but not with what this item needs (e.g. a read's record for it).
-				failed(item.index, asNodeError(item, operation, error));
+				const nodeError = asNodeError(item, operation, error);
+				writes.applied(item.index, { error: nodeError });
+				failed(item.index, nodeError);
 			}
 		}
 	}

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { leakedValueOptions, notice, updateDisplayOptions } from '../../shared/descriptions';
+import { notice, updateDisplayOptions } from '../../shared/descriptions';
 import { recordOfAnswer, type FlareOperation } from '../../shared/operation';
 import { boundedText, MAX_NAME_LENGTH } from '../../shared/validation';
 import { channelFields, channelParams, channelTypeField } from './params';
@@ -8,7 +8,7 @@ import { channelFields, channelParams, channelTypeField } from './params';
 const fields: INodeProperties[] = [
 	notice(
 		'alertChannelCreateNotice',
-		"Flare's public API cannot update or delete a channel: change or remove it in Flare (Alert Central → Channels). Its secrets are masked in the output.",
+		"Flare's public API cannot update or delete a channel: change or remove it in Flare (Alert Central → Channels). Its secrets are masked in the output, but n8n saves what you type in the workflow and its executions: give secrets as an expression from a secure source, e.g. {{ $secrets.vault.jiraToken }}.",
 	),
 	{
 		displayName: 'Name',
@@ -21,7 +21,6 @@ const fields: INodeProperties[] = [
 	},
 	channelTypeField,
 	...channelFields,
-	leakedValueOptions,
 ];
 
 export const createDescription = updateDisplayOptions(
@@ -32,8 +31,9 @@ export const createDescription = updateDisplayOptions(
 /**
  * A new alert channel of the tenant (`POST /{segment}/v4/alerts/channels`, v4 OpenAPI
  * `CreateAlertChannel {name, params}`, `params` by its `type`): the channel as Flare answers it
- * (`AlertChannel`: id, name, type, state, params), its secrets masked. Alert Rule → Create then
- * sends a rule's alerts to it.
+ * (`AlertChannel`: id, name, type, state, params), its secrets masked. The form has no Leaked Value
+ * Output: its output is always Masked, so the secrets given are masked wherever Flare quotes them
+ * (runner.ts `outputProtectionOf`). Alert Rule → Create then sends a rule's alerts to it.
  */
 export const createOperation: FlareOperation = {
 	action: 'create the alert channel',

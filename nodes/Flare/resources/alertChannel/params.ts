@@ -314,7 +314,38 @@ function host(item: FlareItem, name: string): string {
 
 const field = (item: FlareItem, name: string) => boundedText(item, name, MAX_FIELD_LENGTH);
 
-/** The name/value entries of a fixed collection (custom fields or headers), each name once. */
+/** An HTTP header's name: a token (RFC 9110, section 5.1; RFC 7230's `field-name`). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Refuses a custom header Flare could not send as given: a name that is no HTTP header name (a line
+ * break in it would add a header of its own), a value with a line break or another control
+ * character. The value is a secret: the message does not quote it.
+ */
+function checkHeader(item: FlareItem, name: string, k: number, key: string, value: string): void {
+	if (!HEADER_NAME.test(key)) {
+		throw parameterError(
+			item,
+			name,
+			`has a header ${k + 1} whose name is not an HTTP header name: ${JSON.stringify(key.slice(0, 100))}`,
+			"A header name is letters, digits and ! # $ % & ' * + - . ^ _ ` | ~, without spaces, e.g. X-Api-Key.",
+		);
+	}
+	const control = (code: number) => (code < 0x20 && code !== 0x09) || code === 0x7f;
+	if ([...value].some((character) => control(character.charCodeAt(0)))) {
+		throw parameterError(
+			item,
+			name,
+			`has a header ${k + 1} (${key}) whose value holds a line break or another control character`,
+			'Enter the value on one line, without control characters.',
+		);
+	}
+}
+
+/**
+ * The name/value entries of a fixed collection (custom fields, or headers: each then checked), each
+ * name once.
+ */
 function pairs(item: FlareItem, name: string, group: string): IDataObject | undefined {
 	const entries = item.parameter<IDataObject>(name, {})[group];
 	if (entries === undefined) return undefined;
@@ -325,6 +356,7 @@ function pairs(item: FlareItem, name: string, group: string): IDataObject | unde
 		if (typeof key !== 'string' || key.trim() === '' || typeof value !== 'string') {
 			throw parameterError(item, name, `has an entry ${k + 1} without a name and a text value`);
 		}
+		if (group === 'header') checkHeader(item, name, k, key.trim(), value);
 		result[key.trim()] = value;
 	});
 	return Object.keys(result).length ? result : undefined;

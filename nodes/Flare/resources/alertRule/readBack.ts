@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { unexpectedAnswer } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import { isObject, nextCursor, type FlareOperation } from '../../shared/operation';
-import { readBackError, shown } from '../../shared/records';
+import { NOT_SENT_AGAIN, readBackError, shown } from '../../shared/records';
 import { asNodeError, callFlare } from '../../shared/runner';
 
 /**
@@ -109,9 +109,11 @@ export async function checkStoredRule(
 		);
 	}
 	const rule = await listedRule(item, id, String(sent.name ?? '')).catch((error: unknown) => {
-		// The write was applied: whatever stopped the read-back, the item says so.
+		// The write was applied: whatever stopped the read-back, the item's message says so first.
 		if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-			error.description = `${error.description ?? ''} Alert rule ${id} was ${verb} before this read-back; the request was not sent again: check the rule in Flare.`.trim();
+			error.message = `Alert rule ${id} was ${verb}, but it could not be read back: ${error.message}`;
+			const about = error.description ? ` About the read-back: ${error.description}` : '';
+			error.description = `${NOT_SENT_AGAIN}${about}`;
 		}
 		throw error;
 	});

@@ -161,17 +161,22 @@ export const updateTenantMetadataOperation: FlareOperation = {
 	// Flare's answer is the event's metadata (`TenantMetadataResponse`): anything else does not confirm the write.
 	output: (_item, _records, response) =>
 		recordOfAnswer(response, ['uid'], "the event's tenant metadata"),
-	// A field sent as null must come back cleared (docs/api-contract.md, "Writes that read first or read back").
+	// A field sent as null must come back cleared: in the answer, and null ('' for notes); an answer
+	// without it confirms nothing (docs/api-contract.md, "Writes that read first or read back").
 	async readBack(item, [metadata]) {
-		const kept = CLEARED.filter(
-			([clear, , key]) => clearing(item, clear) && ![null, undefined, ''].includes(metadata?.[key] as never),
-		);
-		if (kept.length === 0) return;
+		const isCleared = (key: string) =>
+			metadata !== undefined && key in metadata && (metadata[key] === null || (key === 'notes' && metadata[key] === ''));
+		const unconfirmed = CLEARED.filter(([clear, , key]) => clearing(item, clear) && !isCleared(key));
+		if (unconfirmed.length === 0) return;
 		const uid = String(item.parameter('uid', '')).trim();
+		const what = unconfirmed.map(([, , key]) => (key === 'severity' ? 'severity override' : key));
+		const showing = unconfirmed.map(([, , key]) =>
+			metadata !== undefined && key in metadata ? `shows ${key} ${shown(metadata[key])}` : `has no '${key}'`,
+		);
 		throw readBackError(
 			item,
-			`Flare did not clear the ${kept.map(([, , key]) => (key === 'severity' ? 'severity override' : key)).join(' and ')} of event '${uid}'`,
-			`Its answer to the write shows ${kept.map(([, , key]) => `${key} ${shown(metadata[key])}`).join(', ')}. The node sends null to clear a field, which Flare's schema allows but does not explain (docs/api-contract.md, "Writes that read first or read back").`,
+			`Event '${uid}' was updated, but Flare's answer does not show its ${what.join(' and ')} cleared`,
+			`Its answer to the write ${showing.join(' and ')}. The node sends null to clear a field, which Flare's schema allows but does not explain (docs/api-contract.md, "Writes that read first or read back").`,
 		);
 	},
 };

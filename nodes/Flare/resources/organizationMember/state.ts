@@ -41,6 +41,8 @@ function stateChange(operation: 'enable' | 'disable'): {
 			properties: fields,
 			apiFields: { user_id: 'userId' },
 			target: (item) => `Member ${locatorLabel(item, 'userId')}`,
+			// Under the lock of Update (records.ts): an update reads the state it then checks.
+			record: (item) => `member:${locatorInteger(item, 'userId')}`,
 			async prepare(item, request) {
 				request.pathParameters.user_id = locatorInteger(item, 'userId');
 				request.pathParameters.organization_id = await organizationOf(item);

@@ -1,9 +1,15 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { memberLocator, notice, updateDisplayOptions } from '../../shared/descriptions';
-import { parameterError } from '../../shared/errors';
+import { describeShape, parameterError, unexpectedAnswer } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
-import { isObject, recordUnder, type FlareOperation } from '../../shared/operation';
+import {
+	isObject,
+	recordUnder,
+	type FlareOperation,
+	type FlareResponse,
+} from '../../shared/operation';
+import { readBackError, shown } from '../../shared/records';
 import { answerOf, asNodeError } from '../../shared/runner';
 import {
 	boundedText,
@@ -20,7 +26,7 @@ import { MEMBERS_NEEDS } from './getAll';
 const fields: INodeProperties[] = [
 	notice(
 		'memberUpdateNotice',
-		`${MEMBERS_NEEDS} The node reads the member first and sends back their name, surname and e-mail with the changes; permissions are not changed.`,
+		`${MEMBERS_NEEDS} The node reads the member first and sends back their name, surname and e-mail with the changes; it sends no permissions, and fails the item if Flare's answer shows a disabled member enabled again.`,
 	),
 	memberLocator('Member to update: pick them by name, or enter their user ID'),
 	{
@@ -84,23 +90,56 @@ function changesOf(item: FlareItem): IDataObject {
 	return changes;
 }
 
+/** Whether each item's member was disabled when read (undefined: the read did not say). */
+const disabledWhenRead = new WeakMap<FlareItem, boolean | undefined>();
+
+/** The `user` of a `{member: {user, …}}` answer; anything else fails, saying what came. */
+function userOf(response: FlareResponse): IDataObject {
+	const [member] = recordUnder(response, 'member', 'a member');
+	if (!isObject(member.user)) {
+		throw unexpectedAnswer(
+			response.statusCode,
+			`Flare answered with a member whose 'user' is ${describeShape(member.user)}, not the member's details`,
+		);
+	}
+	return member.user;
+}
+
 /** The member's user as Flare has it now. */
 async function currentUser(item: FlareItem): Promise<IDataObject> {
 	const answer = await answerOf(item, getOperation);
 	try {
-		const [member] = recordUnder(answer, 'member', 'a member');
-		return isObject(member.user) ? member.user : {};
+		return userOf(answer);
 	} catch (error) {
 		throw asNodeError(item, getOperation, error);
 	}
 }
 
 /**
+ * Fails the item when Flare's answer to the update shows a member who was disabled when read enabled
+ * again, or does not show their state: Flare's `OrganizationMember` body has `is_disabled` (v2 OpenAPI
+ * line 6182), which the node does not send, and its docs do not say whether the update keeps it.
+ */
+function checkState(item: FlareItem, [member]: IDataObject[]): void {
+	const before = disabledWhenRead.get(item);
+	const after = isObject(member?.user) ? member.user.is_disabled : undefined;
+	if (before === undefined || after === before || (before === false && after === undefined)) return;
+	const id = locatorInteger(item, 'userId');
+	const now = after === undefined ? 'does not show whether they are still disabled' : `shows them ${after ? 'disabled' : 'enabled'}`;
+	throw readBackError(
+		item,
+		`Member ${id} was updated, but Flare's answer ${now}`,
+		`They were ${before ? 'disabled' : 'enabled'} when read, just before the update (is_disabled ${String(before)}; Flare's answer: ${shown(after)}). Flare's docs do not say whether an update keeps a member's state: check them in Flare, and ${before ? 'disable them again (Organization Member → Disable)' : 'enable them again (Organization Member → Enable)'} if needed.`,
+	);
+}
+
+/**
  * Changes a member's name, surname or e-mail (`PUT …/organizations/{organization_id}/members/{user_id}`,
  * v2 OpenAPI body `OrganizationMember`, nothing required). Flare does not say whether fields left
  * out are kept, so the node reads the member first and sends back their name, surname and e-mail
- * with the changes, never their permissions; updates of one member run one at a time in the n8n
- * process (records.ts). The member as Flare answers it.
+ * with the changes, never their permissions; updates of one member, and their Enable and Disable, run
+ * one at a time in the n8n process (records.ts). The member as Flare answers it, which must show them
+ * as disabled as they were (`checkState`).
  */
 export const updateOperation: FlareOperation = {
 	action: 'update the member',
@@ -124,6 +163,8 @@ export const updateOperation: FlareOperation = {
 		const changes = changesOf(item);
 		request.pathParameters.organization_id = await organizationOf(item);
 		const current = await currentUser(item);
+		const disabled = current.is_disabled;
+		disabledWhenRead.set(item, typeof disabled === 'boolean' ? disabled : undefined);
 		const kept: IDataObject = {};
 		for (const key of ['name', 'surname', 'email']) {
 			if (typeof current[key] === 'string') kept[key] = current[key];
@@ -131,4 +172,5 @@ export const updateOperation: FlareOperation = {
 		request.body = { ...kept, ...changes };
 	},
 	output: (_item, _records, response) => recordUnder(response, 'member', 'a member'),
+	readBack: async (item, outputs) => checkState(item, outputs),
 };

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { describeShape, unexpectedAnswer } from '../../shared/errors';
 import type { FlareItem } from '../../shared/item';
 import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
-import { answerOf } from '../../shared/runner';
+import { answerOf, asNodeError } from '../../shared/runner';
 
 /**
  * The organization of the API key, and what Flare's organization endpoints (tenants, members) need
@@ -36,9 +36,11 @@ async function readOrganization(item: FlareItem): Promise<number> {
 		const shape = isObject(body)
 			? "an object without a numeric 'organization_id'"
 			: describeShape(body);
-		throw unexpectedAnswer(
-			statusCode,
-			`Flare's token test answered with ${shape}, not the key's organization`,
+		// A read's failure, not the write's that comes after it: nothing was written.
+		throw asNodeError(
+			item,
+			whoAmI,
+			unexpectedAnswer(statusCode, `Flare's token test answered with ${shape}, not the key's organization`),
 		);
 	}
 	return organization;

@@ -135,6 +135,16 @@ const REQUIRED: Record<string, string> = {
 	number_of_employees: 'updateFields.numberOfEmployees',
 };
 
+/**
+ * The optional fields of `TenantData` sent back as read, when the read shows them with their type:
+ * `prevent_global_search` is in Flare's `Tenant` (v2 OpenAPI line 6067), the limit is not, but is kept
+ * if a read gives it. Left out, Flare might reset them, as it replaces the settings whole.
+ */
+const KEPT_AS_READ: Record<string, 'boolean' | 'number'> = {
+	prevent_global_search: 'boolean',
+	global_search_calls_limit: 'number',
+};
+
 /** The tenant as Flare has it now. */
 async function currentTenant(item: FlareItem): Promise<IDataObject> {
 	const answer = await answerOf(item, getOperation);
@@ -148,9 +158,9 @@ async function currentTenant(item: FlareItem): Promise<IDataObject> {
 /**
  * Flare's update replaces the tenant's settings (`PUT /{segment}/v2/tenants/{tenant_id}`, v2 OpenAPI
  * `TenantData`: name, description, industry and number of employees required), so the node reads the
- * tenant first and sends its settings back with the changes; updates of one tenant run one at a time
- * in the n8n process (records.ts). The global-search limit and its switch are sent only when given:
- * the tenant Flare reads back does not show them (docs/api-contract.md).
+ * tenant first and sends its settings back with the changes, Prevent Global Search and the global-
+ * search limit too where the read shows them; updates of one tenant run one at a time in the n8n
+ * process (records.ts) (docs/api-contract.md).
  */
 export const updateOperation: FlareOperation = {
 	action: 'update the tenant',
@@ -186,6 +196,9 @@ export const updateOperation: FlareOperation = {
 				);
 			}
 			body[key] = value;
+		}
+		for (const [key, type] of Object.entries(KEPT_AS_READ)) {
+			if (typeof current[key] === type) body[key] = current[key];
 		}
 		request.body = { ...body, ...changes };
 	},
