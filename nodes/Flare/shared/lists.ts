@@ -8,6 +8,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { leakedValueOutput, returnAllOrLimit } from './descriptions';
 import type { FlareItem } from './item';
+import { nextCursor, type FlareOperation, type Paging } from './operation';
 import { boundedText, isGiven, MAX_NAME_LENGTH, optionValue } from './validation';
 
 type Order = 'asc' | 'desc';
@@ -97,5 +98,53 @@ export function listQuery(
 		...(isGiven(item, 'filters.search')
 			? { q: boundedText(item, 'filters.search', MAX_NAME_LENGTH) }
 			: {}),
+	};
+}
+
+/** The endpoint of a v4 list: what the operation sends, besides its form's fields. */
+export interface ListEndpoint {
+	/** How the node names it in messages (`list alert rules`). */
+	action: string;
+	path: string;
+	/** The feature of Flare's it needs, for the message of a 403. */
+	entitlement?: FlareOperation['entitlement'];
+	paging: Pick<Paging, 'maxPageSize' | 'documentedPageSize'>;
+	/** Flare's name of the order's query parameter (`order_type`; `order` for Threat Flow's reports). */
+	orderParameter: string;
+	/** The advice a walk that goes on too long gives (`e.g. set Search under Filters`). */
+	narrow?: string;
+	/** The list's own query parameters, around the Search and the Order (`base`). */
+	query?: (item: FlareItem, base: IDataObject) => IDataObject;
+	/** The form's fields the list's own query parameters come from (for its error messages). */
+	apiFields?: Record<string, string>;
+}
+
+/** A v4 list's operation: its page walk by Flare's `next` cursor, one item per record. */
+export function listOperation(
+	form: ListForm,
+	properties: INodeProperties[],
+	endpoint: ListEndpoint,
+): FlareOperation {
+	const { orderParameter, query } = endpoint;
+	return {
+		action: endpoint.action,
+		...(endpoint.entitlement ? { entitlement: endpoint.entitlement } : {}),
+		method: 'GET',
+		path: endpoint.path,
+		tier: 'basic',
+		paging: { ...endpoint.paging, next: nextCursor, key: (record) => record.id },
+		...(endpoint.narrow ? { narrow: endpoint.narrow } : {}),
+		properties,
+		apiFields: {
+			size: 'limit',
+			...(form.search ? { q: 'filters.search' } : {}),
+			[orderParameter]: 'options.order',
+			...endpoint.apiFields,
+		},
+		prepare(item, request) {
+			const base = listQuery(item, orderParameter, form.order.default);
+			request.qs = query ? query(item, base) : base;
+		},
+		output: (_item, records) => records,
 	};
 }

@@ -1,12 +1,12 @@
 import { updateDisplayOptions } from '../../shared/descriptions';
-import { listFields, listQuery } from '../../shared/lists';
-import { nextCursor, type FlareOperation } from '../../shared/operation';
+import { listFields, listOperation, type ListForm } from '../../shared/lists';
 
-const fields = listFields({
+const form: ListForm = {
 	records: 'channels',
 	search: 'e.g. n8n',
 	order: { default: 'asc', description: 'Order of the channels' },
-});
+};
+const fields = listFields(form);
 
 export const getAllDescription = updateDisplayOptions(
 	{ show: { resource: ['alertChannel'], operation: ['getAll'] } },
@@ -18,17 +18,10 @@ export const getAllDescription = updateDisplayOptions(
  * item each, `{id, name, type, state: {status, message}, alert_count}`; `state.status` is `error`
  * when Flare could not deliver to it.
  */
-export const getAllOperation: FlareOperation = {
+export const getAllOperation = listOperation(form, fields, {
 	action: 'list alert channels',
-	method: 'GET',
 	path: '/{segment}/v4/alerts/channels',
-	tier: 'basic',
-	paging: { maxPageSize: 10, next: nextCursor, key: (record) => record.id },
+	paging: { maxPageSize: 10 },
+	orderParameter: 'order_type',
 	narrow: 'e.g. set Search under Filters',
-	properties: fields,
-	apiFields: { size: 'limit', q: 'filters.search', order_type: 'options.order' },
-	prepare(item, request) {
-		request.qs = listQuery(item, 'order_type', 'asc');
-	},
-	output: (_item, records) => records,
-};
+});

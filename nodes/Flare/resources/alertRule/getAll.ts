@@ -1,12 +1,12 @@
 import { updateDisplayOptions } from '../../shared/descriptions';
-import { listFields, listQuery } from '../../shared/lists';
-import { nextCursor, type FlareOperation } from '../../shared/operation';
+import { listFields, listOperation, type ListForm } from '../../shared/lists';
 
-const fields = listFields({
+const form: ListForm = {
 	records: 'rules',
 	search: 'e.g. critical',
 	order: { default: 'asc', description: 'Order of the rules' },
-});
+};
+const fields = listFields(form);
 
 export const getAllDescription = updateDisplayOptions(
 	{ show: { resource: ['alertRule'], operation: ['getAll'] } },
@@ -17,17 +17,10 @@ export const getAllDescription = updateDisplayOptions(
  * Every alert rule of the tenant (`GET /{segment}/v4/alerts/`, pages of at most 10): one item each,
  * with its `feed_definition` (the tenant, an identifier or a group) and its `alert_channel`.
  */
-export const getAllOperation: FlareOperation = {
+export const getAllOperation = listOperation(form, fields, {
 	action: 'list alert rules',
-	method: 'GET',
 	path: '/{segment}/v4/alerts/',
-	tier: 'basic',
-	paging: { maxPageSize: 10, next: nextCursor, key: (record) => record.id },
+	paging: { maxPageSize: 10 },
+	orderParameter: 'order_type',
 	narrow: 'e.g. set Search under Filters',
-	properties: fields,
-	apiFields: { size: 'limit', q: 'filters.search', order_type: 'options.order' },
-	prepare(item, request) {
-		request.qs = listQuery(item, 'order_type', 'asc');
-	},
-	output: (_item, records) => records,
-};
+});

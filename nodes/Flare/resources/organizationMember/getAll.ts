@@ -45,7 +45,10 @@ const fields: INodeProperties[] = [
 function membersOf(response: FlareResponse): IDataObject[] {
 	const list = listUnder(response, 'members', 'a list of members');
 	if (!list.every(isObject)) {
-		throw unexpectedAnswer(response.statusCode, "Flare's answer holds members that are not objects");
+		throw unexpectedAnswer(
+			response.statusCode,
+			"Flare's answer holds members that are not objects",
+		);
 	}
 	return list;
 }

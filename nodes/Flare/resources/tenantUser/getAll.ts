@@ -12,7 +12,9 @@ import { ORGANIZATION_ADMIN_ONLY } from '../tenant/organization';
 
 const fields: INodeProperties[] = [
 	notice('tenantUserGetAllNotice', "For an organization administrator's API key."),
-	targetTenantLocator('Tenant whose users to list: pick it among the tenants of the organization, or enter its ID'),
+	targetTenantLocator(
+		'Tenant whose users to list: pick it among the tenants of the organization, or enter its ID',
+	),
 	...returnAllOrLimit,
 ];
 
