@@ -50,8 +50,6 @@ export interface Notation {
 	oneWord?: boolean;
 	/** Whether the name is a label's phrase whose secret word is not the last (`Password for the VPN`). */
 	phrase?: boolean;
-	/** Whether another label may come first on its line (`Analyst: Password: …`). */
-	afterLabel?: boolean;
 	/** The text, and the value as it stands in it (what must not survive masking). */
 	write(parts: WriteParts): [text: string, written: string];
 }
@@ -80,9 +78,9 @@ const fixed = (family: string, alphabet: Alphabet, write: Notation['write']): No
 export const NOTATIONS: readonly Notation[] = [
 	// Assignments and labels: source code, configuration, pastes, AI answers.
 	named('assignment', 'word', ({ label, wrapped }) => [`${label('=')}${wrapped}`, wrapped], true),
-	{ ...named('label', 'phrase', ({ label, wrapped }) => [`${label(':')} ${wrapped}`, wrapped]), afterLabel: true },
-	{ ...named('label of several words', 'phrase', ({ label, wrapped }) => [`${label(':')} ${wrapped}`, wrapped]), phrase: true, afterLabel: true },
-	{ ...named('label, French spacing', 'phrase', ({ name, wrapped }) => [`${name}\u00a0: ${wrapped}`, wrapped]), afterLabel: true },
+	named('label', 'phrase', ({ label, wrapped }) => [`${label(':')} ${wrapped}`, wrapped]),
+	{ ...named('label of several words', 'phrase', ({ label, wrapped }) => [`${label(':')} ${wrapped}`, wrapped]), phrase: true },
+	named('label, French spacing', 'phrase', ({ name, wrapped }) => [`${name}\u00a0: ${wrapped}`, wrapped]),
 	named('list label', 'phrase', ({ label, wrapped }) => [`- ${label(':')} ${wrapped}`, wrapped]),
 	named('INI', 'phrase', ({ label, wrapped }) => [`${label(' =')} ${wrapped}`, wrapped]),
 	named('JSON', 'quoted', ({ name, value }) => [`{"${name}": "${value}", "user": "jane"}`, value]),
@@ -267,7 +265,7 @@ export interface LeakChoice {
 	/** Split the value with Flare's `<mark>` tags at these fractions of its length (unbalanced too). */
 	marks: number[];
 	core: string;
-	/** Another label first on the line, where the notation allows one ({@link LEADS}). */
+	/** A label or a title first on the line ({@link LEADS}). */
 	lead?: number;
 }
 
@@ -276,8 +274,14 @@ export function writeLeak(choice: LeakChoice, context: LeakContext): [text: stri
 	return writeValue(choice, plantedIn(choice.core), context);
 }
 
-/** Labels of no secret that may come first on a leak's line (`Analyst: Password: …`). */
-const LEADS = ['', 'Analyst: ', 'Update 2: '];
+/**
+ * What may come first on a leak's line: labels of no secret (`Analyst: Password: …`) and the
+ * titles Flare's free text opens with (`Lockbit - part 3: | # | Email | Password |`); then titles
+ * naming a secret themselves (`Password database for sale: Password for the VPN: …`), whose label
+ * takes the rest of the line: the fake, whose outputs tests compare whole, writes the first only.
+ */
+const PLAIN_LEADS = ['', 'Analyst: ', 'Update 2: ', 'Lockbit - part 3: ', 'Leaked credential of jane@acme.com: ', 'Vpn - part 3: Update 2: '];
+const LEADS = [...PLAIN_LEADS, 'Password database for sale: ', 'Token dump: Analyst: '];
 
 /** A leak of `planted` (a value with the marker at both ends), as `choice` writes it. */
 export function writeValue(
@@ -301,7 +305,7 @@ export function writeValue(
 	const marked = notation.markup && notation.alphabet !== 'quoted' ? withMarks(value, choice.marks) : value;
 	const wrapped = valueWrap(marked);
 	const [body, written] = notation.write({ value, name, label, wrapped, context });
-	const text = notation.afterLabel ? `${LEADS[(choice.lead ?? 0) % LEADS.length]}${body}` : body;
+	const text = `${LEADS[(choice.lead ?? 0) % LEADS.length]}${body}`;
 	// The value as it stands, without the markup around it (which masking keeps around the mask).
 	return [text, written === wrapped ? marked : written];
 }
@@ -332,7 +336,7 @@ export function notationNamed(family: string): number {
 export function plantedLeak(k: number, planted: string, context: LeakContext): [text: string, written: string] {
 	return writeValue(
 		// Marks in pairs: a highlight inside the value, which masking takes with it.
-		{ notation: k, name: k * 7, nameWrap: k * 5, separatorInside: k % 2 === 1, valueWrap: k * 3, marks: k % 4 === 0 ? [0.3, 0.6] : [], lead: k },
+		{ notation: k, name: k * 7, nameWrap: k * 5, separatorInside: k % 2 === 1, valueWrap: k * 3, marks: k % 4 === 0 ? [0.3, 0.6] : [], lead: k % PLAIN_LEADS.length },
 		planted,
 		context,
 	);
@@ -405,7 +409,7 @@ export const leakArbitrary: fc.Arbitrary<LeakChoice> = fc
 			valueWrap: fc.nat({ max: WRAPS.length - 1 }),
 			marks: fc.array(fraction, { maxLength: 3 }),
 			core: coreOf(NOTATIONS[notation].alphabet),
-			lead: fc.nat({ max: 2 }),
+			lead: fc.nat({ max: LEADS.length - 1 }),
 		}),
 	);
 

@@ -151,6 +151,33 @@ describe('ordinary text stays as it is (RV-8)', () => {
 		expect(maskFreeText(text)).toBe(text);
 	});
 
+	it('an authorization scheme with nothing after it (a preview cut there) is kept; its credential is masked', () => {
+		expect(maskFreeText('try: curl -H "Authorization: Basic')).toBe('try: curl -H "Authorization: Basic');
+		expect(maskFreeText('"Authorization": "Bearer"')).toBe('"Authorization": "Bearer"');
+		expect(maskFreeText(`Authorization: Basic ${PW}`)).toBe('Authorization: Basic ********');
+		expect(maskFreeText(`Authorization: token`)).toBe('Authorization: ********');
+	});
+
+	it.each(['Lockbit - part 3: ', 'Vpn - part 3: Update 2: '])('a Markdown table after "%s" on its line masks its password column', (title) => {
+		const text = `${title}| # | Email | Password |\n|---|---|---|\n| 1 | admin@lockbit.com | ${PW} |`;
+		expect(maskFreeText(text)).toBe(`${title}| # | Email | Password |\n|---|---|---|\n| 1 | admin@lockbit.com | ******** |`);
+	});
+
+	it.each([
+		['Password database for sale: Password for the VPN: ', 'Password database for sale: Password for the VPN: ********'],
+		['Token dump: Analyst: `Contraseña del correo:` ', 'Token dump: Analyst: `Contraseña del correo:` ********'],
+		["Password database for sale: 'password' => ", "Password database for sale: 'password' => ********"],
+		['Token dump: password - ', 'Token dump: password - ********'],
+		['Token dump: | password: | ', 'Token dump: | password: | ********'],
+	])('a title naming a secret before a label leaves the label its value: %s', (text, expected) => {
+		expect(maskFreeText(`${text}${PW}`)).toBe(expected);
+	});
+
+	it("a quote then a tag of no element inside a value is the value's (X-Api-Key: P~'<j>~x)", () => {
+		expect(maskFreeText("X-Api-Key: Zq9~'<j>~Rt")).toBe('X-Api-Key: ********');
+		expect(maskFreeText('Password: ab"<j>cd')).toBe('Password: ********');
+	});
+
 	it('an e-mail address followed by | and another label keeps that label', () => {
 		expect(maskFreeText('Contact: jane@acme.com|Phone: 555-0100')).toBe('Contact: jane@acme.com|Phone: 555-0100');
 	});

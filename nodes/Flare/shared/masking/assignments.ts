@@ -187,10 +187,78 @@ export function headLabel(reader: Reader, from: number, colon: number): boolean 
 	return words.length <= 6 && nameKind(words.slice(0, 2).join(' ')) === SECRET_NAME;
 }
 
-/** The value of a label read as an element's text (`<password>…</password>`: view.ts). */
+/**
+ * The value of a label read to the line's end, or as an element's text (`<password>…</password>`:
+ * view.ts); none where another label follows (`Password database for sale: Analyst: …`, a title
+ * before a label): the words after it may be that label's.
+ */
 export function labelValue(reader: Reader, at: number): number {
-	return readValue(reader, at, { rest: true });
+	const { plain } = reader;
+	let next = reader.skipBlanks(at);
+	// `Dump: | Password: | hunter2 |`: the cells of a row; `Dump: - Password: …`, a list's.
+	const cell = plain.charCodeAt(next) === PIPE;
+	if (cell) next++;
+	else if (isListDash(plain.charCodeAt(next)) && isBlank(plain.charCodeAt(next + 1))) next += 2;
+	if (labelAhead(reader, next) || nameAhead(reader, next)) {
+		if (cell) reader.pipeRow = true;
+		reader.wordsMayLabel();
+		return next;
+	}
+	// The value is read on too, as any text (a title's: `Password dump: curl -u admin:…`); once
+	// masked to its end, a label inside it masks nothing more (each character read once).
+	const start = reader.skipBlanks(at);
+	if (start < reader.restUntil) return start;
+	const end = readValue(reader, at, { rest: true });
+	const key = isQuote(plain.charCodeAt(start)) ? start + 1 : start;
+	if (end <= start || end > reader.lineEnd || plain.startsWith('-----BEGIN ', key)) return end;
+	reader.restUntil = end;
+	reader.wordsMayLabel();
+	return start;
 }
+
+const isListDash = (code: number) => code === 0x2d || code === 0x2a || code === 0x2022;
+
+/** A label's phrase (≤ 6 words, ≤ 48 characters, maybe in markup) and `:` then a blank, from `at`. */
+function labelAhead(reader: Reader, at: number): boolean {
+	const { plain, lineEnd } = reader;
+	const start = reader.skipBlanks(at);
+	if (!/[\p{L}`*_]/u.test(plain.charAt(start))) return false;
+	let words = 1;
+	for (let index = start; index < lineEnd && index - start <= 48; index++) {
+		const code = plain.charCodeAt(index);
+		if (code === 0x3a || code === 0xff1a) {
+			const next = index + 1;
+			return next >= lineEnd || isBlank(plain.charCodeAt(next)) || plain.charCodeAt(next) === 0x60 || plain.charCodeAt(next) === 0x2a;
+		}
+		if (isBlank(code)) {
+			if (++words > 6) return false;
+		} else if (!LABEL_CHAR.test(plain.charAt(index))) return false;
+	}
+	return false;
+}
+/** A secret's name, maybe quoted, then a separator (`'password' => …`, `password - …`) from `at`. */
+function nameAhead(reader: Reader, at: number): boolean {
+	const { plain } = reader;
+	let start = reader.skipBlanks(at);
+	const quoted = isQuote(plain.charCodeAt(start));
+	if (quoted) start++;
+	// A name of up to four words (`mot de passe - …`).
+	let end = start;
+	for (let words = 0; words < 4; words++) {
+		const wordEnd = reader.runEnd(end);
+		if (wordEnd === end) return false;
+		end = wordEnd;
+		if (nameKind(plain.slice(start, end)) === NOT_SECRET_NAME) {
+			if (!isBlank(plain.charCodeAt(end))) return false;
+			end++;
+			continue;
+		}
+		const code = plain.charCodeAt(reader.skipBlanks(quoted && isQuote(plain.charCodeAt(end)) ? end + 1 : end));
+		return code === 0x3a || code === 0x3d || code === 0x2d || code === 0x2013 || code === PIPE;
+	}
+	return false;
+}
+const LABEL_CHAR = /[\p{L}\p{N}()@.'’\-#/`*_]/u;
 
 /**
  * A secret's name followed by a blank then its value, where a format writes it so: `.netrc`'s
@@ -482,12 +550,19 @@ function afterScheme(reader: Reader, at: number, limit: number): number {
 	const { plain } = reader;
 	let end = at;
 	while (end < limit && end - at <= 9 && isNameCode(plain.charCodeAt(end))) end++;
-	if (end === at || end - at > 9 || !isBlank(plain.charCodeAt(end))) return at;
-	if (!SCHEMES.has(plain.slice(at, end).toLowerCase())) return at;
+	if (end === at || end - at > 9) return at;
+	const scheme = plain.slice(at, end).toLowerCase();
+	if (!SCHEMES.has(scheme)) return at;
 	let value = end;
 	while (value < limit && isBlank(plain.charCodeAt(value))) value++;
+	// `Authorization: Basic` and nothing after (a preview cut there): a scheme, no credential.
+	if (value >= limit && STANDARD_SCHEMES.has(scheme)) return limit;
+	if (!isBlank(plain.charCodeAt(end))) return at;
 	return value < limit && !isQuote(plain.charCodeAt(value)) ? value : at;
 }
+
+/** The schemes of RFC 9110's registry among {@link SCHEMES}: never a value on their own. */
+const STANDARD_SCHEMES = new Set(['bearer', 'basic', 'digest', 'negotiate', 'ntlm']);
 
 /** A secret's name as a value writes it (`name="DB_PASSWORD"`): a name, not a password that holds `pw`. */
 const NAME = /^[\p{L}_][\p{L}\p{N}_.\- ]{0,63}$/u;

@@ -169,7 +169,10 @@ const TABS = /\t/g;
 function tableHeader(reader: Reader, at: number): boolean {
 	const { plain } = reader;
 	if (reader.nextMatch(NAME_HINT, 0, at) >= reader.lineEnd) return false;
-	const delimiter = reader.pipeRow ? PIPE : delimiterOf(reader, at);
+	// `Dump: | # | Email | Password |`: a Markdown header after a label on its line.
+	const cellsAt = reader.pipeRow ? at : pipesAfterLabel(reader, at);
+	const delimiter = cellsAt !== -1 ? PIPE : delimiterOf(reader, at);
+	if (cellsAt !== -1) at = cellsAt;
 	if (delimiter === -1) return false;
 	const cells = cellsOf(reader, at, delimiter);
 	if (!cells || cells.length < 2) return false;
@@ -191,6 +194,17 @@ function tableHeader(reader: Reader, at: number): boolean {
 	reader.table = { delimiter, columns, count: cells.length };
 	reader.headerRow = true;
 	return true;
+}
+
+/** Where `|` cells start after a `:` and blanks (`Dump: Update 2: | …`), or -1. */
+function pipesAfterLabel(reader: Reader, at: number): number {
+	const { plain, lineEnd } = reader;
+	for (let index = at; index < lineEnd; index++) {
+		if (plain.charCodeAt(index) !== 0x3a) continue;
+		const cells = reader.skipBlanks(index + 1);
+		if (cells > index + 1 && plain.charCodeAt(cells) === PIPE) return cells;
+	}
+	return -1;
 }
 
 /** Whether the line after this one is a row of a table of `count` cells (or a Markdown delimiter row). */

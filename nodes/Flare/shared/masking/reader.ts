@@ -52,6 +52,8 @@ export class Reader {
 	 * {@link NEXT_WORDS} after a label that was none (`Analyst: Password 2: …`): the next word starts them.
 	 */
 	headWordAt = -1;
+	/** The end of the last label's value read to its end and read on (assignments.ts `labelValue`). */
+	restUntil = -1;
 	/** The quote that opened the string the reader is in on this line, or -1 (`endsString`). */
 	openQuote = -1;
 	/** The line is a row of a `|` table; and a table's header. */
@@ -325,6 +327,11 @@ export class Reader {
 		return at + 1;
 	}
 
+	/** The next words may be a label's (`Dump: Password for the VPN: …`: {@link NEXT_WORDS}). */
+	wordsMayLabel(): void {
+		this.headWordAt = NEXT_WORDS;
+	}
+
 	/** A run of name characters: what it starts, or a word to remember. */
 	private word(at: number): number {
 		const { plain } = this;
@@ -333,8 +340,9 @@ export class Reader {
 		const head = this.head || this.headWordAt === NEXT_WORDS;
 		const lineHead = this.head;
 		this.head = false;
-		if (lineHead && isListMarker(plain, at, end)) {
-			this.head = true;
+		// `- Password: …`, also after a label of no secret (`Analyst: - Password: …`).
+		if (head && isListMarker(plain, at, end)) {
+			this.head = lineHead;
 			return end;
 		}
 		if (head) this.headWordAt = at;

@@ -289,9 +289,15 @@ class Lexer {
 	}
 
 	/** The last character of the view before `at`: a line's end at the start. */
-	private lastCode(at: number): number {
-		if (this.out) return this.k > 0 ? this.out[this.k - 1] : LF;
-		return at > 0 ? this.text.charCodeAt(at - 1) : LF;
+	private lastCode(at: number, back = 1): number {
+		if (this.out) return this.k >= back ? this.out[this.k - back] : LF;
+		return at >= back ? this.text.charCodeAt(at - back) : LF;
+	}
+
+	/** Whether `at` follows a word's characters (`Ab3<F>`), a quote among them too (`b~'<j>`). */
+	private afterWord(at: number): boolean {
+		const last = this.lastCode(at);
+		return insideWord(last) || ((last === 0x27 || last === 0x22) && insideWord(this.lastCode(at, 2)));
 	}
 
 	/** Ends the line there (softly: a quoted value reads across it), unless the view is at a line's start. */
@@ -351,7 +357,7 @@ class Lexer {
 			!inline &&
 			!VOID.has(name) &&
 			!TABLE_TAGS.has(name) &&
-			insideWord(this.lastCode(at)) &&
+			this.afterWord(at) &&
 			!isSpace(text.charCodeAt(end)) &&
 			text.charCodeAt(end) !== 0x3c &&
 			end < text.length
