@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { expandStealerLogOperation } from '../../nodes/Flare/resources/event/expandStealerLog';
 import { searchOperation as cookieSearch } from '../../nodes/Flare/resources/leakedCookie/search';
 import { requestOptions } from '../../nodes/Flare/shared/descriptions';
-import { maskFailure } from '../../nodes/Flare/shared/errors';
+import { maskFailure } from '../../nodes/Flare/shared/failure';
 import { FlareItem } from '../../nodes/Flare/shared/item';
 import { maskFreeText, protectLeakedValues, protectLeakedValuesWith } from '../../nodes/Flare/shared/masking';
 import { outputProtectionOf } from '../../nodes/Flare/shared/runner';

@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { FlareRequestFailed } from '../../nodes/Flare/shared/errors';
+import { FlareRequestFailed } from '../../nodes/Flare/shared/failure';
 import { nextCursor, type FlareResponse, type Paging } from '../../nodes/Flare/shared/operation';
 import {
 	FILTERED_FEED_PAGES_WITHOUT_NEW_RECORDS,

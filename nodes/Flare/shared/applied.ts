@@ -6,7 +6,7 @@ import type {
 	NodeOperationError,
 } from 'n8n-workflow';
 
-import { FlareRequestFailed, mayHaveApplied } from './errors';
+import { FlareRequestFailed, mayHaveApplied } from './failure';
 
 /**
  * Never twice, also under n8n's Retry On Fail (docs/api-contract.md, "Errors"). n8n runs a node again

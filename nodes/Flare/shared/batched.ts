@@ -14,13 +14,13 @@ import {
 } from 'n8n-workflow';
 
 import { AppliedWrites } from './applied';
+import { batchItemError } from './errors';
 import {
-	batchItemError,
 	FlareRequestFailed,
 	maskFailure,
 	mayHaveApplied,
 	type FlareFailure,
-} from './errors';
+} from './failure';
 import { FlareItem } from './item';
 import type { Batch, FlareOperation, FlareResponse } from './operation';
 import {

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { parameterError, unexpectedAnswer } from './errors';
+import { parameterError } from './errors';
+import { unexpectedAnswer } from './failure';
 import type { FlareItem } from './item';
 import type { FlareResponse } from './operation';
 

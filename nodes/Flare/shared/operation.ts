@@ -1,6 +1,7 @@
 import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
 
-import { describeShape, unexpectedAnswer, type FailureContext } from './errors';
+import { type FailureContext } from './errors';
+import { describeShape, unexpectedAnswer } from './failure';
 import type { FlareItem } from './item';
 
 /** Flare's two rate-limit tiers: Search (the global searches) and Basic (everything else). */

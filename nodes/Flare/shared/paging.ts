@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FlareRequestFailed } from './errors';
+import { FlareRequestFailed } from './failure';
 import { recordsOf, type FlareResponse, type Paging } from './operation';
 
 /**

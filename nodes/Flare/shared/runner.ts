@@ -19,13 +19,12 @@ import {
 import { DEFAULT_TIMEOUT_MS, requestOptions, tenantField } from './descriptions';
 import {
 	flareApiError,
-	FlareRequestFailed,
-	maskFailure,
 	namesPageSize,
 	parameterError,
 	settingsError,
 	type FailureContext,
 } from './errors';
+import { FlareRequestFailed, maskFailure } from './failure';
 import { FlareItem } from './item';
 import {
 	buildPath,

@@ -2,7 +2,7 @@ import type { IDataObject, IHttpRequestHelper, IN8nHttpFullResponse } from 'n8n-
 
 import { discard, readJson } from './body';
 import { hostOf, tokenFingerprint, USER_AGENT, type FlareSettings } from './connection';
-import { retryAfterMs } from './errors';
+import { retryAfterMs } from './failure';
 import { wait } from './wait';
 
 /** Time allowed for the token exchange, from sending to the last byte of the answer. */

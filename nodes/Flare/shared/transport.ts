@@ -29,7 +29,7 @@ import {
 	NOT_SENT_CODES,
 	redactFailure,
 	type FlareFailure,
-} from './errors';
+} from './failure';
 import type { FlareContext } from './item';
 import type { FlareResponse, RateTier } from './operation';
 import { rateGate, reportSendTo, type RateGate } from './rateGate';

@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import { FlareRequestFailed } from './errors';
+import { FlareRequestFailed } from './failure';
 
 /**
  * Waits `ms` milliseconds, or until `cancel` (the execution's cancel signal) fires: then it throws a

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { unexpectedAnswer } from '../../shared/errors';
+import { unexpectedAnswer } from '../../shared/failure';
 import type { FlareItem } from '../../shared/item';
 import { isObject, nextCursor, type FlareOperation } from '../../shared/operation';
 import { NOT_SENT_AGAIN, readBackError, shown } from '../../shared/records';

@@ -5,7 +5,8 @@ import {
 	leakedValueOptions,
 	updateDisplayOptions,
 } from '../../shared/descriptions';
-import { FlareRequestFailed, parameterError, unexpectedAnswer } from '../../shared/errors';
+import { parameterError } from '../../shared/errors';
+import { FlareRequestFailed, unexpectedAnswer } from '../../shared/failure';
 import type { FlareItem } from '../../shared/item';
 import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
 import { answerOf, asNodeError } from '../../shared/runner';

@@ -6,7 +6,7 @@ import {
 	simplify,
 	updateDisplayOptions,
 } from '../../shared/descriptions';
-import { describeShape, unexpectedAnswer } from '../../shared/errors';
+import { describeShape, unexpectedAnswer } from '../../shared/failure';
 import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
 import { simplifyIdentity } from '../../shared/output';
 import { requiredText } from '../../shared/validation';

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { notice, returnAllOrLimit, updateDisplayOptions } from '../../shared/descriptions';
-import { unexpectedAnswer } from '../../shared/errors';
+import { unexpectedAnswer } from '../../shared/failure';
 import {
 	isObject,
 	listUnder,

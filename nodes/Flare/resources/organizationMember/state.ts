@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { memberLocator, notice, updateDisplayOptions } from '../../shared/descriptions';
-import { unexpectedAnswer } from '../../shared/errors';
+import { unexpectedAnswer } from '../../shared/failure';
 import { recordOfAnswer, type FlareOperation } from '../../shared/operation';
 import { locatorInteger, locatorLabel } from '../../shared/validation';
 import { ORGANIZATION_ADMIN_ONLY, organizationOf } from '../tenant/organization';

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { memberLocator, notice, updateDisplayOptions } from '../../shared/descriptions';
-import { describeShape, parameterError, unexpectedAnswer } from '../../shared/errors';
+import { parameterError } from '../../shared/errors';
+import { describeShape, unexpectedAnswer } from '../../shared/failure';
 import type { FlareItem } from '../../shared/item';
 import {
 	isObject,

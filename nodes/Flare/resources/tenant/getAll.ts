@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { notice, updateDisplayOptions } from '../../shared/descriptions';
-import { describeShape, unexpectedAnswer } from '../../shared/errors';
+import { describeShape, unexpectedAnswer } from '../../shared/failure';
 import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
 
 const fields: INodeProperties[] = [

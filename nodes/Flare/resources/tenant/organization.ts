@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { describeShape, unexpectedAnswer } from '../../shared/errors';
+import { describeShape, unexpectedAnswer } from '../../shared/failure';
 import type { FlareItem } from '../../shared/item';
 import { isObject, type FlareOperation, type FlareResponse } from '../../shared/operation';
 import { answerOf, asNodeError } from '../../shared/runner';
