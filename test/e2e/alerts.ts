@@ -42,49 +42,25 @@ interface ExecutionSummary {
 	stoppedAt?: string;
 }
 
-/** One workflow with the Flare Alert Trigger, active in a running n8n. */
-export class ActiveAlertWorkflow {
+/** One workflow active in a running n8n: its executions, read through n8n's REST API. */
+export class ActiveWorkflow {
 	/** Executions of the workflow seen so far (ids), oldest first. */
 	private known = 0;
 
 	constructor(
-		private readonly server: AlertServer,
+		protected readonly server: AlertServer,
 		readonly workflow: WorkflowFile,
 		readonly trigger: string,
-		private readonly webhookId: string,
 	) {}
 
-	get url(): string {
-		return `${this.server.url}/webhook/${this.webhookId}/flare-alert`;
-	}
-
-	/** Activates the workflow and waits until n8n serves its webhook (a request is no longer a 404). */
+	/** Activates (publishes) the workflow, as a user does. */
 	async activate(): Promise<void> {
 		await this.server.session.activate(this.workflow.id);
-		await this.served();
 	}
 
-	/** Waits until n8n serves the webhook, e.g. after a restart. */
-	async served(timeoutSeconds = 60): Promise<void> {
-		const started = Date.now();
-		for (;;) {
-			const probe = await pushAlert(this.url, {}, { contentType: 'text/plain', rawBody: 'probe' });
-			if (probe.status !== 404) return;
-			if (Date.now() - started > timeoutSeconds * 1000) {
-				throw new E2eFailure(
-					this.trigger,
-					`n8n did not serve ${this.url} within ${timeoutSeconds} s`,
-				);
-			}
-			await sleep(250);
-		}
-	}
-
-	async push(
-		alert: FlareAlert | FlareAlert[],
-		options: PushOptions = { secrets: [ALERT_SECRET] },
-	): Promise<PushResult> {
-		return await pushAlert(this.url, alert, options);
+	/** Leaves the executions so far out of `next` (e.g. those of earlier cases). */
+	async skipPast(): Promise<void> {
+		this.known = (await this.executions()).length;
 	}
 
 	/** Every execution of the workflow, oldest first. */
@@ -145,6 +121,51 @@ export class ActiveAlertWorkflow {
 	}
 }
 
+/** One workflow with the Flare Alert Trigger, active in a running n8n. */
+export class ActiveAlertWorkflow extends ActiveWorkflow {
+	constructor(
+		server: AlertServer,
+		workflow: WorkflowFile,
+		trigger: string,
+		private readonly webhookId: string,
+	) {
+		super(server, workflow, trigger);
+	}
+
+	get url(): string {
+		return `${this.server.url}/webhook/${this.webhookId}/flare-alert`;
+	}
+
+	/** Activates the workflow and waits until n8n serves its webhook (a request is no longer a 404). */
+	override async activate(): Promise<void> {
+		await super.activate();
+		await this.served();
+	}
+
+	/** Waits until n8n serves the webhook, e.g. after a restart. */
+	async served(timeoutSeconds = 60): Promise<void> {
+		const started = Date.now();
+		for (;;) {
+			const probe = await pushAlert(this.url, {}, { contentType: 'text/plain', rawBody: 'probe' });
+			if (probe.status !== 404) return;
+			if (Date.now() - started > timeoutSeconds * 1000) {
+				throw new E2eFailure(
+					this.trigger,
+					`n8n did not serve ${this.url} within ${timeoutSeconds} s`,
+				);
+			}
+			await sleep(250);
+		}
+	}
+
+	async push(
+		alert: FlareAlert | FlareAlert[],
+		options: PushOptions = { secrets: [ALERT_SECRET] },
+	): Promise<PushResult> {
+		return await pushAlert(this.url, alert, options);
+	}
+}
+
 /** A running n8n with its signed-in owner, restartable. */
 export class AlertServer {
 	private current?: N8nServer;
@@ -189,11 +210,11 @@ export class AlertServer {
 	}
 }
 
-export interface AlertCaseContext {
+export interface AlertCaseContext<Active extends ActiveWorkflow = ActiveAlertWorkflow> {
 	fake: FakeFlare;
 	server: AlertServer;
 	/** The workflow of the case, activated. */
-	active: ActiveAlertWorkflow;
+	active: Active;
 	/** Prints one line of the case. */
 	note: (line: string) => void;
 	/** The n8n line the case runs on. */
@@ -202,13 +223,21 @@ export interface AlertCaseContext {
 	tools?: ToolStandIns;
 }
 
-export interface AlertCase {
+/**
+ * A case run on a workflow active in a started n8n: by default one with the Flare Alert Trigger,
+ * whose alerts the case pushes; `start` activates another kind (polled.ts: the Flare Trigger).
+ */
+export interface AlertCase<Active extends ActiveWorkflow = ActiveAlertWorkflow> {
 	/** Workflow file, relative to workflows/. */
 	file: string;
 	about: string;
-	/** The name of the Flare Alert Trigger node. */
+	/** The name of the trigger node. */
 	trigger: string;
-	run: (context: AlertCaseContext) => Promise<void>;
+	/** What the case shows, printed with it (default: pushed alerts). */
+	name?: string;
+	/** Activates the workflow (default: the Flare Alert Trigger's, once n8n serves its webhook). */
+	start?(server: AlertServer, workflow: WorkflowFile): Promise<Active>;
+	run(context: AlertCaseContext<Active>): Promise<void>;
 }
 
 /** What the trigger outputs for an alert of the fake's channel, its leaked values masked. */
@@ -530,7 +559,7 @@ export async function runAlertCases(options: {
 	n8n: N8nInstance;
 	fake: FakeFlare;
 	secrets: E2eSecretScan;
-	cases: AlertCase[];
+	cases: Array<AlertCase<ActiveWorkflow>>;
 	workflows: Map<string, WorkflowFile>;
 	line: LineKey;
 	tools?: ToolStandIns;
@@ -549,16 +578,20 @@ export async function runAlertCases(options: {
 			const started = Date.now();
 			const lines: string[] = [];
 			try {
-				if (!webhookId) throw new E2eFailure(testCase.trigger, 'the trigger has no webhookId');
-				const active = new ActiveAlertWorkflow(server, workflow, testCase.trigger, webhookId);
-				await active.activate();
+				let active: ActiveWorkflow;
+				if (testCase.start) active = await testCase.start(server, workflow);
+				else {
+					if (!webhookId) throw new E2eFailure(testCase.trigger, 'the trigger has no webhookId');
+					active = new ActiveAlertWorkflow(server, workflow, testCase.trigger, webhookId);
+					await active.activate();
+				}
 				await testCase.run({ fake, server, active, line, tools, note: (text) => lines.push(text) });
-				say(`  ✓ ${workflow.file}  ${seconds(started)}  (pushed alerts)`);
+				say(`  ✓ ${workflow.file}  ${seconds(started)}  (${testCase.name ?? 'pushed alerts'})`);
 				for (const line of lines) say(`      ${line}`);
 			} catch (error) {
 				const message =
 					error instanceof E2eFailure ? error.message : ((error as Error).stack ?? String(error));
-				say(`  ✗ ${workflow.file}  ${seconds(started)}`);
+				say(`  ✗ ${workflow.file}  ${seconds(started)}${testCase.name ? `  (${testCase.name})` : ''}`);
 				for (const line of lines) say(`      ${line}`);
 				say(`      workflow "${workflow.name}": ${message.split('\n').join('\n      ')}`);
 				failures.push({ workflow, message });

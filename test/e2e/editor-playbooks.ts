@@ -1,8 +1,9 @@
 /**
  * A playbook that acts, in n8n's editor (editor test): the Entra ID playbook opens on the canvas with
- * its notes, Execute workflow runs it against the sandbox's stand-ins, and Microsoft Graph (its
- * stand-in, through the proxy) receives a lookup per person, then the new-password and sign-out
- * calls, with no request it would refuse. The picture of the executed canvas goes to the README.
+ * its notes, Execute workflow runs it against the sandbox's stand-ins as a dry run (review of issue
+ * 41, F5): Microsoft Graph (its stand-in, through the proxy) receives a lookup per person and nothing
+ * else, no request it would refuse, and Would act on (dry run) lists who a published workflow would
+ * sign out. The picture of the executed canvas goes to the README.
  */
 import type { Page } from 'playwright-core';
 
@@ -12,6 +13,8 @@ import { say } from './suite';
 
 const PLAYBOOK = 'playbooks/leaked-credentials-entra-id.json';
 const LAST_NODE = 'Mark remediated in Flare';
+/** Where a run by hand ends: the dry run's list. */
+const DRY_RUN_END = 'Would act on (dry run)';
 
 export async function entraIdPlaybook(page: Page, sandbox: Sandbox, artefacts: string) {
 	say('Playbook: leaked credentials → Entra ID');
@@ -29,16 +32,13 @@ export async function entraIdPlaybook(page: Page, sandbox: Sandbox, artefacts: s
 	);
 	const mark = sandbox.tools.log.entries.length;
 	await page.locator(testId('execute-workflow-button')).click();
-	await node(LAST_NODE).locator(testId('canvas-node-status-success')).waitFor({ timeout: 120_000 });
+	await node(DRY_RUN_END).locator(testId('canvas-node-status-success')).waitFor({ timeout: 120_000 });
 	const graph = sandbox.tools.received('graph', mark);
 	const kinds = (method: string) => graph.filter((entry) => entry.method === method).length;
 	const problems = sandbox.tools.problemsSince(mark);
 	check(
-		kinds('GET') > 0 &&
-			kinds('PATCH') > 0 &&
-			kinds('PATCH') === kinds('POST') &&
-			problems.length === 0,
-		`Execute workflow runs it to the end: Entra ID (its stand-in) received ${kinds('GET')} lookups, ${kinds('PATCH')} new passwords required and ${kinds('POST')} sign-outs, none it would refuse`,
+		kinds('GET') > 0 && kinds('PATCH') === 0 && kinds('POST') === 0 && problems.length === 0,
+		`Execute workflow is a dry run: Entra ID (its stand-in) received ${kinds('GET')} lookups, ${kinds('PATCH')} new passwords required and ${kinds('POST')} sign-outs, none it would refuse`,
 		`  received: ${graph.map((entry) => `${entry.method} ${entry.path} ${entry.status}`).join(', ')}; ${problems.join('; ')}`,
 	);
 	await closeToasts(page);

@@ -168,6 +168,11 @@ export class EditorSession {
 		await this.request('POST', `/workflows/${workflowId}/activate`, { versionId });
 	}
 
+	/** Deactivates (unpublishes) a workflow, as the editor's Unpublish does: n8n removes its triggers. */
+	async deactivate(workflowId: string): Promise<void> {
+		await this.request('POST', `/workflows/${workflowId}/deactivate`, {});
+	}
+
 	/**
 	 * Runs the workflow from `trigger` as the editor's "Execute workflow" does, waits for it to end,
 	 * and returns it like `n8n execute` would (the run, and a file holding what n8n answered).

@@ -11,10 +11,11 @@ import type { INodeType } from 'n8n-workflow';
 
 import { FakeFlare } from '../fake-flare';
 import { fs, path, processRef } from '../support/node';
-import { ALERT_CASES, type AlertCase, runAlertCases } from './alerts';
+import { type ActiveWorkflow, ALERT_CASES, type AlertCase, runAlertCases } from './alerts';
 import { ACTING_ALERT_CASES } from './alerts-acting';
 import { CASES, type E2eCase, FAKE_MODEL_SCRIPT, SUITE_DATASET } from './cases';
 import { ACTING_CASES } from './cases-acting';
+import { IDENTITY_CASES, IDENTITY_DRY_RUNS, watchOwnDomains } from './identity-acting';
 import { FakeModel } from './fake-model';
 import { ensureN8n, type InstalledN8n, LINES, type LineKey, parseLines } from './install';
 import { EditorSession } from './manual';
@@ -51,8 +52,8 @@ interface Failure {
 interface Suite extends CaseContext {
 	root: string;
 	cases: E2eCase[];
-	/** Cases whose alerts are pushed to an active workflow (alerts.ts). */
-	alertCases: AlertCase[];
+	/** Cases on an active workflow: alerts pushed to it (alerts.ts), or its trigger polled (polled.ts). */
+	alertCases: Array<AlertCase<ActiveWorkflow>>;
 	failures: Failure[];
 }
 
@@ -71,7 +72,7 @@ async function runLine(
 	const workflows = new Map(
 		[...cases, ...suite.alertCases].map((testCase) => [
 			testCase.file,
-			readWorkflow(root, testCase.file),
+			readWorkflow(root, testCase.file, tools),
 		]),
 	);
 	let n8n: N8nInstance;
@@ -147,7 +148,7 @@ async function runLine(
 	// Alerts pushed to the active workflows of the Flare Alert Trigger, through a started n8n.
 	if (suite.alertCases.length > 0) {
 		const alertWorkflows = new Map(
-			suite.alertCases.map((testCase) => [testCase.file, readWorkflow(root, testCase.file)]),
+			suite.alertCases.map((testCase) => [testCase.file, readWorkflow(root, testCase.file, tools)]),
 		);
 		const alertFailures = await runAlertCases({
 			n8n,
@@ -212,8 +213,12 @@ async function main(): Promise<void> {
 	const lines = parseLines(processRef.env.FLARE_E2E_LINES, ['2', '1']);
 	const only = processRef.env.FLARE_E2E_ONLY;
 	// The playbooks that act come last: their tools' stand-ins are part of this run only.
-	const everyCase = [...CASES, ...ACTING_CASES];
-	const everyAlertCase = [...ALERT_CASES, ...ACTING_ALERT_CASES];
+	const everyCase = [...CASES, ...ACTING_CASES, ...IDENTITY_DRY_RUNS];
+	const everyAlertCase: Array<AlertCase<ActiveWorkflow>> = [
+		...ALERT_CASES,
+		...ACTING_ALERT_CASES,
+		...IDENTITY_CASES,
+	];
 	const chosen = (testCase: { file: string }) =>
 		!only || only.split(',').some((text) => testCase.file.includes(text.trim()));
 	const cases = everyCase.filter(chosen);
@@ -239,6 +244,7 @@ async function main(): Promise<void> {
 	const model = await FakeModel.start(FAKE_MODEL_SCRIPT);
 	// The tools the playbooks act on (Jira, Slack, Entra ID, Okta, e-mail, a chat model): local stand-ins.
 	const tools = await ToolStandIns.start(path.join(workFolder(root), 'stand-ins'));
+	watchOwnDomains(tools);
 	say(`Stand-ins of the playbooks' tools: ${tools.pageUrl} (the HTTPS proxy and its test CA for the n8n under test only).`);
 	const failures: Failure[] = [];
 	const secrets = new E2eSecretScan(fake.apiKeys.full, 'e2e', tools.secrets());

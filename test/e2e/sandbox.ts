@@ -153,12 +153,12 @@ export async function startSandbox(
 
 	const previous = last?.n8n === install.version ? last : undefined;
 	const reused = previous !== undefined && !options.fresh;
-	const workflows = allWorkflowFiles(root).map((file) => readWorkflow(root, file));
 
 	const fake = await FakeFlare.start(SANDBOX_DATA.fake, await freePort(portOf(previous?.fakeUrl)));
 	addRecentLeaks(fake);
 	let model: FakeModel | undefined;
 	let tools: ToolStandIns | undefined;
+	let workflows: WorkflowFile[] = [];
 	let server: N8nServer | undefined;
 	let ready = false;
 	const toolsLog = path.join(folder, 'stand-ins.log');
@@ -167,6 +167,8 @@ export async function startSandbox(
 		// The playbooks' tools (Jira, Slack, Entra ID, Okta, e-mail, a chat model): local stand-ins, the
 		// proxy and CA for n8n alone; what they receive is listed in stand-ins.log and on their page.
 		tools = await ToolStandIns.start(path.join(workFolder(root), `${folderName}-stand-ins`), previous?.tools);
+		const standIns = tools;
+		workflows = allWorkflowFiles(root).map((file) => readWorkflow(root, file, standIns));
 		const n8n = reused
 			? N8nInstance.open(install, folder, tools.n8nEnv())
 			: N8nInstance.create(install, folder, tools.n8nEnv());

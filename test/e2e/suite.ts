@@ -82,12 +82,20 @@ export function workflowNodes(workflow: WorkflowFile): ScannedNode[] {
 	return (JSON.parse(fs.readFileSync(workflow.absolute, 'utf8')) as { nodes: ScannedNode[] }).nodes;
 }
 
-export function readWorkflow(root: string, file: string): WorkflowFile {
-	const absolute = path.join(root, 'workflows', file);
-	const { id, name } = JSON.parse(fs.readFileSync(absolute, 'utf8')) as {
-		id: string;
-		name: string;
-	};
+/**
+ * A workflow file; with the tools' stand-ins, as they need it (ToolStandIns.prepare, e.g. the Okta
+ * playbook naming the stand-in's Okta domain), written to .n8n-e2e/prepared/ when it differs.
+ */
+export function readWorkflow(root: string, file: string, tools?: ToolStandIns): WorkflowFile {
+	let absolute = path.join(root, 'workflows', file);
+	const text = fs.readFileSync(absolute, 'utf8');
+	const prepared = tools?.prepare(file, text) ?? text;
+	if (prepared !== text) {
+		absolute = path.join(workFolder(root), 'prepared', file);
+		fs.mkdirSync(path.dirname(absolute), { recursive: true });
+		fs.writeFileSync(absolute, prepared);
+	}
+	const { id, name } = JSON.parse(prepared) as { id: string; name: string };
 	return { file, absolute, id, name };
 }
 

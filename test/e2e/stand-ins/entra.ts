@@ -9,7 +9,10 @@
  * - `POST /v1.0/users/{id}/revokeSignInSessions` (user-revokesigninsessions): no request body;
  *   answers 200 `{ value: true }`.
  * Every call carries the OAuth2 access token of the credential as a Bearer token (else 401
- * `InvalidAuthenticationToken`).
+ * `InvalidAuthenticationToken`). What the directory's prefixes do (directory.ts): an administrator's
+ * password profile may not be changed (403 `Authorization_RequestDenied`, "Insufficient privileges
+ * to complete the operation.", as Graph answers an app without a role above theirs); a `moved.`
+ * user's sign-out is redirected to another origin (307).
  */
 import { employee, type Employee } from './directory';
 import type { ToolReply, ToolRequest, ToolStandIn } from './http';
@@ -61,6 +64,8 @@ export class EntraStandIn implements ToolStandIn {
 	/** User ids, in the order Graph was asked: a new password required, sign-in sessions revoked. */
 	readonly passwordChangesRequired: string[] = [];
 	readonly sessionsRevoked: string[] = [];
+	/** Another origin than Graph's, where `moved.` users' sign-outs are redirected (set at start). */
+	elsewhere = 'http://localhost:1/elsewhere';
 	/** The people served so far, by id: Graph finds a user by id as well as by address. */
 	private readonly byId = new Map<string, Employee>();
 
@@ -116,6 +121,8 @@ export class EntraStandIn implements ToolStandIn {
 					'The request must have no body.',
 					`a body was sent: ${request.text.slice(0, 200)}`,
 				);
+			if (person.kind === 'moved')
+				return { status: 307, headers: { location: `${this.elsewhere}${request.path}` } };
 			this.sessionsRevoked.push(id);
 			return {
 				status: 200,
@@ -138,7 +145,7 @@ export class EntraStandIn implements ToolStandIn {
 				},
 			};
 		}
-		if (request.method === 'PATCH') return this.update(id, request);
+		if (request.method === 'PATCH') return this.update(id, request, person);
 		return this.error(
 			405,
 			'Request_BadRequest',
@@ -147,7 +154,7 @@ export class EntraStandIn implements ToolStandIn {
 		);
 	}
 
-	private update(id: string, request: ToolRequest): ToolReply {
+	private update(id: string, request: ToolRequest, person: Employee): ToolReply {
 		const body = request.json as Record<string, unknown> | undefined;
 		if (!body || typeof body !== 'object' || Array.isArray(body)) {
 			return this.error(
@@ -177,6 +184,12 @@ export class EntraStandIn implements ToolStandIn {
 					'Request_BadRequest',
 					`Invalid value for passwordProfile: ${JSON.stringify(Object.fromEntries(wrong))}.`,
 					'a passwordProfile Graph does not take',
+				);
+			if (person.kind === 'admin')
+				return this.error(
+					403,
+					'Authorization_RequestDenied',
+					'Insufficient privileges to complete the operation.',
 				);
 			if (profile.forceChangePasswordNextSignIn === true) this.passwordChangesRequired.push(id);
 		}

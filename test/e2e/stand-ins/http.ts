@@ -53,6 +53,23 @@ export interface ToolStandIn {
 	handle(request: ToolRequest): ToolReply;
 }
 
+/**
+ * Another origin than the tools' (`http://localhost:<port>/elsewhere`, the local server under another
+ * name), where the stand-ins' redirects and foreign links lead: nothing of a playbook may reach it,
+ * so every request is recorded as a problem, saying whether it carried a token.
+ */
+export class ElsewhereStandIn implements ToolStandIn {
+	readonly tool = 'elsewhere';
+
+	handle(request: ToolRequest): ToolReply {
+		const carried = request.headers.authorization ? 'with' : 'without';
+		return {
+			status: 404,
+			problem: `${request.method} ${request.path} reached another origin than the tool's, ${carried} an Authorization header`,
+		};
+	}
+}
+
 /** The log of every stand-in, in arrival order. */
 export class ReceivedLog {
 	readonly entries: Received[] = [];

@@ -17,8 +17,9 @@ import { path } from '../../support/node';
 import { FAKE_MODEL_API_KEY, FakeModel } from '../fake-model';
 import { type CredentialToImport, freePort } from '../n8n';
 import { makeTestAuthority } from './ca';
+import { elsewhereOf } from './directory';
 import { EntraStandIn, GRAPH_ACCESS_TOKEN } from './entra';
-import { LocalToolServer, type Received, ReceivedLog, ToolProxy } from './http';
+import { ElsewhereStandIn, LocalToolServer, type Received, ReceivedLog, ToolProxy } from './http';
 import { JIRA_API_TOKEN, JIRA_EMAIL, JiraStandIn } from './jira';
 import { OKTA_API_TOKEN, OktaStandIn } from './okta';
 import { receivedPage } from './page';
@@ -46,6 +47,9 @@ export interface StandInPorts {
 	model: number;
 }
 
+/** The playbook whose Settings name the Okta domain (prepare). */
+const OKTA_PLAYBOOK = 'playbooks/leaked-credentials-okta.json';
+
 /** Hosts whose node writes its own address: the proxy answers for them. */
 const PROXIED_HOSTS = ['slack.com', 'graph.microsoft.com'];
 
@@ -56,8 +60,10 @@ export class ToolStandIns {
 	readonly entra = new EntraStandIn();
 	readonly okta = new OktaStandIn();
 	readonly smtp = new SmtpStandIn(this.log);
-	private readonly local = new LocalToolServer([this.jira, this.okta], this.log, (page) =>
-		this.page(page),
+	private readonly local = new LocalToolServer(
+		[this.jira, this.okta, new ElsewhereStandIn()],
+		this.log,
+		(page) => this.page(page),
 	);
 	private proxy!: ToolProxy;
 	private caFile = '';
@@ -78,6 +84,7 @@ export class ToolStandIns {
 		);
 		tools.model = await FakeModel.start(TRIAGE_MODEL_SCRIPT, await freePort(ports.model));
 		await tools.local.start(await freePort(ports.local));
+		tools.entra.elsewhere = elsewhereOf(tools.local.url);
 		await tools.proxy.start(await freePort(ports.proxy));
 		await tools.smtp.start(await freePort(ports.smtp));
 		return tools;
@@ -96,6 +103,11 @@ export class ToolStandIns {
 
 	async stop(): Promise<void> {
 		await Promise.all([this.local.stop(), this.proxy.stop(), this.smtp.stop(), this.model.stop()]);
+	}
+
+	/** The Okta domain of the stand-in (its credential's URL): what the Okta playbook's Settings take. */
+	get oktaDomain(): string {
+		return this.local.baseOf('okta');
 	}
 
 	/** Where a browser sees what every stand-in received (the sandbox prints it). */
@@ -167,6 +179,47 @@ export class ToolStandIns {
 			},
 			{ ...model, type: 'openAiApi', data: { apiKey: FAKE_MODEL_API_KEY, url: this.model.url } },
 		];
+	}
+
+	/** The employees' domain a playbook's Flare Trigger watches, where it is not the file's (watch). */
+	private readonly watched = new Map<string, string>();
+
+	/** The playbook's New leaked credential trigger watches `domain` (prepare). */
+	watch(file: string, domain: string): void {
+		this.watched.set(file, domain);
+	}
+
+	/**
+	 * A workflow file's text as n8n gets it with the stand-ins: the Okta playbook's Settings name the
+	 * stand-in's Okta domain, as a user names theirs; a playbook given another domain to watch
+	 * (watch) watches it; every other file as it is.
+	 */
+	prepare(file: string, text: string): string {
+		const domain = this.watched.get(file);
+		if (file !== OKTA_PLAYBOOK && !domain) return text;
+		const workflow = JSON.parse(text) as {
+			nodes: Array<{
+				name: string;
+				parameters: {
+					fqdn?: string;
+					assignments?: { assignments: Array<{ name: string; value: unknown }> };
+				};
+			}>;
+		};
+		const node = (name: string) => workflow.nodes.find((candidate) => candidate.name === name);
+		if (file === OKTA_PLAYBOOK) {
+			const okta = node('Settings')?.parameters.assignments?.assignments.find(
+				(assignment) => assignment.name === 'oktaDomain',
+			);
+			if (!okta) throw new Error(`${file}: no oktaDomain in its Settings node`);
+			okta.value = this.oktaDomain;
+		}
+		if (domain) {
+			const trigger = node('New leaked credential');
+			if (trigger?.parameters.fqdn === undefined) throw new Error(`${file}: no New leaked credential trigger`);
+			trigger.parameters.fqdn = domain;
+		}
+		return `${JSON.stringify(workflow, null, 2)}\n`;
 	}
 
 	/** What `tool` received since `mark` (a length of `log.entries`). */

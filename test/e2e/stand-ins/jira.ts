@@ -5,8 +5,11 @@
  * (developer.atlassian.com/cloud/jira/platform/rest/v2/api-group-issues/#api-rest-api-2-issue-post):
  * `fields.project` and `fields.issuetype` by id or key/name, `summary` a single line of at most 255
  * characters, `description` text, `labels` strings without spaces, `priority` by id; a field the
- * create screen lacks is a 400. Basic authentication: the e-mail address and API token of the
- * credential.
+ * create screen lacks is a 400. Issue → Get Many (the playbook's search for an event's issue) is
+ * `POST /rest/api/2/search/jql` (Jira Cloud's enhanced search, api-group-issue-search
+ * /#api-rest-api-2-search-jql-post): `jql` (here `labels in ("a", "b")`, the only clause the
+ * stand-in reads), `fields` a list, `maxResults`, and `nextPageToken` to go on; it answers
+ * `{ issues, isLast }`. Basic authentication: the e-mail address and API token of the credential.
  */
 import type { ToolReply, ToolRequest, ToolStandIn } from './http';
 
@@ -65,6 +68,8 @@ export class JiraStandIn implements ToolStandIn {
 		}
 		if (request.method === 'POST' && request.path === '/rest/api/2/issue')
 			return this.create(request);
+		if (request.method === 'POST' && request.path === '/rest/api/2/search/jql')
+			return this.search(request);
 		return {
 			status: 404,
 			body: { errorMessages: [`No route for ${request.method} ${request.path}`], errors: {} },
@@ -127,6 +132,38 @@ export class JiraStandIn implements ToolStandIn {
 		const key = `${JIRA_PROJECT.key}-${this.issues.length + 1}`;
 		this.issues.push({ id, key, fields });
 		return { status: 201, body: { id, key, self: `${request.base}/rest/api/2/issue/${id}` } };
+	}
+
+	/** The issues with one of the labels of `labels in ("…", …)`, with the fields asked for. */
+	private search(request: ToolRequest): ToolReply {
+		const body = request.json as
+			| { jql?: unknown; fields?: unknown; maxResults?: unknown; nextPageToken?: unknown }
+			| undefined;
+		const jql = typeof body?.jql === 'string' ? body.jql : '';
+		const clause = /^labels in \(((?:"[^"\\]*"(?:, )?)+)\)$/.exec(jql);
+		const problems = [
+			!clause && `a JQL query the stand-in does not read: ${jql.slice(0, 200)}`,
+			!Array.isArray(body?.fields) && 'fields is not a list',
+			typeof body?.maxResults !== 'number' && 'no maxResults',
+			body?.nextPageToken !== undefined && 'a nextPageToken the stand-in never gave',
+		].filter(Boolean);
+		if (!clause || problems.length > 0) {
+			return {
+				status: 400,
+				body: { errorMessages: [`Error in the JQL Query: ${jql}`], errors: {} },
+				problem: `not a search the stand-in takes: ${problems.join('; ')}`,
+			};
+		}
+		const wanted = new Set([...clause[1].matchAll(/"([^"]*)"/g)].map((match) => match[1]));
+		const fields = body!.fields as string[];
+		const issues = this.issues
+			.filter((issue) => ((issue.fields.labels as string[] | undefined) ?? []).some((label) => wanted.has(label)))
+			.map((issue) => ({
+				id: issue.id,
+				key: issue.key,
+				fields: Object.fromEntries(fields.map((name) => [name, issue.fields[name] ?? null])),
+			}));
+		return { status: 200, body: { issues, isLast: true } };
 	}
 
 	private invalid(errors: Record<string, string>): ToolReply {

@@ -9,9 +9,13 @@
  * - `DELETE /api/v1/users/{id}/sessions` (UserSessions, Revoke all user sessions), `oauthTokens`
  *   optional; answers 204.
  * Lifecycle and session calls take the user's id. Every call carries the credential's API token as
- * `SSWS <token>` (else 401 `E0000011`).
+ * `SSWS <token>` (else 401 `E0000011`). What the directory's prefixes do (directory.ts): a deactivated
+ * user is `DEPROVISIONED` and every call on it is refused (403 `E0000038`, "This operation is not
+ * allowed in the user's current status"); an administrator's password may not be expired (403
+ * `E0000006`, "You do not have permission to perform the requested action"); a `moved.` user's
+ * password call is redirected to another origin (307); an `elsewhere.` user is linked there.
  */
-import { employee, type Employee } from './directory';
+import { elsewhereOf, employee, type Employee } from './directory';
 import type { ToolReply, ToolRequest, ToolStandIn } from './http';
 
 /** The API token of the stand-in's credential (a placeholder, built from parts: no real token). */
@@ -39,10 +43,15 @@ export class OktaStandIn implements ToolStandIn {
 		if (!person) return undefined;
 		const id = `00u${person.digest.slice(0, 17)}`;
 		this.byId.set(id, person);
-		const self = `${base}/api/v1/users/${id}`;
+		const self = `${person.kind === 'elsewhere' ? elsewhereOf(base) : base}/api/v1/users/${id}`;
 		return {
 			id,
-			status: this.expired.has(id) ? 'PASSWORD_EXPIRED' : 'ACTIVE',
+			status:
+				person.kind === 'deactivated'
+					? 'DEPROVISIONED'
+					: this.expired.has(id)
+						? 'PASSWORD_EXPIRED'
+						: 'ACTIVE',
 			created: '2023-04-03T09:00:00.000Z',
 			activated: '2023-04-03T09:00:00.000Z',
 			lastLogin: '2026-12-01T08:12:00.000Z',
@@ -91,7 +100,14 @@ export class OktaStandIn implements ToolStandIn {
 			return this.error(404, 'E0000007', `Not found: Resource not found: ${key} (User)`);
 		const id = String(user.id);
 		if (!action && request.method === 'GET') return { status: 200, body: user };
+		const { kind } = this.byId.get(id)!;
+		if (kind === 'deactivated')
+			return this.error(403, 'E0000038', "This operation is not allowed in the user's current status.");
 		if (action === '/lifecycle/expire_password' && request.method === 'POST') {
+			if (kind === 'admin')
+				return this.error(403, 'E0000006', 'You do not have permission to perform the requested action');
+			if (kind === 'moved')
+				return { status: 307, headers: { location: `${elsewhereOf(request.base)}${request.path}` } };
 			const temp = request.query.tempPassword;
 			if (temp !== undefined && temp !== 'true' && temp !== 'false') {
 				return this.error(

@@ -16,6 +16,7 @@ const TOOLS: Record<string, string> = {
 	graph: 'Microsoft Entra ID (Graph)',
 	okta: 'Okta',
 	smtp: 'E-mail (SMTP)',
+	elsewhere: 'Another origin (nothing may reach it)',
 };
 
 /** One line of what a tool received, as a person would read it. */

@@ -1,6 +1,6 @@
 /**
  * The script of the OpenAI-compatible model behind the AI triage playbook (fake-model.ts): its first
- * answer calls two of the three Flare tools the agent offers, the full event and Flare's AI
+ * answer calls the two Flare tools the agent offers, the full event and Flare's AI
  * explanation, with the event UID the prompt names; once their results are in, it writes a triage
  * note from them (the event's title and source, the explanation as the tool gave it: masked), as a
  * model summarising its tools' results would.
@@ -17,7 +17,6 @@ export const TRIAGE_MODEL_CREDENTIAL = {
 export const TRIAGE_TOOLS = {
 	fullEvent: 'Get_the_full_event_in_Flare',
 	explanation: 'Get_the_AI_explanation_of_the_event_in_Flare',
-	credentials: 'Search_leaked_credentials_of_an_email_address_in_Flare',
 };
 
 const userText = (chat: ChatRequest) =>
