@@ -164,7 +164,7 @@ describe('ordinary text stays as it is (RV-8)', () => {
 	});
 
 	it.each([
-		['Password database for sale: Password for the VPN: ', 'Password database for sale: Password for the VPN: ********'],
+		['Password database for sale: Password for the VPN: ', 'Password database for sale: ******** for the VPN: ********'],
 		['Token dump: Analyst: `Contraseña del correo:` ', 'Token dump: Analyst: `Contraseña del correo:` ********'],
 		["Password database for sale: 'password' => ", "Password database for sale: 'password' => ********"],
 		['Token dump: password - ', 'Token dump: password - ********'],
@@ -176,6 +176,41 @@ describe('ordinary text stays as it is (RV-8)', () => {
 	it("a quote then a tag of no element inside a value is the value's (X-Api-Key: P~'<j>~x)", () => {
 		expect(maskFreeText("X-Api-Key: Zq9~'<j>~Rt")).toBe('X-Api-Key: ********');
 		expect(maskFreeText('Password: ab"<j>cd')).toBe('Password: ********');
+	});
+
+	// The second hostile review of issue 38 (review-38c): F1–F6.
+	it.each([
+		['Password for the VPN: Tr0ub4dor Username: jane', 'Password for the VPN: ******** Username: jane'],
+		['Password 2: hunter2zz Expires: never', 'Password 2: ******** Expires: never'],
+		['Пароль от почты: qwerty123 Логин: jane', 'Пароль от почты: ******** Логин: jane'],
+		['Password 1: abc123xy Password 2: hunter2zz', 'Password 1: ******** Password 2: ********'],
+		['Password (old): Abc!123x Password (new): hunter2zz', 'Password (old): ******** Password (new): ********'],
+		['Password for VPN: n/a! Password for mail: hunter2zz', 'Password for VPN: ******** Password for mail: ********'],
+		['Password 2: pin|9981', 'Password 2: ********'],
+		['<password>pass:1234xyz</password>', '<password>********</password>'],
+		['<password>hunter2zz (note: old)</password>', '<password>********</password>'],
+	])('a label of several words keeps its value masked, whatever follows on its line: %s', (text, expected) => {
+		expect(maskFreeText(text)).toBe(expected);
+	});
+
+	it('a block element after a quote ends the line: the label after it takes the rest of its own', () => {
+		expect(maskFreeText('<p>He said "hi"<div>Password: correct horse battery</div>')).toBe('<p>He said "hi"<div>Password: ********</div>');
+		expect(maskFreeText('<p>Hi "all"<li>Password: correct horse battery</li>')).toBe('<p>Hi "all"<li>Password: ********</li>');
+	});
+
+	it("a title's words after a label of several words are masked in place, not wherever the record repeats them", () => {
+		const record = {
+			title: 'Password dump of Microsoft: Microsoft accounts targeted',
+			content: 'Microsoft confirmed the attack on Microsoft 365 tenants.',
+			url: 'https://learn.microsoft.com/Microsoft/x',
+		};
+		expect(JSON.parse(masked(record))).toEqual({ ...record, title: 'Password dump of Microsoft: ********' });
+		expect(maskFreeText('Password spraying campaign: Microsoft accounts targeted')).toBe('Password spraying campaign: Microsoft accounts targeted');
+	});
+
+	it('Authorization: Basic at a line’s end: a folded credential on the next line is masked, another header kept', () => {
+		expect(maskFreeText('Authorization: Basic\n  dXNlcjpwYXNzd29yZA==')).toBe('Authorization: Basic\n  ********');
+		expect(maskFreeText('Authorization: Basic\nHost: x.com')).toBe('Authorization: Basic\nHost: x.com');
 	});
 
 	it('an e-mail address followed by | and another label keeps that label', () => {

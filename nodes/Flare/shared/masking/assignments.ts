@@ -113,6 +113,8 @@ interface ValueOptions {
 	notNames?: boolean;
 	/** After `=`: `;` and another name and `=` end it (`Password=…;User Id=sa`). */
 	pairs?: boolean;
+	/** An element's text (`<password>… (old)</password>`): all of it, remarks and names included. */
+	whole?: boolean;
 }
 
 /**
@@ -163,7 +165,7 @@ export function assignmentAt(reader: Reader, at: number, end: number, head: bool
 
 /** Words that make a label's phrase prose rather than a secret's label (`Password reset instructions:`). */
 const PROSE_WORDS =
-	/(?:^|[\s(])(?:reset|policy|policies|requirements?|rules?|manager|strength|expired|expires|expiry|changed?|history|complexity|length|forgot(?:ten)?|instructions?)(?=$|[\s)])/i;
+	/(?:^|[\s(])(?:reset|policy|policies|requirements?|rules?|manager|strength|expired|expires|expiry|changed?|history|complexity|length|forgot(?:ten)?|instructions?|spraying|reuse[ds]?|campaigns?|statements?|hygiene|breach(?:es)?)(?=$|[\s)])/i;
 /** Words of the rule too wide to make a phrase a label (`Session 3: Introduction`, `Auth for the API: OAuth`). */
 const WIDE_WORDS =
 	/(?:^|[\s(])(?:session|sid|auth|authorization|cookie|signature|sig|credentials?|creds?|bearer)(?=$|[\s)])/i;
@@ -188,27 +190,32 @@ export function headLabel(reader: Reader, from: number, colon: number): boolean 
 }
 
 /**
- * The value of a label read to the line's end, or as an element's text (`<password>…</password>`:
- * view.ts); none where another label follows (`Password database for sale: Analyst: …`, a title
- * before a label): the words after it may be that label's.
+ * The value of a label read to the line's end: an element's text (`<password>…</password>`: view.ts),
+ * or after a label of several words at a line's head (`phrase`: reader.ts), where it is also read on
+ * as any text, so that a title naming a secret hides nothing after it (`Password dump: curl -u
+ * admin:…`), and is none where another label follows at once (`Password dump: Analyst: …`,
+ * `Token dump: 'password' => …`). Such a value is masked where it stands only: a title's words may be
+ * prose (`Password spraying campaign: Microsoft accounts targeted`; RV-5 of the second review).
  */
-export function labelValue(reader: Reader, at: number): number {
+export function labelValue(reader: Reader, at: number, phrase = false): number {
+	if (!phrase) return readValue(reader, at, { rest: true, whole: true });
 	const { plain } = reader;
 	let next = reader.skipBlanks(at);
 	// `Dump: | Password: | hunter2 |`: the cells of a row; `Dump: - Password: …`, a list's.
 	const cell = plain.charCodeAt(next) === PIPE;
 	if (cell) next++;
 	else if (isListDash(plain.charCodeAt(next)) && isBlank(plain.charCodeAt(next + 1))) next += 2;
-	if (labelAhead(reader, next) || nameAhead(reader, next)) {
+	if (wordLabelAhead(reader, next) || nameAhead(reader, next)) {
 		if (cell) reader.pipeRow = true;
 		reader.wordsMayLabel();
 		return next;
 	}
-	// The value is read on too, as any text (a title's: `Password dump: curl -u admin:…`); once
-	// masked to its end, a label inside it masks nothing more (each character read once).
+	// Once masked to its end, a label inside the value masks nothing more (each character read once).
 	const start = reader.skipBlanks(at);
 	if (start < reader.restUntil) return start;
+	const found = reader.ranges.length;
 	const end = readValue(reader, at, { rest: true });
+	reader.unnoted.push(...reader.ranges.splice(found));
 	const key = isQuote(plain.charCodeAt(start)) ? start + 1 : start;
 	if (end <= start || end > reader.lineEnd || plain.startsWith('-----BEGIN ', key)) return end;
 	reader.restUntil = end;
@@ -218,25 +225,26 @@ export function labelValue(reader: Reader, at: number): number {
 
 const isListDash = (code: number) => code === 0x2d || code === 0x2a || code === 0x2022;
 
-/** A label's phrase (≤ 6 words, ≤ 48 characters, maybe in markup) and `:` then a blank, from `at`. */
-function labelAhead(reader: Reader, at: number): boolean {
+/** A label of one word (`Analyst:`, maybe in markup) then a blank, from `at`. */
+function wordLabelAhead(reader: Reader, at: number): boolean {
 	const { plain, lineEnd } = reader;
 	const start = reader.skipBlanks(at);
 	if (!/[\p{L}`*_]/u.test(plain.charAt(start))) return false;
-	let words = 1;
 	for (let index = start; index < lineEnd && index - start <= 48; index++) {
 		const code = plain.charCodeAt(index);
 		if (code === 0x3a || code === 0xff1a) {
-			const next = index + 1;
-			return next >= lineEnd || isBlank(plain.charCodeAt(next)) || plain.charCodeAt(next) === 0x60 || plain.charCodeAt(next) === 0x2a;
+			const next = plain.charCodeAt(index + 1);
+			return index + 1 >= lineEnd || isBlank(next) || next === 0x60 || next === 0x2a;
 		}
-		if (isBlank(code)) {
-			if (++words > 6) return false;
-		} else if (!LABEL_CHAR.test(plain.charAt(index))) return false;
+		if (!LABEL_CHAR.test(plain.charAt(index))) return false;
 	}
 	return false;
 }
-/** A secret's name, maybe quoted, then a separator (`'password' => …`, `password - …`) from `at`. */
+
+/**
+ * A secret's name, maybe quoted, then a separator, from `at`: `=`, `:` before a blank, a dash or a
+ * cell's border between blanks (`'password' => …`, `password: …`, `mot de passe - …`, `pass | …`).
+ */
 function nameAhead(reader: Reader, at: number): boolean {
 	const { plain } = reader;
 	let start = reader.skipBlanks(at);
@@ -253,8 +261,14 @@ function nameAhead(reader: Reader, at: number): boolean {
 			end++;
 			continue;
 		}
-		const code = plain.charCodeAt(reader.skipBlanks(quoted && isQuote(plain.charCodeAt(end)) ? end + 1 : end));
-		return code === 0x3a || code === 0x3d || code === 0x2d || code === 0x2013 || code === PIPE;
+		if (quoted && isQuote(plain.charCodeAt(end))) end++;
+		const separator = reader.skipBlanks(end);
+		const code = plain.charCodeAt(separator);
+		const after = plain.charCodeAt(separator + 1);
+		if (code === 0x3d) return true;
+		if (code === 0x3a) return separator + 1 >= reader.lineEnd || isBlank(after);
+		const spaced = separator > end && isBlank(after);
+		return spaced && (code === 0x2d || code === 0x2013 || code === PIPE);
 	}
 	return false;
 }
@@ -555,8 +569,12 @@ function afterScheme(reader: Reader, at: number, limit: number): number {
 	if (!SCHEMES.has(scheme)) return at;
 	let value = end;
 	while (value < limit && isBlank(plain.charCodeAt(value))) value++;
-	// `Authorization: Basic` and nothing after (a preview cut there): a scheme, no credential.
-	if (value >= limit && STANDARD_SCHEMES.has(scheme)) return limit;
+	// `Authorization: Basic` and nothing after (a preview cut there): a scheme, no credential; at a
+	// line's end, the credential may be on the next (a folded header), unless that starts a label.
+	if (value >= limit && STANDARD_SCHEMES.has(scheme)) {
+		if (limit === reader.lineEnd) reader.labelPending = true;
+		return limit;
+	}
 	if (!isBlank(plain.charCodeAt(end))) return at;
 	return value < limit && !isQuote(plain.charCodeAt(value)) ? value : at;
 }
@@ -631,6 +649,9 @@ function restEnd(reader: Reader, at: number, options: ValueOptions): number {
 	const { plain, lineEnd, pipeRow } = reader;
 	let end = at;
 	let last = at;
+	/** Where the value's last word starts, and where the value ends before it. */
+	let word = at;
+	let beforeWord = at;
 	while (end < lineEnd) {
 		const code = plain.charCodeAt(end);
 		if (endsAtSemicolon(reader, end, options) || (pipeRow && code === PIPE) || (options.tabbed && code === TAB)) break;
@@ -639,13 +660,28 @@ function restEnd(reader: Reader, at: number, options: ValueOptions): number {
 		if (isBlank(code)) {
 			const next = reader.skipBlanks(end);
 			const after = plain.charCodeAt(next);
+			if (options.whole) {
+				end = next;
+				continue;
+			}
+			if (after === 0x28 && word > at && remarkEndsLabel(reader, next)) {
+				// `Password (old): … Password (new): …`: the last word and its remark are a label.
+				reader.labelMayStartAt = word;
+				return beforeWord;
+			}
 			if (after === 0x23 || after === 0x28) break;
 			if (
 				(after === 0x2d || after === 0x2013 || after === 0x2014) &&
 				isBlank(plain.charCodeAt(next + 1))
 			)
 				break;
-			if (pairStartsAt(reader, next)) break;
+			if (pairStartsAt(reader, next)) {
+				// `Password 1: … Password 2: …`: the next words may be a label of several words.
+				reader.labelMayStartAt = next;
+				break;
+			}
+			beforeWord = last;
+			word = next;
 			end = next;
 			continue;
 		}
@@ -654,6 +690,15 @@ function restEnd(reader: Reader, at: number, options: ValueOptions): number {
 		last = end;
 	}
 	return last;
+}
+
+/** Whether the `(` at `at` closes within 24 characters, followed by `:` (`Password (new): …`). */
+function remarkEndsLabel(reader: Reader, at: number): boolean {
+	const { plain, lineEnd } = reader;
+	for (let index = at + 1; index < lineEnd && index - at <= 24; index++) {
+		if (plain.charCodeAt(index) === 0x29) return plain.charCodeAt(index + 1) === 0x3a;
+	}
+	return false;
 }
 
 /**

@@ -89,7 +89,9 @@ function startsLabel(reader: Reader, at: number): boolean {
 	if (end === at) return false;
 	end = reader.skipBlanks(end);
 	const code = plain.charCodeAt(end);
-	return code === 0x3a || code === 0x3d || code === 0xff1a;
+	// Not base64's padding (`dXNlcjpw==`, a folded `Authorization: Basic`'s credential).
+	if (code === 0x3d) return end + 1 < reader.lineEnd && plain.charCodeAt(end + 1) !== 0x3d;
+	return code === 0x3a || code === 0xff1a;
 }
 
 /** The cells of the line from `at`, trimmed ([start, end) pairs), or undefined past {@link MAX_CELLS}. */

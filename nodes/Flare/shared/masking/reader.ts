@@ -54,6 +54,8 @@ export class Reader {
 	headWordAt = -1;
 	/** The end of the last label's value read to its end and read on (assignments.ts `labelValue`). */
 	restUntil = -1;
+	/** Where a value read to its line's end stopped before another name (`Password 1: … Password 2: …`). */
+	labelMayStartAt = -1;
 	/** The quote that opened the string the reader is in on this line, or -1 (`endsString`). */
 	openQuote = -1;
 	/** The line is a row of a `|` table; and a table's header. */
@@ -308,7 +310,10 @@ export class Reader {
 		if ((code === 0x3a || code === 0xff1a) && this.headWordAt !== -1) {
 			const from = this.headWordAt;
 			this.headWordAt = -1;
-			if (from >= 0 && headLabel(this, from, at)) return labelValue(this, at + 1);
+			if (from >= 0 && headLabel(this, from, at)) return labelValue(this, at + 1, true);
+			// `Password 1: … Password 2: …`: from where the value before stopped.
+			const next = this.labelMayStartAt;
+			if (next > from && next >= this.lineStart && headLabel(this, next, at)) return labelValue(this, at + 1, true);
 			if (from >= 0 && isBlank(this.plain.charCodeAt(at + 1))) this.headWordAt = NEXT_WORDS;
 		}
 		// A string that opens (`{"log": "Password: …"}`) is a line of its own, to its closing quote;

@@ -75,6 +75,12 @@ const INLINE = new Set(
 const VOID = new Set(
 	'area base br col embed hr img input link meta param source track wbr'.split(' '),
 );
+/** HTML's block elements: after a quote they end a line (`"hi"<div>Password: …`), as anywhere. */
+const BLOCK = new Set(
+	'address article aside blockquote body details dd div dl dt fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 head header hgroup html li main nav ol p pre section summary title ul'.split(
+		' ',
+	),
+);
 const CELLS = new Set(['td', 'th']);
 const TABLE_TAGS = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'caption']);
 /** BBCode tags: inline ones, and the rest that a forum knows. */
@@ -294,10 +300,14 @@ class Lexer {
 		return at >= back ? this.text.charCodeAt(at - back) : LF;
 	}
 
-	/** Whether `at` follows a word's characters (`Ab3<F>`), a quote among them too (`b~'<j>`). */
-	private afterWord(at: number): boolean {
+	/**
+	 * Whether a tag `name` at `at` follows a word's characters (`Ab3<F>`), a quote among them too
+	 * (`b~'<j>`; not before a block element: `"hi"<div>` is prose and markup).
+	 */
+	private afterWord(at: number, name: string): boolean {
 		const last = this.lastCode(at);
-		return insideWord(last) || ((last === 0x27 || last === 0x22) && insideWord(this.lastCode(at, 2)));
+		if (insideWord(last)) return true;
+		return (last === 0x27 || last === 0x22) && !BLOCK.has(name) && insideWord(this.lastCode(at, 2));
 	}
 
 	/** Ends the line there (softly: a quoted value reads across it), unless the view is at a line's start. */
@@ -357,7 +367,7 @@ class Lexer {
 			!inline &&
 			!VOID.has(name) &&
 			!TABLE_TAGS.has(name) &&
-			this.afterWord(at) &&
+			this.afterWord(at, name) &&
 			!isSpace(text.charCodeAt(end)) &&
 			text.charCodeAt(end) !== 0x3c &&
 			end < text.length
