@@ -12,6 +12,7 @@
  *     assignments.ts  a name, a separator and a value       commands.ts   command lines
  *     credentials.ts  combo lines                           lines.ts      tables, cookie files, key lines
  *     urls.ts         URLs                                  shapes.ts     tokens by their shape, PEM keys
+ *     labels.ts       labels of several words, titles
  *   values.ts       a record's own values, found in its texts and URLs
  *   apply.ts        the mask written over what was found
  *   modes.ts        Masked, SHA-256, Omit, Full

@@ -15,7 +15,8 @@
  * what it did not find (a quote that does not close on its line), so that every character is looked
  * at a bounded number of times: the pass is linear in the text's length, whatever the text.
  */
-import { assignmentAt, headLabel, labelValue, spacedValue } from './assignments';
+import { assignmentAt, spacedValue } from './assignments';
+import { headLabel, labelValue } from './labels';
 import {
 	LABEL,
 	LF,
@@ -52,7 +53,7 @@ export class Reader {
 	 * {@link NEXT_WORDS} after a label that was none (`Analyst: Password 2: …`): the next word starts them.
 	 */
 	headWordAt = -1;
-	/** The end of the last label's value read to its end and read on (assignments.ts `labelValue`). */
+	/** The end of the last label's value read to its end and read on (labels.ts `labelValue`). */
 	restUntil = -1;
 	/** Where a value read to its line's end stopped before another name (`Password 1: … Password 2: …`). */
 	labelMayStartAt = -1;
