@@ -8,7 +8,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { FakeFlare } from '../fake-flare';
 import { Harness } from '../harness/engine';
 import { TriggerWorkflow } from '../harness/poll';
-import type { N8nLine } from '../harness/static-data';
+import { type N8nLine, N8N_LINES } from '../harness/static-data';
 import { moveClock, useVirtualTime } from '../support/clock';
 import { diagnosticsChannel, nextTurn } from '../support/node';
 
@@ -40,7 +40,7 @@ describe('Flare Trigger: each record once under hard conditions (hostile review 
 	};
 	const trigger = (parameters: IDataObject, spec: { budgetMs?: number; n8n?: N8nLine } = {}) =>
 		new TriggerWorkflow(harness, { parameters, ...spec });
-	const acme = (options: IDataObject = {}) => trigger({ queryType: 'domain', fqdn: 'acme.com', options });
+	const acme = (options: IDataObject = {}, spec: { n8n?: N8nLine } = {}) => trigger({ queryType: 'domain', fqdn: 'acme.com', options }, spec);
 	const events = async (options: IDataObject = {}) => {
 		start({ credentials: 10 });
 		const workflow = trigger({ event: 'newEvent', options });
@@ -123,6 +123,72 @@ describe('Flare Trigger: each record once under hard conditions (hostile review 
 		});
 	});
 
+	/**
+	 * An activation still under way when the user deactivates or saves the workflow (test/harness/README.md,
+	 * "Activation, save and deactivation one after the other"): n8n 2.41 runs the publications of a
+	 * workflow one after the other (`WorkflowPublicationLifecycleLock`), so the activation ends, its
+	 * baseline saved, before the deactivation or save; n8n 1.123 carries on with it after the removal
+	 * (`ActiveWorkflowManager.add`): its cron is registered and ticks until a restart, and it saves its
+	 * baseline (hostile review of issue 39, F5).
+	 */
+	describe('an activation under way when the workflow is deactivated or saved', () => {
+		it.each(N8N_LINES)('n8n %s: deactivated: the activation poll ends, and n8n saves the baseline it noted', async (n8n) => {
+			start();
+			const workflow = acme({}, { n8n });
+
+			const activation = workflow.activate();
+			const deactivation = workflow.deactivate();
+			const result = await activation;
+			await deactivation;
+
+			expect(result).toEqual({ items: null });
+			expect(workflow.saved).toEqual({ 'node:Flare Trigger': expect.objectContaining({ rev: 1, seen: expect.any(Object) }) });
+		});
+
+		it('n8n 2.41, deactivated: no cron is left, and a restart activates nothing', async () => {
+			start();
+			const workflow = acme({}, { n8n: '2.41' });
+			const activation = workflow.activate();
+			await workflow.deactivate();
+			await activation;
+
+			expect(workflow.active).toBe(false);
+			expect(await workflow.restart()).toEqual({ items: null, notActivated: true });
+		});
+
+		it('n8n 1.123, deactivated: the cron registered after the removal polls the unpublished workflow, a second deactivation does not stop it, a restart does', async () => {
+			start();
+			const workflow = acme({}, { n8n: '1.123' });
+			const activation = workflow.activate();
+			await workflow.deactivate();
+			await activation;
+			const added = fake.addCredentials(3, iso(fake.now()), { domain: 'acme.com' });
+			const ticks = await polls(workflow, 2);
+			await workflow.deactivate();
+			const stillActive = workflow.active;
+
+			expect(ticks.flatMap((poll) => poll.keys)).toEqual([0, 1, 2].map((offset) => String(fake.dataset.credential(added + offset).id)));
+			expect([workflow.published, stillActive]).toEqual([false, true]);
+			expect(await workflow.restart()).toEqual({ items: null, notActivated: true });
+			expect(workflow.active).toBe(false);
+		});
+
+		it.each(N8N_LINES)('n8n %s: saved changed during the activation poll: each credential imported later comes once', async (n8n) => {
+			start();
+			const workflow = acme({}, { n8n });
+			fake.faults.add({ path: SEARCH, fault: { delayMs: 20_000 } });
+			const activation = workflow.activate();
+			await nextTurn();
+			const save = workflow.reactivate({ ...workflow.parameters, options: { leakedValueOutput: 'sha256' } });
+			const results = [await activation, await save];
+			const added = fake.addCredentials(3, iso(fake.now()), { domain: 'acme.com' });
+			const emitted = (await polls(workflow, 3)).flatMap((poll) => poll.keys);
+
+			expect(results).toEqual([{ items: null }, { items: null }]);
+			expect(emitted).toEqual([0, 1, 2].map((offset) => String(fake.dataset.credential(added + offset).id)));
+		});
+	});
+
 	describe('F3: an activation that cannot read all of the last 15 minutes (300 credentials; a poll reads 225)', () => {
 		const activate = async (flareClock: number) => {
 			start();
@@ -175,6 +241,58 @@ describe('Flare Trigger: each record once under hard conditions (hostile review 
 			const emitted = (await polls(workflow, 15)).flatMap((poll) => poll.keys);
 
 			expect(emitted).toEqual(added);
+		});
+	});
+
+	/**
+	 * What n8n activates at a restart: a published workflow only, and on n8n 2.41 not one whose last
+	 * activation failed (test/harness/README.md; hostile review of issue 39, F2).
+	 */
+	describe('Flare down as n8n activates the trigger (hostile review of issue 39, F2)', () => {
+		const down = (fault: { status: number; body?: unknown } | { reset: true }) => fake.faults.add({ path: SEARCH, times: Infinity, fault });
+		const idsFrom = (first: number, count: number) => Array.from({ length: count }, (_, offset) => String(fake.dataset.credential(first + offset).id));
+		/** An active trigger that has polled once; the credentials added after that poll. */
+		const running = async (n8n: N8nLine) => {
+			start();
+			const workflow = acme({}, { n8n });
+			expect((await workflow.activate()).items).toBeNull();
+			moveClock(MINUTE);
+			expect((await workflow.poll()).error).toBeUndefined();
+			return { workflow, added: idsFrom(fake.addCredentials(3, iso(fake.now()), { domain: 'acme.com' }), 3) };
+		};
+
+		it('n8n 2.41, a first activation while Flare answers 503: it fails after 5 tries, with the error; a restart does not activate it (its activation failed), a publish does', async () => {
+			start();
+			const workflow = acme();
+			down({ status: 503 });
+
+			const activation = await workflow.activate();
+			const restarted = await workflow.restart();
+			fake.faults.clear();
+			const published = await workflow.activate();
+
+			expect(activation.error?.message).toMatch(/^Flare is temporarily unavailable \(HTTP 503\)/);
+			expect(restarted).toEqual({ items: null, notActivated: true });
+			expect([published, workflow.active]).toEqual([{ items: null }, true]);
+		});
+
+		it.each(N8N_LINES)('n8n %s: a restart activates a published workflow only: deactivated, nothing', async (n8n) => {
+			const { workflow } = await running(n8n);
+			await workflow.deactivate();
+
+			expect(await workflow.restart()).toEqual({ items: null, notActivated: true });
+			expect(workflow.active).toBe(false);
+		});
+
+		it.each(['2.41', '1.123'] as const)('n8n %s restarted while Flare refuses the API key (401): the activation fails, as the user\'s error it is', async (n8n) => {
+			const { workflow } = await running(n8n);
+			fake.faults.add({ path: SEARCH, times: Infinity, fault: { status: 401, body: { error: 'invalid token' } } });
+
+			const restarted = await workflow.restart();
+			fake.faults.clear();
+
+			expect(restarted.error?.message).toMatch(/^Flare refused the credentials/);
+			expect(workflow.active).toBe(false);
 		});
 	});
 

@@ -5,8 +5,10 @@ import { GlobalSearchBody } from '../contract';
 import { FakeFlare, type FakeFlareOptions, type LoggedRequest } from '../fake-flare';
 import { Harness } from '../harness/engine';
 import { TriggerWorkflow, type PollResult } from '../harness/poll';
+import { addProbe, PROBE_NODE_TYPE } from '../harness/probe';
 import { type N8nLine } from '../harness/static-data';
 import { moveClock, useVirtualTime } from '../support/clock';
+import { fs, os, path } from '../support/node';
 import { apiRequests, jsonOf, logSize, loggedSince, masked, simplifiedCredential } from './support';
 
 const SEARCH_PATH = '/firework/v4/credentials/global/_search';
@@ -224,6 +226,19 @@ describe('Flare Trigger', () => {
 			expect(emitted).toEqual(importedSince(iso(0)).slice(-20).map((record) => record.id));
 		});
 
+		it("n8n 2.41 compares the trigger as its computeTriggerDiff does (deeply, credentials included): the same parameters in another order keep its registration; another credential registers it again", async () => {
+			start();
+			harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url }, 'cred-2');
+			const workflow = trigger({ options: { leakedValueOutput: 'sha256', backfill: 'none' } });
+			await activate(workflow);
+
+			const reordered = await workflow.reactivate({ options: { backfill: 'none', leakedValueOutput: 'sha256' }, fqdn: 'acme.com', queryType: 'domain' });
+			const otherCredential = await workflow.reactivate(workflow.parameters, { credentialId: 'cred-2' });
+
+			expect(reordered).toBeNull();
+			expect(otherCredential).toEqual({ items: null });
+		});
+
 		it('a poll that fails after fetching emits nothing and keeps the state; the next poll emits everything once', async () => {
 			start();
 			const workflow = trigger();
@@ -429,6 +444,18 @@ describe('Flare Trigger', () => {
 	});
 
 	describe('manual "fetch test event"', () => {
+		it("runs over a Workflow of its own, as n8n's manual run does: the active trigger's static data in memory is not touched (the lifecycle probe counts the polls it saw)", async () => {
+			addProbe(harness, fs.mkdtempSync(path.join(os.tmpdir(), 'flare-probe-')));
+			const probe = new TriggerWorkflow(harness, { type: PROBE_NODE_TYPE, name: 'Lifecycle Probe', parameters: { value: 'a' } });
+			const staticPolls = (result: PollResult) => result.items?.map((item) => item.json.staticPolls);
+
+			const ticks = [await probe.activate(), await probe.poll()].map(staticPolls);
+			const manual = staticPolls(await probe.poll('manual'));
+			const next = staticPolls(await probe.poll());
+
+			expect({ ticks, manual, next }).toEqual({ ticks: [[1], [2]], manual: [3], next: [3] });
+		});
+
 		it('returns the newest matches and changes no state', async () => {
 			start();
 			const workflow = trigger();
