@@ -15,6 +15,13 @@ import { asNodeError, callFlare, settingsOf, tenantOf } from '../Flare/shared/ru
 import { BACKFILL_MS } from './backfill';
 import { FlareClock, type ClockReading } from './clock';
 import {
+	isActivationPoll,
+	keepsEmittedState,
+	passingError,
+	waitsForNextPoll,
+	warnOfUnsavedState,
+} from './lifecycle';
+import {
 	digest,
 	fingerprint,
 	instantOf,
@@ -69,7 +76,8 @@ export interface Shared {
 	 * The state of the last poll, when it emitted nothing: a later activation (the workflow saved
 	 * again) goes on from it rather than from what n8n stored at the last emit. Never the state of a
 	 * poll that emitted: n8n may have dropped that poll (n8n 2.41 discards the result of a poll of a
-	 * workflow saved meanwhile, and does not store its static data), and its records must come again.
+	 * workflow saved meanwhile, and does not store its static data), and its records must come again;
+	 * except on n8n 1.x where n8n saves nothing for the workflow (lifecycle.ts `keepsEmittedState`).
 	 */
 	state?: TriggerState;
 	/** Polls in a row in which a record's output could not be made (e.g. Get Full Event failed). */
@@ -471,20 +479,6 @@ function savedPositionRefused(item: FlareItem, error: unknown, cursor: string): 
  */
 export const tenantRecordKey = (tenant: number, key: string) => `t:${digest(`${tenant}:${key}`)}`;
 
-/**
- * n8n 1.x saves a workflow's static data only when its id has at most 16 characters (n8n 2.41: 21;
- * `isWorkflowIdValid`), and says nothing: a workflow imported with a longer id (`n8n import:workflow`
- * keeps the file's) keeps the trigger's state in memory only, and each start of n8n activates it
- * anew (docs/trigger.md, "What n8n saves, and when"). Said in n8n's log at each such activation.
- */
-function warnOfLongId(context: IPollFunctions): void {
-	const id = String(context.getWorkflow().id ?? '');
-	if (id.length <= 16) return;
-	context.logger?.warn(
-		`Flare Trigger: n8n 1.x does not save the state of a workflow whose ID has more than 16 characters (n8n 2.41: 21), and this one's has ${id.length} ("${id}"): after a restart the trigger starts anew and what arrived meanwhile is not emitted. Import the workflow again with an ID of 16 characters, or none (n8n then gives one).`,
-	);
-}
-
 /** An active poll (`parameters`: this poll's, read afresh): see the top of this file. */
 export async function pollWatch(
 	parameters: FlareItem,
@@ -492,98 +486,116 @@ export async function pollWatch(
 	startedAt: number,
 ): Promise<INodeExecutionData[][] | null> {
 	const context = parameters.context as IPollFunctions;
-	const { properties } = parameters;
 	const shared = sharedOf(`${context.getWorkflow().id}/${context.getNode().id}`);
+	const activation = isActivationPoll(context);
 	if (shared.polling) return null; // the poll before is still under way
 	shared.polling = true;
 	try {
-		const budget = Math.min(context.getPollBudgetMs?.() ?? Infinity, POLL_TIME_LIMIT_MS);
-		const deadline = startedAt + budget;
-		const cancel = AbortSignal.timeout(Math.max(0, deadline - Date.now()));
-		const item = parameters.withCancel(cancel);
-		// The node's Tenant is part of the search (another tenant starts a new one), and of each
-		// record's key: a record emitted for one tenant (Flare's event uid names the event, which
-		// several tenants may have) still comes for another. Without a Tenant, keys are as saved
-		// triggers have them, and the credential's tenant is the search's scope (`scopeOf`;
-		// docs/trigger.md, "Changing the query").
-		const tenant = tenantOf(item);
-		const asked = watchOf(item);
-		const watch: Watch =
-			tenant === undefined
-				? asked
-				: {
-						...asked,
-						keyOf: (record) => tenantRecordKey(tenant, asked.keyOf(record)),
-						legacyKeysOf: (record) =>
-							[asked.keyOf(record), ...(asked.legacyKeysOf?.(record) ?? [])].map((key) => `${tenant}:${key}`),
-					};
-		const staticData = context.getWorkflowStaticData('node');
-		const stored = readState(staticData);
-		const known =
-			shared.state && (!stored || shared.state.rev > stored.rev) ? shared.state : stored;
-		if (!known) warnOfLongId(context);
-		const first = startOf(item, startedAt);
-		const search = fingerprint({ query: watch.asked, backfill: first.backfill, tenant });
-		const partitioned = (watch.partitions?.length ?? 1) > 1;
-		const scope = await scopeOf(item);
-		const state = stateFor(known, { search, scope }, first, startedAt, partitioned);
-		const poll = new Poll(
-			item,
-			properties,
-			watch,
-			state,
-			deadline,
-			cancel,
-			!known && !first.backfill,
-		);
-
-		let longLived: WalkEnd;
-		try {
-			longLived = await poll.walk(
-				'longLived',
-				watch.body(state.start),
-				state.cursor,
-				state.lastPage,
-			);
-		} catch (error) {
-			if (!isRefusedCursorError(error)) {
-				const refused = state.cursor ? savedPositionRefused(item, error, state.cursor) : error;
-				throw asNodeError(item, watch.operation, refused);
-			}
-			// Flare no longer accepts the saved cursor: the same search starts again where the
-			// trigger's knowledge ends, so that nothing is skipped and nothing emitted twice.
-			state.start = iso(resumeAt(state, startedAt - LOOKBACK_MS));
-			delete state.cursor;
-			state.lastPage = [];
-			longLived = await poll.walk('longLived', watch.body(state.start));
-		}
-		// Where the search and the sweeps got to is kept at the earlier of Flare's clock, which dates the
-		// records, and n8n's: a step of n8n's clock (NTP, a VM resumed), or one answer dated far ahead,
-		// then moves none of it ahead (clock.ts; docs/trigger.md, "How it follows Flare").
-		const clocks = poll.clock.at(startedAt);
-		let sweep: SweepEnd | undefined;
-		if (longLived.complete && sweepDue(state, clocks.present) && poll.timeLeft) {
-			sweep = await sweepWalk(item, poll, watch, state);
-		}
-
-		const { items, stop, later } = await emit(item, poll, watch, shared, cancel);
-		if (later) {
-			const message = `Flare could not send ${later.what} (try ${shared.failedPolls} of ${later.tries})`;
-			const description = `${later.reason.message}. The trigger asks again at the next poll; after ${later.tries} polls in a row in which Flare could not send it, it emits it anyway, marked with the failure, and at once the others that fail the same way. What came after it waits until then.`;
-			if (items.length === 0)
-				throw new NodeOperationError(context.getNode(), message, { description });
-			context.logger?.warn(`${message}: ${description}`);
-		}
-		settle(state, poll, longLived, sweep, stop, startedAt, clocks);
-
-		// n8n stores the static data with an emit, and after the poll of an activation; the progress
-		// of a poll that emits nothing stays in memory, and is simply made again after a restart.
-		writeState(staticData, state);
-		shared.state = items.length > 0 ? undefined : state;
-		return items.length > 0 ? [context.helpers.returnJsonArray(items)] : null;
+		return await pollOnce(parameters, watchOf, startedAt, shared);
+	} catch (error) {
+		// An activation at n8n's start or a save, while Flare fails for now: n8n keeps the trigger
+		// only if this poll succeeds (lifecycle.ts); the saved state is as it was.
+		const hasState = shared.state !== undefined || readState(context.getWorkflowStaticData('node')) !== undefined;
+		if (activation && waitsForNextPoll(context, hasState, error)) return null;
+		throw error;
 	} finally {
 		shared.polling = false;
 	}
+}
+
+/** The poll itself, `shared` held for it. */
+async function pollOnce(
+	parameters: FlareItem,
+	watchOf: (item: FlareItem) => Watch,
+	startedAt: number,
+	shared: Shared,
+): Promise<INodeExecutionData[][] | null> {
+	const context = parameters.context as IPollFunctions;
+	const { properties } = parameters;
+	const budget = Math.min(context.getPollBudgetMs?.() ?? Infinity, POLL_TIME_LIMIT_MS);
+	const deadline = startedAt + budget;
+	const cancel = AbortSignal.timeout(Math.max(0, deadline - Date.now()));
+	const item = parameters.withCancel(cancel);
+	// The node's Tenant is part of the search (another tenant starts a new one), and of each
+	// record's key: a record emitted for one tenant (Flare's event uid names the event, which
+	// several tenants may have) still comes for another. Without a Tenant, keys are as saved
+	// triggers have them, and the credential's tenant is the search's scope (`scopeOf`;
+	// docs/trigger.md, "Changing the query").
+	const tenant = tenantOf(item);
+	const asked = watchOf(item);
+	const watch: Watch =
+		tenant === undefined
+			? asked
+			: {
+					...asked,
+					keyOf: (record) => tenantRecordKey(tenant, asked.keyOf(record)),
+					legacyKeysOf: (record) =>
+						[asked.keyOf(record), ...(asked.legacyKeysOf?.(record) ?? [])].map((key) => `${tenant}:${key}`),
+				};
+	const staticData = context.getWorkflowStaticData('node');
+	const stored = readState(staticData);
+	const known =
+		shared.state && (!stored || shared.state.rev > stored.rev) ? shared.state : stored;
+	if (!known) warnOfUnsavedState(context);
+	const first = startOf(item, startedAt);
+	const search = fingerprint({ query: watch.asked, backfill: first.backfill, tenant });
+	const partitioned = (watch.partitions?.length ?? 1) > 1;
+	const scope = await scopeOf(item);
+	const state = stateFor(known, { search, scope }, first, startedAt, partitioned);
+	const poll = new Poll(
+		item,
+		properties,
+		watch,
+		state,
+		deadline,
+		cancel,
+		!known && !first.backfill,
+	);
+
+	let longLived: WalkEnd;
+	try {
+		longLived = await poll.walk(
+			'longLived',
+			watch.body(state.start),
+			state.cursor,
+			state.lastPage,
+		);
+	} catch (error) {
+		if (!isRefusedCursorError(error)) {
+			const refused = state.cursor ? savedPositionRefused(item, error, state.cursor) : error;
+			throw asNodeError(item, watch.operation, refused);
+		}
+		// Flare no longer accepts the saved cursor: the same search starts again where the
+		// trigger's knowledge ends, so that nothing is skipped and nothing emitted twice.
+		state.start = iso(resumeAt(state, startedAt - LOOKBACK_MS));
+		delete state.cursor;
+		state.lastPage = [];
+		longLived = await poll.walk('longLived', watch.body(state.start));
+	}
+	// Where the search and the sweeps got to is kept at the earlier of Flare's clock, which dates the
+	// records, and n8n's: a step of n8n's clock (NTP, a VM resumed), or one answer dated far ahead,
+	// then moves none of it ahead (clock.ts; docs/trigger.md, "How it follows Flare").
+	const clocks = poll.clock.at(startedAt);
+	let sweep: SweepEnd | undefined;
+	if (longLived.complete && sweepDue(state, clocks.present) && poll.timeLeft) {
+		sweep = await sweepWalk(item, poll, watch, state);
+	}
+
+	const { items, stop, later } = await emit(item, poll, watch, shared, cancel);
+	if (later) {
+		const message = `Flare could not send ${later.what} (try ${shared.failedPolls} of ${later.tries})`;
+		const description = `${later.reason.message}. The trigger asks again at the next poll; after ${later.tries} polls in a row in which Flare could not send it, it emits it anyway, marked with the failure, and at once the others that fail the same way. What came after it waits until then.`;
+		if (items.length === 0)
+			throw passingError(new NodeOperationError(context.getNode(), message, { description }));
+		context.logger?.warn(`${message}: ${description}`);
+	}
+	settle(state, poll, longLived, sweep, stop, startedAt, clocks);
+
+	// n8n stores the static data with an emit, and after the poll of an activation; the progress
+	// of a poll that emits nothing stays in memory, and is simply made again after a restart.
+	writeState(staticData, state);
+	shared.state = items.length > 0 && !keepsEmittedState(context) ? undefined : state;
+	return items.length > 0 ? [context.helpers.returnJsonArray(items)] : null;
 }
 
 /**

@@ -11,6 +11,7 @@ import { TriggerWorkflow } from '../harness/poll';
 import { type N8nLine, N8N_LINES } from '../harness/static-data';
 import { moveClock, useVirtualTime } from '../support/clock';
 import { diagnosticsChannel, nextTurn } from '../support/node';
+import { loggedSince, logSize } from './support';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
@@ -245,8 +246,11 @@ describe('Flare Trigger: each record once under hard conditions (hostile review 
 	});
 
 	/**
-	 * What n8n activates at a restart: a published workflow only, and on n8n 2.41 not one whose last
-	 * activation failed (test/harness/README.md; hostile review of issue 39, F2).
+	 * Flare down (5xx, no answer) as n8n activates the trigger at its start or for a save: with a state
+	 * to go on from, the activation poll returns nothing and says so in n8n's log; n8n keeps the
+	 * trigger, and the next poll goes on (lifecycle.ts). Else n8n 2.41 would try 5 times within 15
+	 * seconds and leave the trigger off for good, a restart included (hostile review of issue 39, F2).
+	 * A first activation, and the user's own errors, still fail it.
 	 */
 	describe('Flare down as n8n activates the trigger (hostile review of issue 39, F2)', () => {
 		const down = (fault: { status: number; body?: unknown } | { reset: true }) => fake.faults.add({ path: SEARCH, times: Infinity, fault });
@@ -260,6 +264,43 @@ describe('Flare Trigger: each record once under hard conditions (hostile review 
 			expect((await workflow.poll()).error).toBeUndefined();
 			return { workflow, added: idsFrom(fake.addCredentials(3, iso(fake.now()), { domain: 'acme.com' }), 3) };
 		};
+
+		it.each([
+			['2.41', '503', { status: 503 }],
+			['1.123', '503', { status: 503 }],
+			['2.41', 'no answer (the connection reset)', { reset: true }],
+			['2.41', 'its quota used up (429)', { status: 429, body: { error: { code: 'QUOTA_EXCEEDED', message: 'global search quota exceeded' } } }],
+		] as const)('n8n %s restarted while Flare answers %s: the trigger stays active, says so in n8n\'s log, and once Flare answers, emits what arrived, once', async (n8n, _what, fault) => {
+			const { workflow, added } = await running(n8n);
+			const saved = workflow.saved;
+			const logged = logSize();
+			down(fault);
+
+			const restarted = await workflow.restart();
+			const savedAtRestart = workflow.saved;
+			const log = await loggedSince(logged, 'Flare could not be read as n8n activated the workflow');
+			fake.faults.clear();
+			const after = (await polls(workflow, 3)).flatMap((poll) => poll.keys);
+
+			expect(restarted).toEqual({ items: null });
+			expect(workflow.active).toBe(true);
+			expect(log).toContain('The trigger stays active and goes on from its saved state at the next poll: nothing is lost.');
+			expect(savedAtRestart).toEqual(saved);
+			expect(after).toEqual(added);
+		});
+
+		it.each(['2.41', '1.123'] as const)('n8n %s: the trigger saved changed while Flare answers 503: it stays active; once Flare answers, what arrived comes, once', async (n8n) => {
+			const { workflow, added } = await running(n8n);
+			down({ status: 503 });
+
+			const saved = await workflow.reactivate({ ...workflow.parameters, options: { leakedValueOutput: 'sha256' } });
+			fake.faults.clear();
+			const after = (await polls(workflow, 3)).flatMap((poll) => poll.keys);
+
+			expect(saved).toEqual({ items: null });
+			expect([workflow.active, workflow.published]).toEqual([true, true]);
+			expect(after).toEqual(added);
+		});
 
 		it('n8n 2.41, a first activation while Flare answers 503: it fails after 5 tries, with the error; a restart does not activate it (its activation failed), a publish does', async () => {
 			start();
