@@ -12,6 +12,9 @@ import type { FlareResponse } from '../Flare/shared/operation';
  * what it no longer remembers. Without a usable `Date` header, n8n's clock alone.
  */
 
+/** How late a record may become searchable (10 min), plus clocks apart by up to 5 min. */
+export const LOOKBACK_MS = 15 * 60_000;
+
 /** Clocks this close count as one: a `Date` header has whole seconds, a request takes time. */
 export const CLOCKS_APART_MS = 5_000;
 
@@ -44,12 +47,11 @@ export class FlareClock {
 
 	/**
 	 * Flare's time at activation (`startedAt` on n8n's clock), for the baseline: what existed then was
-	 * dated by Flare. n8n's time when Flare said nothing, or something more than `bound` away (the
-	 * look-back, poll.ts `LOOKBACK_MS`: the most the two clocks are taken to differ at activation).
+	 * dated by Flare. n8n's time when Flare said nothing, or something more than the look-back away.
 	 */
-	activationTime(startedAt: number, bound: number): number {
+	activationTime(startedAt: number): number {
 		const time = this.time;
-		if (time === undefined || Math.abs(time - startedAt) > bound) return startedAt;
+		if (time === undefined || Math.abs(time - startedAt) > LOOKBACK_MS) return startedAt;
 		return time;
 	}
 }

@@ -6,14 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isRefusedCursorError, parameterError } from '../Flare/shared/errors';
+import { isRefusedCursorError } from '../Flare/shared/errors';
 import type { FlareItem } from '../Flare/shared/item';
 import { recordsOf, type FlareResponse } from '../Flare/shared/operation';
 import { DOCUMENTED_INTERVAL_MS } from '../Flare/shared/rateGate';
-import { tenantKey } from '../Flare/shared/connection';
-import { asNodeError, callFlare, settingsOf, tenantOf } from '../Flare/shared/runner';
-import { BACKFILL_MS } from './backfill';
-import { FlareClock, type ClockReading } from './clock';
+import { asNodeError, callFlare, tenantOf } from '../Flare/shared/runner';
+import { FlareClock, LOOKBACK_MS, type ClockReading } from './clock';
 import {
 	isActivationPoll,
 	keepsEmittedState,
@@ -31,6 +29,7 @@ import {
 	writeState,
 	type TriggerState,
 } from './state';
+import { scopeOf, startOf, stateFor } from './start';
 import { MAX_RECORDS_PER_POLL, OutputLater, searchFor, type Watch } from './watch';
 
 /**
@@ -53,8 +52,6 @@ import { MAX_RECORDS_PER_POLL, OutputLater, searchFor, type Watch } from './watc
  * The model test (test/model/trigger-model.ts) checks these promises as docs/trigger.md states them.
  */
 
-/** How late a record may become searchable (10 min), plus clocks apart by up to 5 min. */
-export const LOOKBACK_MS = 15 * 60_000;
 /**
  * A sweep runs when the last one began this long ago (less half a minute, for the timing of n8n's
  * polls): Flare counts the searches of one query within 10 minutes as one, so sweeps cost at most one
@@ -329,19 +326,6 @@ class Poll {
 	}
 }
 
-/** Where a first long-lived search starts, and whether what exists now is emitted (a backfill). */
-function startOf(item: FlareItem, now: number): { start: string; backfill: boolean } {
-	const choice = item.parameter<string>('options.backfill', 'none');
-	const window = BACKFILL_MS[choice];
-	if (window === undefined) {
-		throw parameterError(item, 'options.backfill', `has an unknown value: "${choice}"`);
-	}
-	return {
-		start: new Date(now - Math.max(window, LOOKBACK_MS)).toISOString(),
-		backfill: window > 0,
-	};
-}
-
 /**
  * Whether a poll at `now` sweeps: the last sweep began {@link SWEEP_EVERY_MS} ago or more, or at a
  * time that cannot be (none, unreadable, or after `now`: the host's clock went back), so that the
@@ -354,68 +338,6 @@ export function sweepDue(state: TriggerState, now: number): boolean {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/**
- * What the saved search belongs to besides what the user asks for, part by part (state.ts `scope`):
- * `account`, the Flare instance and tenant of the credential. More parts may come (e.g. a tenant
- * chosen on the trigger): a state that lacks one takes it as it is now.
- */
-async function scopeOf(item: FlareItem): Promise<Record<string, string>> {
-	return { account: tenantKey(await settingsOf(item)) };
-}
-
-/** Whether a saved scope is the same: every part it has is the same now. */
-const sameScope = (saved: Record<string, string> | undefined, now: Record<string, string>) =>
-	Object.entries(now).every(([part, value]) => saved?.[part] === undefined || saved[part] === value);
-
-/**
- * The state this poll starts from: the stored one; a new one at first activation; or, when the user
- * changed the search (or its scope: the credential reads another tenant), a new long-lived search
- * that goes on from where the last one's knowledge ends (state.ts `resumeAt`), so that what arrived
- * since the last poll is not lost; what the last search left out is decided again.
- */
-function stateFor(
-	known: TriggerState | undefined,
-	fingerprints: { search: string; scope: Record<string, string> },
-	first: { start: string; backfill: boolean },
-	now: number,
-	partitioned: boolean,
-): TriggerState {
-	const { search, scope } = fingerprints;
-	if (!known) {
-		return {
-			rev: 1,
-			search,
-			start: first.start,
-			// Partitioned, the first sweep comes at activation and reads the other partitions from the
-			// start (a backfill's included); else the long-lived search reads what a sweep would.
-			...(partitioned
-				? { since: first.start, sweepPart: 1 }
-				: { since: iso(now - LOOKBACK_MS), sweptAt: iso(now) }),
-			seen: {},
-			lastPage: [],
-			// Set from Flare's clock once the activation has read (see settle).
-			...(first.backfill ? {} : { baseline: iso(now) }),
-			scope,
-		};
-	}
-	const state = JSON.parse(JSON.stringify({ ...known, rev: known.rev + 1 })) as TriggerState;
-	state.scope = { ...known.scope, ...scope };
-	if (known.search === search && sameScope(known.scope, scope)) return state;
-	// Never before where the knowledge ends: the keys of what arrived before it are gone (state.ts
-	// `prune`), even when the host's clock went back since.
-	const start = iso(resumeAt(known, now - LOOKBACK_MS));
-	delete state.cursor;
-	delete state.reached;
-	delete state.sweepFrom;
-	delete state.sweepStarted;
-	delete state.sweepPart;
-	delete state.rejected;
-	// The long-lived search starts at least as early as a sweep would; the other partitions are
-	// swept when due (at once if they never were).
-	if (!partitioned) state.sweptAt = iso(now);
-	return { ...state, search, start, lastPage: [] };
-}
 
 /** Where a sweep got to: the partition it walked last, and where that walk ended. */
 interface SweepEnd extends WalkEnd {
@@ -684,7 +606,7 @@ function settle(
 	if (longLivedEnd.cursor === undefined) delete state.cursor;
 	state.lastPage = longLivedEnd.lastPage;
 	// What existed at activation: what arrived before Flare's time then (its clock, not n8n's).
-	if (poll.noteAll) state.baseline = iso(poll.clock.activationTime(startedAt, LOOKBACK_MS));
+	if (poll.noteAll) state.baseline = iso(poll.clock.activationTime(startedAt));
 	if (sweepComplete) {
 		// Done: the next sweep reads what arrived since this one began, less the look-back, at the
 		// earlier clock; never from before where the last one started (the activation's, on the host's

@@ -55,7 +55,7 @@ export interface TriggerState {
 	 */
 	floor?: string;
 	/**
-	 * What else the saved search belongs to, part by part, each a digest (poll.ts `scopeOf`): e.g.
+	 * What else the saved search belongs to, part by part, each a digest (start.ts `scopeOf`): e.g.
 	 * `account`, the Flare instance and tenant the credential reads. A part that differs starts a new
 	 * search, as a change of the query does; a part the state lacks (saved by an earlier version, or
 	 * added since) is taken as it is now, so that an upgrade keeps the saved search.
