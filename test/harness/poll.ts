@@ -494,7 +494,8 @@ export class TriggerWorkflow {
 		this.crons = [];
 		this.registered = false;
 		if (!this.published || (this.line === '2.41' && this.failed)) return { items: null, notActivated: true };
-		return await this.register('init');
+		// n8n 2.41's start-up activation is a publication too (`reconcile('startup')` through the outbox).
+		return await this.publish(async () => await this.register('init'));
 	}
 
 	/**
