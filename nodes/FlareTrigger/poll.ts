@@ -413,13 +413,14 @@ export async function pollWatch(
 	if (shared.polling) return null; // the poll before is still under way
 	shared.polling = true;
 	try {
-		return await pollOnce(parameters, watchOf, startedAt, shared);
-	} catch (error) {
-		// An activation at n8n's start or a save, while Flare fails for now: n8n keeps the trigger
-		// only if this poll succeeds (lifecycle.ts); the saved state is as it was.
-		const hasState = shared.state !== undefined || readState(context.getWorkflowStaticData('node')) !== undefined;
-		if (activation && waitsForNextPoll(context, hasState, error)) return null;
-		throw error;
+		return await pollOnce(parameters, watchOf, startedAt, shared).catch((error: unknown) => {
+			// An activation at n8n's start or a save, while Flare fails for now: n8n keeps the trigger
+			// only if this poll succeeds (lifecycle.ts); the saved state is as it was. Any other
+			// error goes on as it is (a NodeApiError or NodeOperationError already).
+			const hasState = shared.state !== undefined || readState(context.getWorkflowStaticData('node')) !== undefined;
+			if (activation && waitsForNextPoll(context, hasState, error)) return null;
+			throw error;
+		});
 	} finally {
 		shared.polling = false;
 	}
