@@ -24,7 +24,9 @@ import { loadOptions } from '../Flare/methods/loadOptions';
 import { newEventFields, newEventWatch } from './newEvent';
 import { newLeakedCookieFields, newLeakedCookieWatch } from './newLeakedCookie';
 import { leakedCredentialFields, leakedCredentialWatch } from './newLeakedCredential';
-import { flareTimeAt, OutputLater, POLL_TIME_LIMIT_MS, pollWatch, searchFor, type Watch } from './poll';
+import { presentOf } from './clock';
+import { POLL_TIME_LIMIT_MS, pollWatch } from './poll';
+import { OutputLater, searchFor, type Watch } from './watch';
 
 /** How many of the newest matches a manual "fetch test event" returns. */
 export const SAMPLE_SIZE = 5;
@@ -132,8 +134,9 @@ async function newestMatches(poll: FlareItem, kind: TriggerKind): Promise<INodeE
 				pageSize: watch.pageSize,
 				onPage(records, response) {
 					read++;
-					// Judged at Flare's time (e.g. a cookie's expiry), as an active poll judges it.
-					const now = flareTimeAt(response, Date.now());
+					// Judged at the earlier of n8n's clock and Flare's (e.g. a cookie's expiry), as an
+					// active poll judges it (clock.ts).
+					const now = presentOf(response, Date.now());
 					const wanted = records
 						.filter((record) => watch.accepts?.(record, watch.newestPartition) !== false)
 						.filter((record) => watch.wanted?.(record, now) !== false)

@@ -26,7 +26,7 @@ import type { FlareOperation } from '../Flare/shared/operation';
 import { asNodeError, callFlare } from '../Flare/shared/runner';
 import { locatorInteger, optionValue } from '../Flare/shared/validation';
 import { backfillOption } from './backfill';
-import { MAX_RECORDS_PER_POLL, OutputLater, type Watch } from './poll';
+import { MAX_RECORDS_PER_POLL, OutputLater, type Watch } from './watch';
 import { digest, instantOf } from './state';
 
 /** Events one poll holds at most when it fetches each full event (one request each, 4 a second). */

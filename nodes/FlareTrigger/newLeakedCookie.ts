@@ -5,7 +5,7 @@ import { leakedValueOutput, notice, updateDisplayOptions } from '../Flare/shared
 import type { FlareItem } from '../Flare/shared/item';
 import { domainName } from '../Flare/shared/validation';
 import { backfillOption } from './backfill';
-import { MAX_RECORDS_PER_POLL, type Watch } from './poll';
+import { MAX_RECORDS_PER_POLL, type Watch } from './watch';
 import { digest, instantOf } from './state';
 
 /**

@@ -13,7 +13,7 @@ import {
 } from '../Flare/shared/descriptions';
 import type { FlareItem } from '../Flare/shared/item';
 import { backfillOption } from './backfill';
-import { MAX_RECORDS_PER_POLL, type Watch } from './poll';
+import { MAX_RECORDS_PER_POLL, type Watch } from './watch';
 import { digest } from './state';
 
 /** Trigger kind "New Leaked Credential": the global credential search (docs/api-contract.md, "Flare Trigger"). */

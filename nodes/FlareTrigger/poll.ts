@@ -6,13 +6,19 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isRefusedCursorError, parameterError } from '../Flare/shared/errors';
+import { isRefusedCursorError } from '../Flare/shared/errors';
 import type { FlareItem } from '../Flare/shared/item';
-import { recordsOf, type FlareOperation, type FlareResponse } from '../Flare/shared/operation';
+import { recordsOf, type FlareResponse } from '../Flare/shared/operation';
 import { DOCUMENTED_INTERVAL_MS } from '../Flare/shared/rateGate';
-import { tenantKey } from '../Flare/shared/connection';
-import { asNodeError, callFlare, settingsOf, tenantOf } from '../Flare/shared/runner';
-import { BACKFILL_MS } from './backfill';
+import { asNodeError, callFlare, tenantOf } from '../Flare/shared/runner';
+import { FlareClock, LOOKBACK_MS, type ClockReading } from './clock';
+import {
+	isActivationPoll,
+	keepsEmittedState,
+	passingError,
+	waitsForNextPoll,
+	warnOfUnsavedState,
+} from './lifecycle';
 import {
 	digest,
 	fingerprint,
@@ -23,6 +29,8 @@ import {
 	writeState,
 	type TriggerState,
 } from './state';
+import { scopeOf, startOf, stateFor } from './start';
+import { MAX_RECORDS_PER_POLL, OutputLater, searchFor, type Watch } from './watch';
 
 /**
  * One active poll of the Flare Trigger (docs/api-contract.md, "Flare Trigger"), whatever it watches:
@@ -44,85 +52,6 @@ import {
  * The model test (test/model/trigger-model.ts) checks these promises as docs/trigger.md states them.
  */
 
-/** What a kind of trigger watches (a search of Flare), and what it makes of new records. */
-export interface Watch {
-	/** The paged search; the poll walks it as a resumable walk. */
-	operation: FlareOperation;
-	/** Values of the search path's placeholders, e.g. `{identifier_id}`. */
-	pathParameters?: Record<string, string | number>;
-	/** What the user asks for (query, filters): a change starts a new long-lived search. */
-	asked: IDataObject;
-	/**
-	 * The searches that together list every record, when Flare leaves some out unless asked (the
-	 * event feeds: remediated and ignored events), each as what it adds to the request's filters.
-	 * The long-lived search walks the first; each sweep walks them all, in turn, and so does one at
-	 * activation (from the second: the long-lived search reads the first). Default: one.
-	 */
-	partitions?: IDataObject[];
-	/**
-	 * The request body of partition `part` (default the first): what the user asks for, arrived at or
-	 * after `gte` (ISO 8601), ascending.
-	 */
-	body(gte: string, part?: number): IDataObject;
-	/**
-	 * Whether a record read goes out, by what the search cannot ask Flare for good: what the tenant
-	 * changes after the record arrived (a severity override, tags, remediated, ignored), `partition`
-	 * being what the page's search added. Decided once, at the record's first read, and remembered
-	 * (state.ts `rejected`): a later change never makes it go out. Default: every record.
-	 */
-	accepts?(record: IDataObject, partition?: IDataObject): boolean;
-	/** Keys an earlier version gave the record, which saved states may still hold: those count too. */
-	legacyKeysOf?(record: IDataObject): string[];
-	/** The request body of a test: what the user asks for, newest first. */
-	newest: IDataObject;
-	/** What the test's search adds to the request's filters (for {@link accepts}). */
-	newestPartition?: IDataObject;
-	/** What identifies a record, stable across searches. */
-	keyOf(record: IDataObject): string;
-	/** When the record reached Flare (the field `body` filters on). */
-	arrivedAt(record: IDataObject): unknown;
-	/** Results asked for per page, the same for the trigger's life (Flare's paging rule). */
-	pageSize: number;
-	/** Most new records one poll emits; the rest waits for the next poll. */
-	maxRecords: number;
-	/**
-	 * Whether a new record goes out when the poll finds it (at `now`, ms); one that does not is noted
-	 * as seen, never emitted (e.g. a leaked cookie that expired before). Default: every one.
-	 */
-	wanted?(record: IDataObject, now: number): boolean;
-	/**
-	 * Requests `output` sends per new record (e.g. one to fetch each full event): their time, counted
-	 * as a page's, is kept free within the poll's time limit, so that the whole poll ends within it.
-	 */
-	outputRequestsPerRecord?: number;
-	/**
-	 * The output item of a new record (may ask Flare for more), or {@link OutputLater} when what it
-	 * asked for failed in a way that may pass.
-	 */
-	output(record: IDataObject, response: FlareResponse): Promise<IDataObject | OutputLater>;
-}
-
-/**
- * What {@link Watch.output} returns when Flare could not send what the item needs, for now (e.g. a
- * full event, a 5xx): the record and those after it wait for the next poll, which asks again, until
- * that request has failed in {@link tries} polls in a row; then `anyway` goes out, and so does every
- * record whose request fails the same way, until one succeeds (docs/trigger.md, "New Event").
- */
-export class OutputLater {
-	constructor(
-		/** The failure, as the poll reports it until the record goes out. */
-		readonly reason: Error,
-		/** What the message calls the record, e.g. "the full event of event 'uid'". */
-		readonly what: string,
-		/** Polls in a row in which the request fails before the record goes out anyway. */
-		readonly tries: number,
-		/** The item that goes out then, marked with the failure. */
-		readonly anyway: IDataObject,
-	) {}
-}
-
-/** How late a record may become searchable (10 min), plus clocks apart by up to 5 min. */
-export const LOOKBACK_MS = 15 * 60_000;
 /**
  * A sweep runs when the last one began this long ago (less half a minute, for the timing of n8n's
  * polls): Flare counts the searches of one query within 10 minutes as one, so sweeps cost at most one
@@ -135,8 +64,6 @@ const POLL_TIMING_SLACK_MS = 30_000;
  * (1 min): it stops reading in time, and every request still under way is cancelled at this deadline.
  */
 export const POLL_TIME_LIMIT_MS = 45_000;
-/** Records one poll reads at most; the rest waits for the next poll. */
-export const MAX_RECORDS_PER_POLL = 1_000;
 
 /** What this process knows of one trigger (workflow and node), shared by its activations. */
 export interface Shared {
@@ -146,7 +73,8 @@ export interface Shared {
 	 * The state of the last poll, when it emitted nothing: a later activation (the workflow saved
 	 * again) goes on from it rather than from what n8n stored at the last emit. Never the state of a
 	 * poll that emitted: n8n may have dropped that poll (n8n 2.41 discards the result of a poll of a
-	 * workflow saved meanwhile, and does not store its static data), and its records must come again.
+	 * workflow saved meanwhile, and does not store its static data), and its records must come again;
+	 * except on n8n 1.x where n8n saves nothing for the workflow (lifecycle.ts `keepsEmittedState`).
 	 */
 	state?: TriggerState;
 	/** Polls in a row in which a record's output could not be made (e.g. Get Full Event failed). */
@@ -171,24 +99,6 @@ export function sharedOf(id: string): Shared {
 
 /** How many triggers this process keeps in memory. */
 export const triggersInMemory = () => triggers.size;
-
-/** The watched search with the trigger's form, sending `body`. */
-export function searchFor(
-	watch: Watch,
-	properties: INodeProperties[],
-	body: IDataObject,
-): FlareOperation {
-	return {
-		...watch.operation,
-		// The node's hints name fields of the node's form, not of the trigger's.
-		narrow: undefined,
-		properties,
-		prepare(_item, request) {
-			request.pathParameters = { ...watch.pathParameters };
-			request.body = body;
-		},
-	};
-}
 
 type WalkKind = 'longLived' | 'sweep';
 
@@ -241,10 +151,8 @@ class Poll {
 	private read = 0;
 	/** The slowest page so far: what one more request is expected to take. */
 	private slowestPageMs = 0;
-	/** Flare's time (ms) when it answered the first page, from its `Date` header. */
-	flareTime?: number;
-	/** How far Flare's clock is ahead of the host's (ms), by that answer; none without a `Date`. */
-	flareAhead?: number;
+	/** Flare's clock, by the poll's first answer (clock.ts). */
+	readonly clock = new FlareClock();
 
 	constructor(
 		private readonly item: FlareItem,
@@ -274,13 +182,7 @@ class Poll {
 	 * `Watch.accepts`, remembered in `rejected`), or kept to go out.
 	 */
 	private take(records: IDataObject[], response: FlareResponse, page: Page, now: number): void {
-		if (this.flareTime === undefined) {
-			const date = Date.parse(String(response.headers?.date ?? ''));
-			if (!Number.isNaN(date)) {
-				this.flareTime = date;
-				this.flareAhead = date - now;
-			}
-		}
+		this.clock.note(response, now);
 		const partition = this.watch.partitions?.[page.part];
 		for (const record of records) {
 			const key = this.watch.keyOf(record);
@@ -295,8 +197,9 @@ class Poll {
 				continue;
 			}
 			this.state.seen[key] = arrivedS;
-			// Whether it goes out is judged at Flare's time, as positions are (e.g. a cookie's expiry).
-			if (this.noted(arrived) || this.watch.wanted?.(record, now + flareAheadOf(this)) === false) continue;
+			// Whether it goes out (e.g. a cookie's expiry) is judged as positions are, at the earlier of
+			// n8n's clock and Flare's (clock.ts): one clock ahead never loses a valid cookie.
+			if (this.noted(arrived) || this.watch.wanted?.(record, this.clock.at(now).present) === false) continue;
 			this.found.push({ record, key, response, page });
 		}
 		this.read += records.length;
@@ -423,19 +326,6 @@ class Poll {
 	}
 }
 
-/** Where a first long-lived search starts, and whether what exists now is emitted (a backfill). */
-function startOf(item: FlareItem, now: number): { start: string; backfill: boolean } {
-	const choice = item.parameter<string>('options.backfill', 'none');
-	const window = BACKFILL_MS[choice];
-	if (window === undefined) {
-		throw parameterError(item, 'options.backfill', `has an unknown value: "${choice}"`);
-	}
-	return {
-		start: new Date(now - Math.max(window, LOOKBACK_MS)).toISOString(),
-		backfill: window > 0,
-	};
-}
-
 /**
  * Whether a poll at `now` sweeps: the last sweep began {@link SWEEP_EVERY_MS} ago or more, or at a
  * time that cannot be (none, unreadable, or after `now`: the host's clock went back), so that the
@@ -448,68 +338,6 @@ export function sweepDue(state: TriggerState, now: number): boolean {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/**
- * What the saved search belongs to besides what the user asks for, part by part (state.ts `scope`):
- * `account`, the Flare instance and tenant of the credential. More parts may come (e.g. a tenant
- * chosen on the trigger): a state that lacks one takes it as it is now.
- */
-async function scopeOf(item: FlareItem): Promise<Record<string, string>> {
-	return { account: tenantKey(await settingsOf(item)) };
-}
-
-/** Whether a saved scope is the same: every part it has is the same now. */
-const sameScope = (saved: Record<string, string> | undefined, now: Record<string, string>) =>
-	Object.entries(now).every(([part, value]) => saved?.[part] === undefined || saved[part] === value);
-
-/**
- * The state this poll starts from: the stored one; a new one at first activation; or, when the user
- * changed the search (or its scope: the credential reads another tenant), a new long-lived search
- * that goes on from where the last one's knowledge ends (state.ts `resumeAt`), so that what arrived
- * since the last poll is not lost; what the last search left out is decided again.
- */
-function stateFor(
-	known: TriggerState | undefined,
-	fingerprints: { search: string; scope: Record<string, string> },
-	first: { start: string; backfill: boolean },
-	now: number,
-	partitioned: boolean,
-): TriggerState {
-	const { search, scope } = fingerprints;
-	if (!known) {
-		return {
-			rev: 1,
-			search,
-			start: first.start,
-			// Partitioned, the first sweep comes at activation and reads the other partitions from the
-			// start (a backfill's included); else the long-lived search reads what a sweep would.
-			...(partitioned
-				? { since: first.start, sweepPart: 1 }
-				: { since: iso(now - LOOKBACK_MS), sweptAt: iso(now) }),
-			seen: {},
-			lastPage: [],
-			// Set from Flare's clock once the activation has read (see settle).
-			...(first.backfill ? {} : { baseline: iso(now) }),
-			scope,
-		};
-	}
-	const state = JSON.parse(JSON.stringify({ ...known, rev: known.rev + 1 })) as TriggerState;
-	state.scope = { ...known.scope, ...scope };
-	if (known.search === search && sameScope(known.scope, scope)) return state;
-	// Never before where the knowledge ends: the keys of what arrived before it are gone (state.ts
-	// `prune`), even when the host's clock went back since.
-	const start = iso(resumeAt(known, now - LOOKBACK_MS));
-	delete state.cursor;
-	delete state.reached;
-	delete state.sweepFrom;
-	delete state.sweepStarted;
-	delete state.sweepPart;
-	delete state.rejected;
-	// The long-lived search starts at least as early as a sweep would; the other partitions are
-	// swept when due (at once if they never were).
-	if (!partitioned) state.sweptAt = iso(now);
-	return { ...state, search, start, lastPage: [] };
-}
 
 /** Where a sweep got to: the partition it walked last, and where that walk ended. */
 interface SweepEnd extends WalkEnd {
@@ -566,54 +394,12 @@ function savedPositionRefused(item: FlareItem, error: unknown, cursor: string): 
 	);
 }
 
-/** Flare's time at activation, from its `Date` header, if within 15 minutes of n8n's clock; else n8n's. */
-function flareTimeOf(poll: Poll, startedAt: number): number {
-	const time = poll.flareTime;
-	if (time === undefined || Math.abs(time - startedAt) > LOOKBACK_MS) return startedAt;
-	return time;
-}
-
-/** Clocks this close count as one: a `Date` header has whole seconds, a request takes time. */
-const CLOCKS_APART_MS = 5_000;
-
-/**
- * How far Flare's clock is ahead of the host's (ms), by the poll's first answer; 0 within what its
- * `Date` header (whole seconds) and the request's time cannot tell apart, or without one.
- */
-function flareAheadOf(poll: Poll): number {
-	const ahead = poll.flareAhead ?? 0;
-	return Math.abs(ahead) < CLOCKS_APART_MS ? 0 : ahead;
-}
-
-/**
- * Flare's time when it sent `response` (its `Date` header), the host's `now` when that says nothing
- * or is within {@link CLOCKS_APART_MS} of it.
- */
-export function flareTimeAt(response: FlareResponse, now: number): number {
-	const date = Date.parse(String(response.headers?.date ?? ''));
-	return Number.isNaN(date) || Math.abs(date - now) < CLOCKS_APART_MS ? now : date;
-}
-
 /**
  * A record's key for the node's Tenant: a digest of both, no longer than a record's own, so that the
  * state's bound holds (docs/trigger.md, "Bounded"). States saved before keep `<tenant>:<key>`, read
  * as legacy keys.
  */
 export const tenantRecordKey = (tenant: number, key: string) => `t:${digest(`${tenant}:${key}`)}`;
-
-/**
- * n8n 1.x saves a workflow's static data only when its id has at most 16 characters (n8n 2.41: 21;
- * `isWorkflowIdValid`), and says nothing: a workflow imported with a longer id (`n8n import:workflow`
- * keeps the file's) keeps the trigger's state in memory only, and each start of n8n activates it
- * anew (docs/trigger.md, "What n8n saves, and when"). Said in n8n's log at each such activation.
- */
-function warnOfLongId(context: IPollFunctions): void {
-	const id = String(context.getWorkflow().id ?? '');
-	if (id.length <= 16) return;
-	context.logger?.warn(
-		`Flare Trigger: n8n 1.x does not save the state of a workflow whose ID has more than 16 characters (n8n 2.41: 21), and this one's has ${id.length} ("${id}"): after a restart the trigger starts anew and what arrived meanwhile is not emitted. Import the workflow again with an ID of 16 characters, or none (n8n then gives one).`,
-	);
-}
 
 /** An active poll (`parameters`: this poll's, read afresh): see the top of this file. */
 export async function pollWatch(
@@ -622,98 +408,117 @@ export async function pollWatch(
 	startedAt: number,
 ): Promise<INodeExecutionData[][] | null> {
 	const context = parameters.context as IPollFunctions;
-	const { properties } = parameters;
 	const shared = sharedOf(`${context.getWorkflow().id}/${context.getNode().id}`);
+	const activation = isActivationPoll(context);
 	if (shared.polling) return null; // the poll before is still under way
 	shared.polling = true;
 	try {
-		const budget = Math.min(context.getPollBudgetMs?.() ?? Infinity, POLL_TIME_LIMIT_MS);
-		const deadline = startedAt + budget;
-		const cancel = AbortSignal.timeout(Math.max(0, deadline - Date.now()));
-		const item = parameters.withCancel(cancel);
-		// The node's Tenant is part of the search (another tenant starts a new one), and of each
-		// record's key: a record emitted for one tenant (Flare's event uid names the event, which
-		// several tenants may have) still comes for another. Without a Tenant, keys are as saved
-		// triggers have them, and the credential's tenant is the search's scope (`scopeOf`;
-		// docs/trigger.md, "Changing the query").
-		const tenant = tenantOf(item);
-		const asked = watchOf(item);
-		const watch: Watch =
-			tenant === undefined
-				? asked
-				: {
-						...asked,
-						keyOf: (record) => tenantRecordKey(tenant, asked.keyOf(record)),
-						legacyKeysOf: (record) =>
-							[asked.keyOf(record), ...(asked.legacyKeysOf?.(record) ?? [])].map((key) => `${tenant}:${key}`),
-					};
-		const staticData = context.getWorkflowStaticData('node');
-		const stored = readState(staticData);
-		const known =
-			shared.state && (!stored || shared.state.rev > stored.rev) ? shared.state : stored;
-		if (!known) warnOfLongId(context);
-		const first = startOf(item, startedAt);
-		const search = fingerprint({ query: watch.asked, backfill: first.backfill, tenant });
-		const partitioned = (watch.partitions?.length ?? 1) > 1;
-		const scope = await scopeOf(item);
-		const state = stateFor(known, { search, scope }, first, startedAt, partitioned);
-		const poll = new Poll(
-			item,
-			properties,
-			watch,
-			state,
-			deadline,
-			cancel,
-			!known && !first.backfill,
-		);
-
-		let longLived: WalkEnd;
-		try {
-			longLived = await poll.walk(
-				'longLived',
-				watch.body(state.start),
-				state.cursor,
-				state.lastPage,
-			);
-		} catch (error) {
-			if (!isRefusedCursorError(error)) {
-				const refused = state.cursor ? savedPositionRefused(item, error, state.cursor) : error;
-				throw asNodeError(item, watch.operation, refused);
-			}
-			// Flare no longer accepts the saved cursor: the same search starts again where the
-			// trigger's knowledge ends, so that nothing is skipped and nothing emitted twice.
-			state.start = iso(resumeAt(state, startedAt - LOOKBACK_MS));
-			delete state.cursor;
-			state.lastPage = [];
-			longLived = await poll.walk('longLived', watch.body(state.start));
-		}
-		// Where the search and the sweeps got to is kept on Flare's clock, which dates the records: a
-		// step of the host's clock (NTP, a VM resumed) then moves none of it (docs/trigger.md, "How it
-		// follows Flare").
-		const flareNow = startedAt + flareAheadOf(poll);
-		let sweep: SweepEnd | undefined;
-		if (longLived.complete && sweepDue(state, flareNow) && poll.timeLeft) {
-			sweep = await sweepWalk(item, poll, watch, state);
-		}
-
-		const { items, stop, later } = await emit(item, poll, watch, shared, cancel);
-		if (later) {
-			const message = `Flare could not send ${later.what} (try ${shared.failedPolls} of ${later.tries})`;
-			const description = `${later.reason.message}. The trigger asks again at the next poll; after ${later.tries} polls in a row in which Flare could not send it, it emits it anyway, marked with the failure, and at once the others that fail the same way. What came after it waits until then.`;
-			if (items.length === 0)
-				throw new NodeOperationError(context.getNode(), message, { description });
-			context.logger?.warn(`${message}: ${description}`);
-		}
-		settle(state, poll, longLived, sweep, stop, startedAt, flareNow);
-
-		// n8n stores the static data with an emit, and after the poll of an activation; the progress
-		// of a poll that emits nothing stays in memory, and is simply made again after a restart.
-		writeState(staticData, state);
-		shared.state = items.length > 0 ? undefined : state;
-		return items.length > 0 ? [context.helpers.returnJsonArray(items)] : null;
+		return await pollOnce(parameters, watchOf, startedAt, shared).catch((error: unknown) => {
+			// An activation at n8n's start or a save, while Flare fails for now: n8n keeps the trigger
+			// only if this poll succeeds (lifecycle.ts); the saved state is as it was. Any other
+			// error goes on as it is (a NodeApiError or NodeOperationError already).
+			const hasState = shared.state !== undefined || readState(context.getWorkflowStaticData('node')) !== undefined;
+			if (activation && waitsForNextPoll(context, hasState, error)) return null;
+			throw error;
+		});
 	} finally {
 		shared.polling = false;
 	}
+}
+
+/** The poll itself, `shared` held for it. */
+async function pollOnce(
+	parameters: FlareItem,
+	watchOf: (item: FlareItem) => Watch,
+	startedAt: number,
+	shared: Shared,
+): Promise<INodeExecutionData[][] | null> {
+	const context = parameters.context as IPollFunctions;
+	const { properties } = parameters;
+	const budget = Math.min(context.getPollBudgetMs?.() ?? Infinity, POLL_TIME_LIMIT_MS);
+	const deadline = startedAt + budget;
+	const cancel = AbortSignal.timeout(Math.max(0, deadline - Date.now()));
+	const item = parameters.withCancel(cancel);
+	// The node's Tenant is part of the search (another tenant starts a new one), and of each
+	// record's key: a record emitted for one tenant (Flare's event uid names the event, which
+	// several tenants may have) still comes for another. Without a Tenant, keys are as saved
+	// triggers have them, and the credential's tenant is the search's scope (`scopeOf`;
+	// docs/trigger.md, "Changing the query").
+	const tenant = tenantOf(item);
+	const asked = watchOf(item);
+	const watch: Watch =
+		tenant === undefined
+			? asked
+			: {
+					...asked,
+					keyOf: (record) => tenantRecordKey(tenant, asked.keyOf(record)),
+					legacyKeysOf: (record) =>
+						[asked.keyOf(record), ...(asked.legacyKeysOf?.(record) ?? [])].map((key) => `${tenant}:${key}`),
+				};
+	const staticData = context.getWorkflowStaticData('node');
+	const stored = readState(staticData);
+	const known =
+		shared.state && (!stored || shared.state.rev > stored.rev) ? shared.state : stored;
+	if (!known) warnOfUnsavedState(context);
+	const first = startOf(item, startedAt);
+	const search = fingerprint({ query: watch.asked, backfill: first.backfill, tenant });
+	const partitioned = (watch.partitions?.length ?? 1) > 1;
+	const scope = await scopeOf(item);
+	const state = stateFor(known, { search, scope }, first, startedAt, partitioned);
+	const poll = new Poll(
+		item,
+		properties,
+		watch,
+		state,
+		deadline,
+		cancel,
+		!known && !first.backfill,
+	);
+
+	let longLived: WalkEnd;
+	try {
+		longLived = await poll.walk(
+			'longLived',
+			watch.body(state.start),
+			state.cursor,
+			state.lastPage,
+		);
+	} catch (error) {
+		if (!isRefusedCursorError(error)) {
+			const refused = state.cursor ? savedPositionRefused(item, error, state.cursor) : error;
+			throw asNodeError(item, watch.operation, refused);
+		}
+		// Flare no longer accepts the saved cursor: the same search starts again where the
+		// trigger's knowledge ends, so that nothing is skipped and nothing emitted twice.
+		state.start = iso(resumeAt(state, startedAt - LOOKBACK_MS));
+		delete state.cursor;
+		state.lastPage = [];
+		longLived = await poll.walk('longLived', watch.body(state.start));
+	}
+	// Where the search and the sweeps got to is kept at the earlier of Flare's clock, which dates the
+	// records, and n8n's: a step of n8n's clock (NTP, a VM resumed), or one answer dated far ahead,
+	// then moves none of it ahead (clock.ts; docs/trigger.md, "How it follows Flare").
+	const clocks = poll.clock.at(startedAt);
+	let sweep: SweepEnd | undefined;
+	if (longLived.complete && sweepDue(state, clocks.present) && poll.timeLeft) {
+		sweep = await sweepWalk(item, poll, watch, state);
+	}
+
+	const { items, stop, later } = await emit(item, poll, watch, shared, cancel);
+	if (later) {
+		const message = `Flare could not send ${later.what} (try ${shared.failedPolls} of ${later.tries})`;
+		const description = `${later.reason.message}. The trigger asks again at the next poll; after ${later.tries} polls in a row in which Flare could not send it, it emits it anyway, marked with the failure, and at once the others that fail the same way. What came after it waits until then.`;
+		if (items.length === 0)
+			throw passingError(new NodeOperationError(context.getNode(), message, { description }));
+		context.logger?.warn(`${message}: ${description}`);
+	}
+	settle(state, poll, longLived, sweep, stop, startedAt, clocks);
+
+	// n8n stores the static data with an emit, and after the poll of an activation; the progress
+	// of a poll that emits nothing stays in memory, and is simply made again after a restart.
+	writeState(staticData, state);
+	shared.state = items.length > 0 && !keepsEmittedState(context) ? undefined : state;
+	return items.length > 0 ? [context.helpers.returnJsonArray(items)] : null;
 }
 
 /**
@@ -772,7 +577,7 @@ function settle(
 	sweep: SweepEnd | undefined,
 	stop: Found | undefined,
 	startedAt: number,
-	flareNow: number,
+	{ present, latest }: ClockReading,
 ): void {
 	let longLivedEnd = longLived;
 	let sweepComplete = sweep?.complete === true;
@@ -787,14 +592,14 @@ function settle(
 	}
 	// Read up to the newest arrival it read; at its end, up to what may still come late.
 	const newest = poll.newestRead(stop?.page.walk === 'longLived' ? stop : undefined);
-	// Never after Flare's present (a state saved while the host's clock ran ahead), nor before where
+	// Never after the later clock's present (a state saved while a clock ran ahead), nor before where
 	// the search started: what arrived before its start was never read, and a changed search that
 	// resumes there would take it as new (the host's clock ahead of Flare's at activation).
 	const reached = Math.min(
-		flareNow,
+		latest,
 		Math.max(
 			...[newest, instantOf(state.reached ?? ''), instantOf(state.start)].filter((ms) => !Number.isNaN(ms)),
-			longLivedEnd.complete ? flareNow - LOOKBACK_MS : -Infinity,
+			longLivedEnd.complete ? present - LOOKBACK_MS : -Infinity,
 		),
 	);
 	if (Number.isFinite(reached)) state.reached = iso(reached);
@@ -802,17 +607,18 @@ function settle(
 	if (longLivedEnd.cursor === undefined) delete state.cursor;
 	state.lastPage = longLivedEnd.lastPage;
 	// What existed at activation: what arrived before Flare's time then (its clock, not n8n's).
-	if (poll.noteAll) state.baseline = iso(flareTimeOf(poll, startedAt));
+	if (poll.noteAll) state.baseline = iso(poll.clock.activationTime(startedAt));
 	if (sweepComplete) {
-		// Done: the next sweep reads what arrived since this one began, less the look-back, on Flare's
-		// clock; never from before where the last one started (the activation's, on the host's clock,
-		// may be later: reading before it again would emit records whose keys `prune` dropped), nor
-		// after Flare's present (a state saved while the host's clock ran ahead).
-		const began = Math.min(instantOf(state.sweepStarted ?? ''), flareNow);
-		const sweptAt = Number.isNaN(began) ? flareNow : began;
+		// Done: the next sweep reads what arrived since this one began, less the look-back, at the
+		// earlier clock; never from before where the last one started (the activation's, on the host's
+		// clock, may be later; or a clock behind now: reading before it again would emit records whose
+		// keys `prune` dropped), nor after the later clock's present (a state saved while a clock ran
+		// ahead).
+		const began = Math.min(instantOf(state.sweepStarted ?? ''), present);
+		const sweptAt = Number.isNaN(began) ? present : began;
 		const sinceBefore = instantOf(state.since ?? '');
 		const since = Math.max(sweptAt - LOOKBACK_MS, Number.isNaN(sinceBefore) ? -Infinity : sinceBefore);
-		state.since = iso(Math.min(since, flareNow));
+		state.since = iso(Math.min(since, latest));
 		state.sweptAt = iso(sweptAt);
 		delete state.sweepFrom;
 		delete state.sweepStarted;
@@ -825,7 +631,7 @@ function settle(
 				: stop
 					? [state.sweepFrom, state.sweepPart]
 					: [sweep.cursor, sweep.part];
-		state.sweepStarted ??= iso(flareNow);
+		state.sweepStarted ??= iso(present);
 		if (from === undefined) delete state.sweepFrom;
 		else state.sweepFrom = from;
 		if (!part) delete state.sweepPart;

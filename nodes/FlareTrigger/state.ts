@@ -23,13 +23,13 @@ export interface TriggerState {
 	/** A sweep under way (longer than a poll): when it began (ISO 8601), and where it goes on. */
 	sweepStarted?: string;
 	sweepFrom?: string;
-	/** Which of the watch's searches (poll.ts `Watch.partitions`) the sweep under way, or the next, walks; none: the first. */
+	/** Which of the watch's searches (watch.ts `Watch.partitions`) the sweep under way, or the next, walks; none: the first. */
 	sweepPart?: number;
 	/** Keys of the records emitted (or found at activation) that a sweep may read again: key → arrival (s). */
 	seen: Record<string, number>;
 	/**
 	 * Keys of the records read and left out by a filter Flare cannot apply for good (what the tenant
-	 * changes later: poll.ts `Watch.accepts`), kept as `seen` is: decided at their first read, they
+	 * changes later: watch.ts `Watch.accepts`), kept as `seen` is: decided at their first read, they
 	 * are not decided again, however they change. None in a state saved before, or when none was.
 	 */
 	rejected?: Record<string, number>;
@@ -55,7 +55,7 @@ export interface TriggerState {
 	 */
 	floor?: string;
 	/**
-	 * What else the saved search belongs to, part by part, each a digest (poll.ts `scopeOf`): e.g.
+	 * What else the saved search belongs to, part by part, each a digest (start.ts `scopeOf`): e.g.
 	 * `account`, the Flare instance and tenant the credential reads. A part that differs starts a new
 	 * search, as a change of the query does; a part the state lacks (saved by an earlier version, or
 	 * added since) is taken as it is now, so that an upgrade keeps the saved search.

@@ -21,11 +21,14 @@ export const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
  */
 export const ACTIVATION_ATTEMPTS_2_41 = 5;
 const REACTIVATE_INITIAL_MS = 1_000;
+/** `WORKFLOW_REACTIVATE_MAX_TIMEOUT`: the longest wait between two tries (a day). */
+const REACTIVATE_MAX_MS = 24 * 60 * 60_000;
 /**
- * n8n 1.123 retries an activation at start-up that failed for ever (`addQueuedWorkflowActivation`,
- * the wait doubled each time up to a day); the harness gives up after this many.
+ * n8n 1.123 retries an activation at start-up that failed for ever (`addQueuedWorkflowActivation`:
+ * 1 s, doubled each time up to a day). The harness stops after this many tries, over 7 days of
+ * virtual time, so that a test whose Flare never recovers ends; a test that needs longer says so.
  */
-export const INIT_ATTEMPTS_1_123 = 12;
+export const INIT_ATTEMPTS_1_123 = 24;
 
 export interface TriggerSpec {
 	parameters: IDataObject;
@@ -46,6 +49,8 @@ export interface TriggerSpec {
 	database?: StaticDataColumn;
 	/** Other triggers of the same workflow, activated over the same Workflow object as n8n does. */
 	alongside?: AlongsideTrigger[];
+	/** Published already in n8n's database (a workflow n8n starts with): `restart()` activates it. */
+	published?: boolean;
 }
 
 /**
@@ -70,6 +75,11 @@ export interface PollResult {
 	error?: Error & { description?: string | null };
 	/** The workflow was saved, deactivated or n8n restarted while the poll ran: n8n dropped its result. */
 	discarded?: true;
+	/**
+	 * A restart activated nothing: the workflow is not published, or (n8n 2.41) its trigger's last
+	 * activation failed.
+	 */
+	notActivated?: true;
 }
 
 /** Workflows made so far: each gets an id of its own unless the spec gives one. */
@@ -79,9 +89,33 @@ let triggerWorkflows = 0;
 type ActivationMode = 'activate' | 'update' | 'init';
 
 /**
- * One registration of the trigger (`ActiveWorkflowTriggers.activatePollTrigger`, n8n-core): the
- * Workflow n8n built for the activation, and the ONE PollContext (`getPollFunctions(...)`) every tick
- * of this activation polls with, until n8n deregisters it.
+ * What `computeTriggerDiff` compares of a trigger node (n8n 2.41 `workflows/publication/trigger-diff.js`,
+ * `registrationProps`, with lodash's `isEqual`: deep, whatever the keys' order).
+ */
+const REGISTRATION_PROPS = ['name', 'type', 'typeVersion', 'webhookId', 'credentials', 'parameters'] as const;
+const registrationOf = (node: INode): IDataObject =>
+	plain(Object.fromEntries(REGISTRATION_PROPS.map((prop) => [prop, node[prop]])));
+/** Whether n8n 2.41 keeps a trigger's registration through a publish: the node the same by `computeTriggerDiff`. */
+export const sameRegistration = (before: INode, after: INode): boolean =>
+	sameJson(registrationOf(before), registrationOf(after));
+
+/** Deep equality of JSON values, whatever the order of their keys (as lodash's `isEqual` is for them). */
+function sameJson(a: unknown, b: unknown): boolean {
+	if (a === b) return true;
+	if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+	if (Array.isArray(a) !== Array.isArray(b)) return false;
+	const keys = Object.keys(a);
+	return (
+		keys.length === Object.keys(b).length &&
+		keys.every((key) => Object.hasOwn(b, key) && sameJson((a as IDataObject)[key], (b as IDataObject)[key]))
+	);
+}
+
+/**
+ * One registration of the trigger (`ActiveWorkflowTriggers.activatePollTrigger`, n8n-core; n8n 1.123
+ * `ActiveWorkflows.activatePolling`): the Workflow n8n built for the activation, and the ONE
+ * PollContext (`getPollFunctions(...)`) every tick of this activation polls with, until n8n
+ * deregisters it: the cron n8n registered.
  */
 interface Registration {
 	readonly workflow: Workflow;
@@ -101,30 +135,51 @@ interface Registration {
  * - `poll()` is a tick of the cron n8n registered: the activation's PollContext again, over the same
  *   Workflow object, whose static data stays in memory from tick to tick and is saved when a poll
  *   emits. A failed tick is reported, not thrown; the workflow stays active.
- * - `poll('manual')` is the editor's "Fetch Test Event" (WorkflowExecute.executePollNode): a PollContext
- *   of its own in 'manual' mode; n8n never saves static data after it.
+ * - `poll('manual')` is the editor's "Fetch Test Event" (WorkflowExecute.executePollNode): a Workflow
+ *   and a PollContext of its own in 'manual' mode; n8n never saves static data after it.
  * - `reactivate(parameters)` is a save of the active workflow (a publish in n8n 2.41): n8n 2.41
  *   registers the trigger again only when the node changed (`computeTriggerDiff`); n8n 1.123 always
  *   removes and adds the whole workflow again.
  * - `restart()` is a new n8n process: unsaved changes and the node's process memory are lost, a poll
- *   under way too; n8n activates the workflow again from its database at start-up.
+ *   under way too; n8n activates the workflow again from its database at start-up, when it is
+ *   published and (n8n 2.41) its last activation did not fail.
  * - `deactivate()` unpublishes it: the cron stops.
+ * An activation under way when the workflow is saved or deactivated: n8n 2.41 runs the publications
+ * of a workflow one after the other (`WorkflowPublicationLifecycleLock.runExclusive`), so the save or
+ * deactivation waits for it; n8n 1.123 carries on with it (`ActiveWorkflowManager.add`): its cron is
+ * registered and its static data saved, and that cron ticks until n8n restarts or a later save or
+ * deactivation finds the workflow registered (`ActiveWorkflows.remove` removes all its crons).
  */
 export class TriggerWorkflow {
 	/** Answer of `getPollBudgetMs()` for the next active polls (n8n 2.41). */
 	budgetMs: number;
-	/** Whether a registration is active (false before activation, after a failed one, or deactivation). */
-	active = false;
+	/** Whether the workflow is published (active in n8n's database): what a restart activates. */
+	published = false;
+	/**
+	 * n8n 2.41: the trigger's last activation failed (its trigger status 'failed'): n8n's reconciler
+	 * never activates it again (`findMissingActiveWorkflows` takes only 'activated' triggers), a
+	 * restart included, until the user publishes it again.
+	 */
+	failed = false;
 
 	readonly line: N8nLine;
 	private readonly workflowId: string;
 	private readonly name: string;
 	private readonly database: StaticDataColumn;
-	private registration?: Registration;
+	/**
+	 * The crons n8n holds for the trigger, oldest first, each a registration: one, or on n8n 1.123
+	 * also those of activations a save or deactivation could not stop (above). The last is the one a
+	 * test reads (`state`).
+	 */
+	private crons: Registration[] = [];
+	/** n8n 1.123: whether `ActiveWorkflows` has the workflow (a `remove` then stops its crons). */
+	private registered = false;
 	/** The n8n process: each restart is a new one. */
 	private process = 0;
-	/** Counted up by each activation, deactivation and restart: an activation still under way then is over. */
+	/** Counted up by each deactivation, save and restart: an activation under way then is over (n8n 1.123: cancelled only between tries). */
 	private generation = 0;
+	/** n8n 2.41: the publication of this workflow under way (its lifecycle lock), in this process. */
+	private publication?: Promise<unknown>;
 
 	constructor(
 		private readonly harness: Harness,
@@ -135,6 +190,16 @@ export class TriggerWorkflow {
 		this.budgetMs = spec.budgetMs ?? DEFAULT_POLL_BUDGET_MS;
 		this.database = spec.database ?? new StaticDataColumn();
 		this.line = spec.n8n ?? '2.41';
+		this.published = spec.published === true;
+	}
+
+	/** Whether n8n holds a cron for the trigger (false before activation, after a failed one, or deactivation). */
+	get active(): boolean {
+		return this.crons.length > 0;
+	}
+
+	private get registration(): Registration | undefined {
+		return this.crons[this.crons.length - 1];
 	}
 
 	/** The static data as n8n last saved it to the database. */
@@ -240,7 +305,30 @@ export class TriggerWorkflow {
 
 	/** Publishes the workflow: n8n activates it (the activation poll's result). */
 	async activate(): Promise<PollResult> {
-		return await this.register('activate');
+		this.published = true;
+		const result = await this.publish(async () => await this.register('activate'));
+		// n8n 1.123 rolls a user's activation that failed back (`WorkflowService._addToActiveWorkflowManager`).
+		if (result.error && this.line === '1.123') this.published = false;
+		return result;
+	}
+
+	/**
+	 * n8n 2.41: `fn` once the publication under way, if any, is over (`WorkflowPublicationLifecycleLock`);
+	 * n8n 1.123: at once.
+	 */
+	private async publish<T>(fn: () => Promise<T>): Promise<T> {
+		if (this.line === '1.123') return await fn();
+		const process = this.process;
+		const before = this.publication;
+		const run = (async () => {
+			await before?.catch(() => undefined);
+			// n8n restarted meanwhile: its lock went with it, and so did this publication.
+			if (process !== this.process) throw new Error('n8n restarted before the publication ran');
+			return await fn();
+		})();
+		this.publication = run;
+		void run.finally(() => this.publication === run && (this.publication = undefined)).catch(() => undefined);
+		return await run;
 	}
 
 	/**
@@ -248,9 +336,9 @@ export class TriggerWorkflow {
 	 * registration with its activation poll (`executePollTrigger(true)`: its data emitted, its error
 	 * thrown), then `saveStaticData(workflow)`. A failed activation poll: n8n 2.41 registers the node
 	 * again (a new PollContext over the same Workflow) up to 5 times, 1, 2, 4 and 8 seconds apart, then
-	 * gives up; n8n 1.123 gives up at once when a user activates, and retries an activation at its
-	 * start-up for ever (here: {@link INIT_ATTEMPTS_1_123} times). The workflow is active afterwards
-	 * only when an attempt succeeded.
+	 * gives up (the trigger 'failed'); n8n 1.123 gives up at once when a user activates or saves, and
+	 * retries an activation at its start-up for ever (here: {@link INIT_ATTEMPTS_1_123} times). The
+	 * trigger is active afterwards only when an attempt succeeded.
 	 */
 	private async register(activation: ActivationMode, withAlongside = true): Promise<PollResult> {
 		const attempts =
@@ -261,40 +349,52 @@ export class TriggerWorkflow {
 		let additionalData = this.additionalDataNow(node);
 		if (withAlongside) for (const other of this.spec.alongside ?? []) await other.activate(workflow);
 		let result: PollResult = { items: null };
+		let registration: Registration | undefined;
 		for (let attempt = 0; attempt < attempts; attempt++) {
 			if (attempt > 0) {
-				await sleep(REACTIVATE_INITIAL_MS * 2 ** (attempt - 1));
+				await sleep(Math.min(REACTIVATE_INITIAL_MS * 2 ** (attempt - 1), REACTIVATE_MAX_MS));
+				// A deactivation, save or restart meanwhile removed the queued activation.
 				if (generation !== this.generation) return result;
 				// n8n 1.123's queued activation runs `add()` again, with `getBase` (its Workflow wraps
 				// the same static-data object, which a failed poll of this trigger leaves unchanged).
 				if (this.line === '1.123') additionalData = this.additionalDataNow(node);
 			}
-			const registration: Registration = {
+			registration = {
 				workflow,
 				node,
 				context: this.contextFor(workflow, node, additionalData, activation),
 				process: this.process,
 				removed: false,
 			};
-			this.registration = registration;
-			result = await this.observed(node, async () => await this.runPoll(registration, true));
-			// n8n restarted, or the workflow was saved or deactivated, meanwhile: this activation is over.
-			if (generation !== this.generation) return result;
+			// n8n 1.123 `ActiveWorkflows.add` enters the workflow before its pollers' activation polls.
+			this.registered = true;
+			result = await this.observed(node, async () => await this.runPoll(registration!, true));
+			// n8n restarted meanwhile: this activation went with the process.
+			if (registration.process !== this.process) return result;
 			if (!result.error) break;
 			registration.removed = true;
 		}
-		this.active = !result.error;
-		if (!this.active) this.registration = undefined;
+		if (result.error) {
+			if (this.line === '2.41') this.failed = true;
+			// n8n 1.123 leaves the workflow entered only if it has other triggers (`ActiveWorkflows.add`).
+			else if (!this.spec.alongside?.length) this.registered = false;
+		} else {
+			if (this.line === '2.41') this.failed = false;
+			// The cron, registered after the activation poll (n8n 1.123: even when a save or deactivation
+			// came meanwhile: then beside those of later activations, or alone).
+			this.crons.push(registration!);
+		}
 		// n8n 2.41 saves after the registration phase whatever became of it; n8n 1.123 after success.
-		if (this.line === '2.41' || this.active) saveStaticData(this.line, workflow, this.database);
+		if (this.line === '2.41' || !result.error) saveStaticData(this.line, workflow, this.database);
 		return result;
 	}
 
-	/** A tick of n8n's cron, or with 'manual' the editor's Fetch Test Event. */
+	/** A tick of n8n's crons (each of them at once), or with 'manual' the editor's Fetch Test Event. */
 	async poll(mode: 'trigger' | 'manual' = 'trigger'): Promise<PollResult> {
 		if (mode === 'manual') {
+			// `WorkflowExecute.executePollNode` in a manual run, over a Workflow of its own.
 			const node = this.nodeNow();
-			const workflow = this.registration?.workflow ?? this.workflowNow(node);
+			const workflow = this.workflowNow(node);
 			const context = new PollContext(workflow, node, this.additionalDataNow(node), 'manual', 'manual');
 			return await this.observed(node, async () => {
 				const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
@@ -307,9 +407,19 @@ export class TriggerWorkflow {
 				}
 			});
 		}
-		const registration = this.registration;
-		if (!registration || !this.active) throw new Error('The harness workflow is not active: n8n has no cron to tick');
-		return await this.observed(registration.node, async () => await this.runPoll(registration, false));
+		const crons = [...this.crons];
+		if (crons.length === 0) throw new Error('The harness workflow is not active: n8n has no cron to tick');
+		// The crons of one tick start together, in the order n8n registered them.
+		const ticks = crons.map(async (cron) => await this.observed(cron.node, async () => await this.runPoll(cron, false)));
+		const [first, ...others] = await Promise.all(ticks);
+		// Several crons (n8n 1.123, above): what they emitted, in their order, and the first error.
+		return others.reduce(
+			(all, one) => ({
+				items: all.items || one.items ? [...(all.items ?? []), ...(one.items ?? [])] : null,
+				...(all.error ?? one.error ? { error: all.error ?? one.error } : {}),
+			}),
+			first,
+		);
 	}
 
 	/** One poll, collected for the scans (items, errors, static data). */
@@ -346,41 +456,72 @@ export class TriggerWorkflow {
 	}
 
 	/**
-	 * The user saves the active workflow with `parameters` (n8n 2.41: and publishes it). n8n 2.41
-	 * compares the trigger nodes of the old and new version (`computeTriggerDiff`: name, type,
-	 * version, webhook id, credentials, parameters): an unchanged Flare Trigger keeps its
-	 * registration, and nothing happens (null); a changed one is deregistered and activated again
-	 * ('update') over a new Workflow built from the database, alone (the other triggers keep theirs).
-	 * n8n 1.123 (`WorkflowService.update`) removes the whole workflow and adds it again, changed or
-	 * not. Returns the activation poll's result.
+	 * The user saves the active workflow with `parameters` (and, if given, another credential) (n8n
+	 * 2.41: and publishes it). n8n 2.41 compares the trigger nodes of the old and new version
+	 * (`computeTriggerDiff`: name, type, version, webhook id, credentials, parameters, deeply): an
+	 * unchanged Flare Trigger keeps its registration, and nothing happens (null); a changed one is
+	 * deregistered and activated again ('update') over a new Workflow built from the database, alone
+	 * (the other triggers keep theirs). n8n 1.123 (`WorkflowService.update`) removes the whole workflow
+	 * and adds it again, changed or not, and rolls it back (unpublished) when that fails. Returns the
+	 * activation poll's result.
 	 */
-	async reactivate(parameters: IDataObject): Promise<PollResult | null> {
-		const changed = JSON.stringify(plain(parameters)) !== JSON.stringify(plain(this.spec.parameters));
-		this.spec.parameters = parameters;
-		if (this.line === '2.41' && !changed && this.active) return null;
-		this.deactivate();
-		return await this.register('update', this.line === '1.123');
+	async reactivate(parameters: IDataObject, change: { credentialId?: string } = {}): Promise<PollResult | null> {
+		return await this.publish(async () => {
+			const before = this.nodeNow();
+			this.spec.parameters = parameters;
+			if (change.credentialId !== undefined) this.spec.credentialId = change.credentialId;
+			if (this.line === '2.41' && this.active && sameRegistration(before, this.nodeNow())) return null;
+			this.remove();
+			const result = await this.register('update', this.line === '1.123');
+			if (result.error && this.line === '1.123') this.published = false;
+			return result;
+		});
 	}
 
 	/**
 	 * A new n8n process (stopped gracefully or killed: n8n saves no poller's static data on the way
-	 * down): what the old one held in memory is gone, a poll under way is lost with it, and n8n
-	 * activates the workflow from its database at start-up ('init'). Returns that activation's result.
+	 * down): what the old one held in memory is gone, a poll or an activation under way is lost with
+	 * it, and n8n activates the workflow from its database at start-up ('init') when it is published
+	 * (n8n 1.123 `ActiveWorkflowManager.addActiveWorkflows` reads the active ones; n8n 2.41's
+	 * reconciler, `WorkflowPublicationReconcilerService.reconcile('startup')`, skips a trigger whose last
+	 * activation failed). Returns that activation's result, or `notActivated` when n8n activates nothing.
 	 */
 	async restart(): Promise<PollResult> {
 		this.process++;
-		this.deactivate();
-		return await this.register('init');
+		this.generation++;
+		this.publication = undefined;
+		for (const cron of this.crons) cron.removed = true;
+		this.crons = [];
+		this.registered = false;
+		if (!this.published || (this.line === '2.41' && this.failed)) return { items: null, notActivated: true };
+		// n8n 2.41's start-up activation is a publication too (`reconcile('startup')` through the outbox).
+		return await this.publish(async () => await this.register('init'));
 	}
 
 	/**
-	 * Unpublishes the workflow: n8n stops the cron (`ActiveWorkflowTriggers.remove`) and saves no
-	 * poller's static data; a poll under way is dropped by n8n 2.41 and emitted by n8n 1.123.
+	 * Unpublishes the workflow: n8n stops the cron (`ActiveWorkflowTriggers.remove`; n8n 1.123
+	 * `ActiveWorkflows.remove`) and saves no poller's static data; a poll under way is dropped by n8n
+	 * 2.41 and emitted by n8n 1.123. On n8n 2.41 an activation under way ends first (the returned
+	 * promise settles then); on n8n 1.123 it carries on (above).
 	 */
-	deactivate(): void {
+	deactivate(): Promise<void> {
+		this.published = false;
+		if (this.line === '2.41' && this.publication) return this.publish(async () => this.remove());
+		this.remove();
+		return Promise.resolve();
+	}
+
+	/**
+	 * n8n's removal of the trigger's crons: n8n 2.41 deregisters its registration; n8n 1.123 removes
+	 * every cron of the workflow when `ActiveWorkflows` has it, and nothing otherwise (an activation that
+	 * carried on after an earlier removal left its cron: it ticks on). Either way a queued activation
+	 * (a retry) is cancelled.
+	 */
+	private remove(): void {
 		this.generation++;
-		if (this.registration) this.registration.removed = true;
-		this.registration = undefined;
-		this.active = false;
+		if (this.line === '1.123' && !this.registered) return;
+		for (const cron of this.crons) cron.removed = true;
+		this.crons = [];
+		this.registered = false;
 	}
 }

@@ -175,11 +175,13 @@ describe('Flare Trigger → New Leaked Cookie', () => {
 	});
 
 	/**
-	 * Whether a cookie has expired is judged at Flare's time (its `Date` header), as the trigger keeps
-	 * its positions (docs/trigger.md, "How it follows Flare"): n8n's clock stepped (NTP, a VM
-	 * resumed) loses no valid cookie and lets out no expired one (review of 2026-12-07, R-T1).
+	 * Whether a cookie has expired is judged at the earlier of n8n's clock and Flare's (its `Date`
+	 * header), as the trigger keeps its positions (docs/trigger.md, "How it follows Flare"): n8n's
+	 * clock stepped ahead (NTP, a VM resumed) loses no valid cookie (review of 2026-12-07, R-T1);
+	 * stepped back, it may let out one that expired, never hold back one that is valid (review of issue
+	 * 39, F1).
 	 */
-	describe("expiry judged at Flare's time, n8n's clock stepped", () => {
+	describe("expiry judged at the earlier of n8n's clock and Flare's, n8n's clock stepped", () => {
 		const HOUR = 60 * MINUTE;
 		let stepped = 0;
 		/** Steps n8n's clock by `ms`, Flare's going on as it was (as trigger-clock.test.ts does). */
@@ -219,10 +221,10 @@ describe('Flare Trigger → New Leaked Cookie', () => {
 			expect(emitted).toEqual([added.uuid]);
 		});
 
-		it("n8n's clock 2 days behind: a cookie Flare says expired yesterday is left out", async () => {
-			const { emitted } = await pollsAfterStep(-2 * DAY, (flareNow) => ({ importedAt: iso(flareNow), expiresAt: iso(flareNow - DAY) }));
+		it("n8n's clock 2 days behind: a cookie Flare says expired yesterday goes out, once (n8n's clock, the earlier, says valid)", async () => {
+			const { emitted, added } = await pollsAfterStep(-2 * DAY, (flareNow) => ({ importedAt: iso(flareNow), expiresAt: iso(flareNow - DAY) }));
 
-			expect(emitted).toEqual([]);
+			expect(emitted).toEqual([added.uuid]);
 		});
 
 		it('the clocks agreeing: a cookie valid for an hour is emitted, once', async () => {
@@ -233,7 +235,7 @@ describe('Flare Trigger → New Leaked Cookie', () => {
 
 		it.each([
 			['2 hours ahead: a cookie valid for another hour is shown', 2 * HOUR, HOUR, true],
-			['2 days behind: a cookie expired a day ago is not', -2 * DAY, -DAY, false],
+			['2 days behind: a cookie expired a day ago is shown too (the earlier clock says valid)', -2 * DAY, -DAY, true],
 		])("Fetch Test Event, n8n's clock %s", async (_label, step, expiresIn, shown) => {
 			stepHost(step);
 			const [added] = fake.addCookies(1, { domain: DOMAIN, importedAt: iso(fake.now() - MINUTE), expiresAt: iso(fake.now() + expiresIn) });
@@ -243,6 +245,124 @@ describe('Flare Trigger → New Leaked Cookie', () => {
 
 			expect(result.error).toBeUndefined();
 			expect(uuids(result.items).includes(added.uuid)).toBe(shown);
+		});
+	});
+
+	/**
+	 * One answer whose `Date` header is wrong (a proxy's stale cache, a clock far ahead): expiry and
+	 * positions are judged at the earlier of n8n's clock and Flare's, so one wrong clock never holds
+	 * back a valid cookie, nor moves the trigger's positions (`since`, `sweptAt`, `reached`) ahead
+	 * (clock.ts; hostile review of issue 39, F1). Without a `Date` header, n8n's clock alone.
+	 */
+	describe('one answer with a wrong Date header', () => {
+		/** What the cookie search's answers say as `Date` (undefined: the fake's clock). */
+		let dateOf: (() => string) | undefined;
+		beforeAll(() => {
+			type Send = (res: unknown, ctx: { rawPath: string }, reply: { headers?: Record<string, string> }) => void;
+			const server = fake as unknown as { send: Send };
+			const send = server.send.bind(fake);
+			server.send = (res, ctx, reply) => {
+				const date = ctx.rawPath.startsWith(COOKIES) ? dateOf?.() : undefined;
+				send(res, ctx, date === undefined ? reply : { ...reply, headers: { ...reply.headers, date } });
+			};
+		});
+		afterEach(() => {
+			dateOf = undefined;
+		});
+		const YEAR = 365 * DAY;
+		const dated = (offset: number) => () => new Date(Date.now() + offset).toUTCString();
+		/** The positions the trigger saved, in ms. */
+		const positionsOf = (workflow: TriggerWorkflow) => {
+			const { since, sweptAt, reached } = workflow.state as Record<string, string>;
+			return [since, sweptAt, reached].map((at) => Date.parse(at));
+		};
+		/** An active trigger that has polled a quarter of an hour (a sweep included). */
+		const running = async () => {
+			const workflow = trigger();
+			expect((await workflow.activate()).error).toBeUndefined();
+			for (let poll = 0; poll < 15; poll++) {
+				moveClock(MINUTE);
+				expect((await workflow.poll()).error).toBeUndefined();
+			}
+			return workflow;
+		};
+		const pollsOf = async (workflow: TriggerWorkflow, count: number) => {
+			const emitted: unknown[] = [];
+			for (let poll = 0; poll < count; poll++) {
+				moveClock(MINUTE);
+				const result = await workflow.poll();
+				expect(result.error).toBeUndefined();
+				emitted.push(...uuids(result.items));
+			}
+			return emitted;
+		};
+
+		it('dated a year ahead: a cookie valid for 30 days goes out, once; no saved position moves past n8n\'s clock', async () => {
+			const workflow = await running();
+			moveClock(MINUTE);
+			const [valid] = fake.addCookies(1, { domain: DOMAIN, importedAt: iso(Date.now() - 1000), expiresAt: iso(Date.now() + 30 * DAY) });
+			dateOf = dated(YEAR);
+			const hostile = await workflow.poll();
+			dateOf = undefined;
+			const positions = positionsOf(workflow);
+			const now = Date.now();
+
+			expect(uuids(hostile.items)).toEqual([valid.uuid]);
+			expect(positions.filter((at) => at > now)).toEqual([]);
+			expect(await pollsOf(workflow, 15)).toEqual([]);
+		});
+
+		it('after one dated a year ahead, the Cookie Names changed (a save): a new cookie of that name goes out, once', async () => {
+			const workflow = await running();
+			moveClock(MINUTE);
+			dateOf = dated(YEAR);
+			expect(await workflow.poll()).toEqual({ items: null });
+			dateOf = undefined;
+			moveClock(MINUTE);
+			expect(await workflow.reactivate({ event: 'newLeakedCookie', domain: DOMAIN, names: 'session' })).toEqual({ items: null });
+			const [fresh] = fake.addCookies(1, { domain: DOMAIN, importedAt: iso(Date.now() - 1000), expiresAt: iso(Date.now() + 30 * DAY), name: 'session' });
+
+			expect(await pollsOf(workflow, 15)).toEqual([fresh.uuid]);
+		});
+
+		it('dated 3 days ago (a stale cache): a cookie that expired yesterday goes out (the earlier clock says valid), once; where the sweeps and the search read from does not move back', async () => {
+			const workflow = await running();
+			const [since, , reached] = positionsOf(workflow);
+			moveClock(MINUTE);
+			const [expired] = fake.addCookies(1, { domain: DOMAIN, importedAt: iso(Date.now() - 1000), expiresAt: iso(Date.now() - DAY) });
+			dateOf = dated(-3 * DAY);
+			const stale = await workflow.poll();
+			dateOf = undefined;
+			// `sweptAt` may: the next poll sweeps again, which reads nothing twice.
+			const [sinceAfter, , reachedAfter] = positionsOf(workflow);
+
+			expect(uuids(stale.items)).toEqual([expired.uuid]);
+			expect([sinceAfter >= since, reachedAfter >= reached]).toEqual([true, true]);
+			expect(await pollsOf(workflow, 15)).toEqual([]);
+		});
+
+		it('Fetch Test Event, its answer dated a year ahead: the newest valid cookie is shown', async () => {
+			const [valid] = fake.addCookies(1, { domain: DOMAIN, importedAt: iso(Date.now() - MINUTE), expiresAt: iso(Date.now() + 30 * DAY) });
+			dateOf = dated(YEAR);
+
+			const result = await trigger().poll('manual');
+
+			expect(uuids(result.items)).toEqual([valid.uuid]);
+		});
+
+		it("no Date header, n8n's clock 2 days ahead: judged at n8n's clock, a cookie valid for another day on Flare's is left out (the stated limit)", async () => {
+			const workflow = await running();
+			clock.time.step(2 * DAY);
+			fake.setClockOffset(fake.clockOffsetMs - 2 * DAY);
+			dateOf = () => '';
+			try {
+				fake.addCookies(1, { domain: DOMAIN, importedAt: iso(fake.now() - 1000), expiresAt: iso(fake.now() + DAY) });
+
+				expect(await pollsOf(workflow, 3)).toEqual([]);
+			} finally {
+				clock.time.step(-2 * DAY);
+				fake.setClockOffset(fake.clockOffsetMs + 2 * DAY);
+			}
 		});
 	});
 });

@@ -8,9 +8,10 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { FakeFlare } from '../fake-flare';
 import { Harness } from '../harness/engine';
 import { TriggerWorkflow } from '../harness/poll';
-import type { N8nLine } from '../harness/static-data';
+import { type N8nLine, N8N_LINES } from '../harness/static-data';
 import { moveClock, useVirtualTime } from '../support/clock';
 import { diagnosticsChannel, nextTurn } from '../support/node';
+import { loggedSince, logSize } from './support';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
@@ -40,7 +41,7 @@ describe('Flare Trigger: each record once under hard conditions (hostile review 
 	};
 	const trigger = (parameters: IDataObject, spec: { budgetMs?: number; n8n?: N8nLine } = {}) =>
 		new TriggerWorkflow(harness, { parameters, ...spec });
-	const acme = (options: IDataObject = {}) => trigger({ queryType: 'domain', fqdn: 'acme.com', options });
+	const acme = (options: IDataObject = {}, spec: { n8n?: N8nLine } = {}) => trigger({ queryType: 'domain', fqdn: 'acme.com', options }, spec);
 	const events = async (options: IDataObject = {}) => {
 		start({ credentials: 10 });
 		const workflow = trigger({ event: 'newEvent', options });
@@ -123,6 +124,72 @@ describe('Flare Trigger: each record once under hard conditions (hostile review 
 		});
 	});
 
+	/**
+	 * An activation still under way when the user deactivates or saves the workflow (test/harness/README.md,
+	 * "Activation, save and deactivation one after the other"): n8n 2.41 runs the publications of a
+	 * workflow one after the other (`WorkflowPublicationLifecycleLock`), so the activation ends, its
+	 * baseline saved, before the deactivation or save; n8n 1.123 carries on with it after the removal
+	 * (`ActiveWorkflowManager.add`): its cron is registered and ticks until a restart, and it saves its
+	 * baseline (hostile review of issue 39, F5).
+	 */
+	describe('an activation under way when the workflow is deactivated or saved', () => {
+		it.each(N8N_LINES)('n8n %s: deactivated: the activation poll ends, and n8n saves the baseline it noted', async (n8n) => {
+			start();
+			const workflow = acme({}, { n8n });
+
+			const activation = workflow.activate();
+			const deactivation = workflow.deactivate();
+			const result = await activation;
+			await deactivation;
+
+			expect(result).toEqual({ items: null });
+			expect(workflow.saved).toEqual({ 'node:Flare Trigger': expect.objectContaining({ rev: 1, seen: expect.any(Object) }) });
+		});
+
+		it('n8n 2.41, deactivated: no cron is left, and a restart activates nothing', async () => {
+			start();
+			const workflow = acme({}, { n8n: '2.41' });
+			const activation = workflow.activate();
+			await workflow.deactivate();
+			await activation;
+
+			expect(workflow.active).toBe(false);
+			expect(await workflow.restart()).toEqual({ items: null, notActivated: true });
+		});
+
+		it('n8n 1.123, deactivated: the cron registered after the removal polls the unpublished workflow, a second deactivation does not stop it, a restart does', async () => {
+			start();
+			const workflow = acme({}, { n8n: '1.123' });
+			const activation = workflow.activate();
+			await workflow.deactivate();
+			await activation;
+			const added = fake.addCredentials(3, iso(fake.now()), { domain: 'acme.com' });
+			const ticks = await polls(workflow, 2);
+			await workflow.deactivate();
+			const stillActive = workflow.active;
+
+			expect(ticks.flatMap((poll) => poll.keys)).toEqual([0, 1, 2].map((offset) => String(fake.dataset.credential(added + offset).id)));
+			expect([workflow.published, stillActive]).toEqual([false, true]);
+			expect(await workflow.restart()).toEqual({ items: null, notActivated: true });
+			expect(workflow.active).toBe(false);
+		});
+
+		it.each(N8N_LINES)('n8n %s: saved changed during the activation poll: each credential imported later comes once', async (n8n) => {
+			start();
+			const workflow = acme({}, { n8n });
+			fake.faults.add({ path: SEARCH, fault: { delayMs: 20_000 } });
+			const activation = workflow.activate();
+			await nextTurn();
+			const save = workflow.reactivate({ ...workflow.parameters, options: { leakedValueOutput: 'sha256' } });
+			const results = [await activation, await save];
+			const added = fake.addCredentials(3, iso(fake.now()), { domain: 'acme.com' });
+			const emitted = (await polls(workflow, 3)).flatMap((poll) => poll.keys);
+
+			expect(results).toEqual([{ items: null }, { items: null }]);
+			expect(emitted).toEqual([0, 1, 2].map((offset) => String(fake.dataset.credential(added + offset).id)));
+		});
+	});
+
 	describe('F3: an activation that cannot read all of the last 15 minutes (300 credentials; a poll reads 225)', () => {
 		const activate = async (flareClock: number) => {
 			start();
@@ -175,6 +242,98 @@ describe('Flare Trigger: each record once under hard conditions (hostile review 
 			const emitted = (await polls(workflow, 15)).flatMap((poll) => poll.keys);
 
 			expect(emitted).toEqual(added);
+		});
+	});
+
+	/**
+	 * Flare down (5xx, no answer) as n8n activates the trigger at its start or for a save: with a state
+	 * to go on from, the activation poll returns nothing and says so in n8n's log; n8n keeps the
+	 * trigger, and the next poll goes on (lifecycle.ts). Else n8n 2.41 would try 5 times within 15
+	 * seconds and leave the trigger off for good, a restart included (hostile review of issue 39, F2).
+	 * A first activation, and the user's own errors, still fail it.
+	 */
+	describe('Flare down as n8n activates the trigger (hostile review of issue 39, F2)', () => {
+		const down = (fault: { status: number; body?: unknown } | { reset: true }) => fake.faults.add({ path: SEARCH, times: Infinity, fault });
+		const idsFrom = (first: number, count: number) => Array.from({ length: count }, (_, offset) => String(fake.dataset.credential(first + offset).id));
+		/** An active trigger that has polled once; the credentials added after that poll. */
+		const running = async (n8n: N8nLine) => {
+			start();
+			const workflow = acme({}, { n8n });
+			expect((await workflow.activate()).items).toBeNull();
+			moveClock(MINUTE);
+			expect((await workflow.poll()).error).toBeUndefined();
+			return { workflow, added: idsFrom(fake.addCredentials(3, iso(fake.now()), { domain: 'acme.com' }), 3) };
+		};
+
+		it.each([
+			['2.41', '503', { status: 503 }],
+			['1.123', '503', { status: 503 }],
+			['2.41', 'no answer (the connection reset)', { reset: true }],
+			['2.41', 'its quota used up (429)', { status: 429, body: { error: { code: 'QUOTA_EXCEEDED', message: 'global search quota exceeded' } } }],
+		] as const)('n8n %s restarted while Flare answers %s: the trigger stays active, says so in n8n\'s log, and once Flare answers, emits what arrived, once', async (n8n, _what, fault) => {
+			const { workflow, added } = await running(n8n);
+			const saved = workflow.saved;
+			const logged = logSize();
+			down(fault);
+
+			const restarted = await workflow.restart();
+			const savedAtRestart = workflow.saved;
+			const log = await loggedSince(logged, 'Flare could not be read as n8n activated the workflow');
+			fake.faults.clear();
+			const after = (await polls(workflow, 3)).flatMap((poll) => poll.keys);
+
+			expect(restarted).toEqual({ items: null });
+			expect(workflow.active).toBe(true);
+			expect(log).toContain('The trigger stays active and goes on from its saved state at the next poll: nothing is lost.');
+			expect(savedAtRestart).toEqual(saved);
+			expect(after).toEqual(added);
+		});
+
+		it.each(['2.41', '1.123'] as const)('n8n %s: the trigger saved changed while Flare answers 503: it stays active; once Flare answers, what arrived comes, once', async (n8n) => {
+			const { workflow, added } = await running(n8n);
+			down({ status: 503 });
+
+			const saved = await workflow.reactivate({ ...workflow.parameters, options: { leakedValueOutput: 'sha256' } });
+			fake.faults.clear();
+			const after = (await polls(workflow, 3)).flatMap((poll) => poll.keys);
+
+			expect(saved).toEqual({ items: null });
+			expect([workflow.active, workflow.published]).toEqual([true, true]);
+			expect(after).toEqual(added);
+		});
+
+		it('n8n 2.41, a first activation while Flare answers 503: it fails after 5 tries, with the error; a restart does not activate it (its activation failed), a publish does', async () => {
+			start();
+			const workflow = acme();
+			down({ status: 503 });
+
+			const activation = await workflow.activate();
+			const restarted = await workflow.restart();
+			fake.faults.clear();
+			const published = await workflow.activate();
+
+			expect(activation.error?.message).toMatch(/^Flare is temporarily unavailable \(HTTP 503\)/);
+			expect(restarted).toEqual({ items: null, notActivated: true });
+			expect([published, workflow.active]).toEqual([{ items: null }, true]);
+		});
+
+		it.each(N8N_LINES)('n8n %s: a restart activates a published workflow only: deactivated, nothing', async (n8n) => {
+			const { workflow } = await running(n8n);
+			await workflow.deactivate();
+
+			expect(await workflow.restart()).toEqual({ items: null, notActivated: true });
+			expect(workflow.active).toBe(false);
+		});
+
+		it.each(['2.41', '1.123'] as const)('n8n %s restarted while Flare refuses the API key (401): the activation fails, as the user\'s error it is', async (n8n) => {
+			const { workflow } = await running(n8n);
+			fake.faults.add({ path: SEARCH, times: Infinity, fault: { status: 401, body: { error: 'invalid token' } } });
+
+			const restarted = await workflow.restart();
+			fake.faults.clear();
+
+			expect(restarted.error?.message).toMatch(/^Flare refused the credentials/);
+			expect(workflow.active).toBe(false);
 		});
 	});
 

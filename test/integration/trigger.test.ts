@@ -5,8 +5,10 @@ import { GlobalSearchBody } from '../contract';
 import { FakeFlare, type FakeFlareOptions, type LoggedRequest } from '../fake-flare';
 import { Harness } from '../harness/engine';
 import { TriggerWorkflow, type PollResult } from '../harness/poll';
+import { addProbe, PROBE_NODE_TYPE } from '../harness/probe';
 import { type N8nLine } from '../harness/static-data';
 import { moveClock, useVirtualTime } from '../support/clock';
+import { fs, os, path } from '../support/node';
 import { apiRequests, jsonOf, logSize, loggedSince, masked, simplifiedCredential } from './support';
 
 const SEARCH_PATH = '/firework/v4/credentials/global/_search';
@@ -224,6 +226,19 @@ describe('Flare Trigger', () => {
 			expect(emitted).toEqual(importedSince(iso(0)).slice(-20).map((record) => record.id));
 		});
 
+		it("n8n 2.41 compares the trigger as its computeTriggerDiff does (deeply, credentials included): the same parameters in another order keep its registration; another credential registers it again", async () => {
+			start();
+			harness.addFlareCredential({ apiKey: fake.apiKeys.full, baseUrl: fake.url }, 'cred-2');
+			const workflow = trigger({ options: { leakedValueOutput: 'sha256', backfill: 'none' } });
+			await activate(workflow);
+
+			const reordered = await workflow.reactivate({ options: { backfill: 'none', leakedValueOutput: 'sha256' }, fqdn: 'acme.com', queryType: 'domain' });
+			const otherCredential = await workflow.reactivate(workflow.parameters, { credentialId: 'cred-2' });
+
+			expect(reordered).toBeNull();
+			expect(otherCredential).toEqual({ items: null });
+		});
+
 		it('a poll that fails after fetching emits nothing and keeps the state; the next poll emits everything once', async () => {
 			start();
 			const workflow = trigger();
@@ -275,14 +290,13 @@ describe('Flare Trigger', () => {
 		/**
 		 * n8n saves a workflow's static data only for an id it takes as valid (`isWorkflowIdValid`:
 		 * n8n 1.123 at most 16 characters, n8n 2.41 at most 21), and `n8n import:workflow` keeps the
-		 * id a file gives: the limit docs/trigger.md states, said in n8n's log at each activation.
+		 * id a file gives: the limit docs/trigger.md states, said in n8n's log at such an activation.
 		 */
 		it.each([
 			['1.123', 'saves nothing: after a restart the trigger starts anew, and what arrived while n8n was down is taken as existing', false],
 			['2.41', 'saves the state: after a restart what arrived while n8n was down is emitted, once', true],
 		] as const)('a workflow id of 17 characters, n8n %s: %s', async (line, _behaviour, saves) => {
 			start();
-			const logged = logSize();
 			const workflowId = `flareImported017${saves ? 'a' : 'b'}`;
 			const workflow = trigger({}, { workflowId, n8n: line });
 			expect(await workflow.activate()).toEqual({ items: null });
@@ -296,7 +310,42 @@ describe('Flare Trigger', () => {
 			const acmeAdded = [...Array(10).keys()].map((offset) => fake.dataset.credential(added + offset)).filter((record) => record.domain === 'acme.com');
 			expect(after).toEqual(saves ? acmeAdded.map((record) => record.id) : []);
 			expect(Object.keys(workflow.saved)).toEqual(saves ? ['node:Flare Trigger'] : []);
-			await loggedSince(logged, `this one's has 17`);
+		});
+
+		it("n8n's log says so at the activation of a workflow whose state n8n will not save: an id of 17 characters on n8n 1.123, not on n8n 2.41 (which saves it)", async () => {
+			start();
+			const logged = logSize();
+			expect(await trigger({}, { workflowId: 'flareSaved241017x', n8n: '2.41' }).activate()).toEqual({ items: null });
+			expect(await trigger({}, { workflowId: 'flareUnsaved1x17x', n8n: '1.123' }).activate()).toEqual({ items: null });
+
+			const log = await loggedSince(logged, 'flareUnsaved1x17x');
+
+			expect(log).toContain("this one's has 17");
+			expect(log).not.toContain('flareSaved241017x');
+		});
+
+		/**
+		 * n8n 1.123 removes and adds the workflow again at every save, from a database that holds nothing
+		 * for such an id: the trigger keeps the state of a poll that emitted in this process's memory, as
+		 * n8n 1.123 emits every poll (hostile review of issue 39, F4).
+		 */
+		it.each([
+			['flareImported017x', 'of 17 characters (n8n saves nothing)'],
+			['flareImported16x', 'of 16 characters'],
+		])('n8n 1.123, a workflow id %s, saved unchanged after a poll that emitted: what arrived since that poll is emitted, once', async (workflowId) => {
+			start();
+			const workflow = trigger({}, { workflowId, n8n: '1.123' });
+			expect(await workflow.activate()).toEqual({ items: null });
+			fake.addCredentials(10);
+			moveClock(MINUTE);
+			expect(idsOf((await workflow.poll()).items)).toHaveLength(5);
+			const added = fake.addCredentials(10);
+			const acmeAdded = [...Array(10).keys()].map((offset) => fake.dataset.credential(added + offset)).filter((record) => record.domain === 'acme.com');
+
+			moveClock(MINUTE);
+			const saved = idsOf((await workflow.reactivate(workflow.parameters))?.items);
+
+			expect([...saved, ...(await drain(workflow))]).toEqual(acmeAdded.map((record) => record.id));
 		});
 
 		it('a restart before the first emit: the activation saved its baseline; nothing imported since is lost', async () => {
@@ -429,6 +478,18 @@ describe('Flare Trigger', () => {
 	});
 
 	describe('manual "fetch test event"', () => {
+		it("runs over a Workflow of its own, as n8n's manual run does: the active trigger's static data in memory is not touched (the lifecycle probe counts the polls it saw)", async () => {
+			addProbe(harness, fs.mkdtempSync(path.join(os.tmpdir(), 'flare-probe-')));
+			const probe = new TriggerWorkflow(harness, { type: PROBE_NODE_TYPE, name: 'Lifecycle Probe', parameters: { value: 'a' } });
+			const staticPolls = (result: PollResult) => result.items?.map((item) => item.json.staticPolls);
+
+			const ticks = [await probe.activate(), await probe.poll()].map(staticPolls);
+			const manual = staticPolls(await probe.poll('manual'));
+			const next = staticPolls(await probe.poll());
+
+			expect({ ticks, manual, next }).toEqual({ ticks: [[1], [2]], manual: [3], next: [3] });
+		});
+
 		it('returns the newest matches and changes no state', async () => {
 			start();
 			const workflow = trigger();

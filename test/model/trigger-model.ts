@@ -764,14 +764,16 @@ export class World {
 
 	/**
 	 * An activation n8n runs (at start-up, or for a save of the workflow), as a poll of the model,
-	 * waited for; none when n8n keeps the trigger as it was (n8n 2.41, the trigger unchanged).
+	 * waited for; none when n8n keeps the trigger as it was (n8n 2.41, the trigger unchanged), or
+	 * activates nothing at start-up (the workflow's activation had failed: n8n 1.123 unpublished it,
+	 * n8n 2.41 leaves it off).
 	 */
 	async activation(model: Model, activate: () => Promise<PollResult | null>): Promise<void> {
 		const index = model.polls.length;
 		let skipped = false;
 		const running = this.track(model, this.workflow, async () => {
 			const result = await activate();
-			skipped = result === null;
+			skipped = result === null || result.notActivated === true;
 			return result ?? { items: null };
 		});
 		await this.time.runUntil(running);

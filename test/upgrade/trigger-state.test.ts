@@ -55,7 +55,7 @@ describe(`Flare Trigger: an upgrade from ${upgradeFrom.version}`, () => {
 
 		// n8n starts with the new version: the workflow, its parameters and what n8n stored.
 		moveClockTo(t0 + (last + 1) * MINUTE);
-		const workflow = new TriggerWorkflow(harness, { workflowId: `upgraded-${index}`, parameters: scenario.parameters, budgetMs: scenario.budgetMs });
+		const workflow = new TriggerWorkflow(harness, { workflowId: `upgraded-${index}`, parameters: scenario.parameters, budgetMs: scenario.budgetMs, published: true });
 		workflow.saved = earlier.saved;
 		const restarted = await workflow.restart();
 		expect(restarted.error).toBeUndefined();

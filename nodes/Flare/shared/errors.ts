@@ -306,6 +306,8 @@ function apiError(
 		itemIndex,
 	});
 	if (isRefusedCursor(failure)) error.context.refusedCursor = true;
+	// What failed, for a caller that decides by it (the Flare Trigger's activation, lifecycle.ts).
+	error.context.failure = { status: failure.status, code: failure.code, refused: failure.refused };
 	return error;
 }
 
