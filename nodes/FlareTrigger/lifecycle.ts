@@ -1,6 +1,6 @@
 import { NodeApiError, type IPollFunctions } from 'n8n-workflow';
 
-import type { FlareFailure } from '../Flare/shared/errors';
+import type { FlareFailure } from '../Flare/shared/failure';
 
 /**
  * What the Flare Trigger does about n8n's lifecycle around its polls (docs/trigger.md, "What n8n
