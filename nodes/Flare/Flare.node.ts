@@ -1,3 +1,7 @@
+/**
+ * The Flare node: every resource and operation of resources/ (each a form and a request), run by
+ * shared/runner.ts; its pickers (methods/); usable as an AI Agent's tool.
+ */
 import {
 	NodeConnectionTypes,
 	NodeOperationError,

@@ -1,3 +1,8 @@
+/**
+ * The Flare Alert Trigger (README, "Receive Flare's alerts"): the webhook a Flare alert channel posts
+ * to; checks the signature (signature.ts), starts one execution per delivery, never twice for the same
+ * alert (deliveries.ts), answers Flare at once, leaked values masked.
+ */
 import {
 	NodeConnectionTypes,
 	NodeOperationError,

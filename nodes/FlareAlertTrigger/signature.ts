@@ -1,3 +1,7 @@
+/**
+ * The alert channel's request signature: HMAC-SHA256 of `<t>.<raw body>` with the signing secret,
+ * compared in constant time, within a tolerance of the timestamp.
+ */
 import { createHmac, timingSafeEqual } from 'crypto';
 
 /** The header Flare adds when the alert channel has a request signature secret. */

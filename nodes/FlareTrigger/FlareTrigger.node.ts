@@ -1,3 +1,8 @@
+/**
+ * The Flare Trigger node (docs/trigger.md): one polling node of three kinds (New Leaked Credential,
+ * New Event, New Leaked Cookie), each a form and a watch that poll.ts walks; Fetch Test Event shows
+ * the newest matches without moving anything.
+ */
 import {
 	NodeConnectionTypes,
 	NodeOperationError,

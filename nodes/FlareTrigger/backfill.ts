@@ -1,3 +1,7 @@
+/**
+ * The Flare Trigger's Backfill option: how far back its first activation emits what exists (none, the
+ * last 24 hours, 7 or 30 days), for the kinds that offer it.
+ */
 import type { INodeProperties } from 'n8n-workflow';
 
 const HOUR_MS = 3_600_000;

@@ -1,3 +1,9 @@
+/**
+ * The Flare Trigger's New Event kind (docs/trigger.md): its form, and the watch poll.ts walks
+ * (`newEventWatch`): the tenant's, an identifier's or an identifier group's event feed; `eventKey`
+ * says what is a new entry (an event Flare files again is one), `passes` the severity, tags and
+ * triage filters; Fetch Full Event reads each new event's full record within the poll's time.
+ */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 

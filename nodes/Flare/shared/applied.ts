@@ -9,7 +9,8 @@ import type {
 import { FlareRequestFailed, mayHaveApplied } from './failure';
 
 /**
- * Never twice, also under n8n's Retry On Fail (docs/api-contract.md, "Errors"). n8n runs a node again
+ * Writes Flare may have applied, remembered so that n8n's Retry On Fail never sends one twice
+ * (docs/api-contract.md, "Errors"). n8n runs a node again
  * when its run failed, and, with continue on fail, when its first output item is an error, up to Max
  * Tries: n8n-core 2.41.1, `WorkflowExecute.processRunExecutionData`
  * (dist/execution-engine/workflow-execute.js, lines 1206–1237: the loop over `tryIndex` and its

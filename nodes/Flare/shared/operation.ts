@@ -1,3 +1,8 @@
+/**
+ * What an operation declares (`FlareOperation`): its method and path, its query or body, how its
+ * answer is paged (`Paging`, `nextCursor`), where its records are in the answer (`recordsOf`), its
+ * rate tier and what its errors say. Each resources/<resource>/<operation>.ts exports one.
+ */
 import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
 
 import { type FailureContext } from './errors';

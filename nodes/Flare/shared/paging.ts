@@ -1,3 +1,8 @@
+/**
+ * The one page walker (`walkPages`, docs/api-contract.md, "Paging"): follows Flare's `from`/`next`
+ * cursors page after page, each record once, and stops on a cursor seen before, pages in a row
+ * without a new record, or what the caller has enough of.
+ */
 import type { IDataObject } from 'n8n-workflow';
 
 import { FlareRequestFailed } from './failure';

@@ -1,3 +1,11 @@
+/**
+ * The one entry of the request path (docs/architecture.md, "The request path"): `callFlare` checks an
+ * item's parameters and the credential's settings before anything is sent, chooses the tenant a
+ * request is for (`tenantOf`; its token: transport.ts), sends it or walks its pages (the `from`/`size`
+ * of each page, Return All and Limit: `sendToFlare`, paging.ts) and turns a failure into the error a
+ * user reads (`asNodeError`, errors.ts); `runFlareOperation` runs it for each input item of the Flare
+ * node, pairing outputs and errors with their items. Batched writes: batched.ts.
+ */
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -254,7 +262,7 @@ export function failureContextOf(item: FlareItem, operation: FlareOperation): Fa
 
 /**
  * Any failure of an operation as the error n8n shows: what happened and how to fix it, Flare's text
- * masked (errors.ts `maskFailure`).
+ * masked (failure.ts `maskFailure`).
  */
 export function asNodeError(item: FlareItem, operation: FlareOperation, error: unknown) {
 	if (error instanceof FlareRequestFailed) {

@@ -1,3 +1,9 @@
+/**
+ * Flare's access tokens (docs/api-contract.md, "Authentication"): the API key exchanged for a
+ * one-hour token (`exchangeToken`, used by the credential's preAuthentication), and the tokens of
+ * other tenants, exchanged and cached per API key, Base URL and tenant in this n8n process
+ * (`tenantToken`), renewed after a 401.
+ */
 import type { IDataObject, IHttpRequestHelper, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { discard, readJson } from './body';

@@ -1,3 +1,9 @@
+/**
+ * Sends one request to Flare (docs/api-contract.md, "Rate limits" and "Errors"): through the rate
+ * gate, with the credential's token or, for another tenant, that tenant's (`sendAsTenant`, token.ts),
+ * never following a redirect, reading at most the body it may; retries reads after 429, 5xx and
+ * dropped connections within the Timeout, waiting as Flare asks; a failure leaves as a FlareFailure.
+ */
 import type {
 	IAdditionalCredentialOptions,
 	IHttpRequestHelper,

@@ -10,7 +10,7 @@
  *   view.ts         free text with its markup read through (HTML, BBCode, Markdown, entities, escapes)
  *   reader.ts       the one left-to-right reader of free text, and the families it hands places to:
  *     assignments.ts  a name, a separator and a value       commands.ts   command lines
- *     credentials.ts  combo lines                           lines.ts      tables, cookie files, key lines
+ *     credentials.ts  combo and stealer-log lines           lines.ts      tables, cookie files, key lines
  *     urls.ts         URLs                                  shapes.ts     tokens by their shape, PEM keys
  *     labels.ts       labels of several words, titles
  *   values.ts       a record's own values, found in its texts and URLs
