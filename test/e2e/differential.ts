@@ -1,7 +1,8 @@
 /**
  * The differential check: the harness (test/harness) against a real n8n, on the trigger scenarios of
  * test/e2e/differential-scenario.ts (activation, polls with new events, a changed parameter, a save
- * with the trigger unchanged, an expression error at one poll, a restart). For each line, n8n 2.41.1
+ * with the trigger unchanged, an expression error at one poll, a restart, a save while a poll runs, a
+ * deactivation, a publish again). For each line, n8n 2.41.1
  * and 1.123.81 side by side, a real n8n (`n8n start`, SQLite) runs the scenario with the packed
  * package and the lifecycle probe (test/harness/probe.ts) as a custom node, against the fake Flare
  * API; every poll (n8n's log at debug level), what each emitted (its execution, read through n8n's REST
@@ -9,13 +10,14 @@
  * harness replays it in a process of its own, at the same times, and any difference in polls, items,
  * errors or stored static data fails the check.
  *
- * The check also replays each transcript with a harness broken on purpose (`contextPerPoll`: a new
- * PollContext per tick, as the harness was before issue 39) and fails unless that replay differs: the
- * check shows it can catch a harness that drifts from n8n.
+ * The check also replays each transcript with harnesses broken on purpose (`DRIFTS`: `contextPerPoll`,
+ * a new PollContext per tick, as the harness was before issue 39, on both lines; `noIsCurrent`, n8n
+ * 2.41 emitting a poll a save superseded) and fails unless each replay differs: the check shows it
+ * can catch a harness that drifts from n8n.
  *
- *   npm run test:differential                     (about 5 minutes: one-minute ticks)
+ *   npm run test:differential                     (about 10 minutes: one-minute ticks)
  *   FLARE_E2E_LINES=2 npm run test:differential   (n8n 2.41.1 only)
- *   npx tsx test/e2e/differential.ts --replay <transcript.json> [--variant contextPerPoll]
+ *   npx tsx test/e2e/differential.ts --replay <transcript.json> [--variant contextPerPoll|noIsCurrent]
  *                                                 (the harness side alone, on a transcript kept in
  *                                                  .n8n-e2e/differential/)
  */
@@ -30,7 +32,9 @@ import {
 	type Added,
 	ACTION_SECOND,
 	compare,
+	DRIFTS,
 	fakeOptions,
+	FEED_PATH,
 	flareParameters,
 	type Frame,
 	type FrameKind,
@@ -178,10 +182,17 @@ class RealRun {
 	 * logged meanwhile, and the static data n8n stored by then. What each poll emitted (its execution:
 	 * an emit, or the error n8n recorded) is read at the end ({@link attribute}), by when it started.
 	 */
-	async frame(kind: FrameKind, at: number, end: number, act: () => Promise<void> = async () => {}, saved?: Frame['saved']): Promise<void> {
+	async frame(
+		kind: FrameKind,
+		at: number,
+		end: number | (() => number),
+		act: () => Promise<void> = async () => {},
+		saved?: Frame['saved'],
+		saveAt?: number,
+	): Promise<void> {
 		await until(at);
 		await act();
-		await until(end);
+		await until(typeof end === 'number' ? end : end());
 		const polls: Frame['polls'] = { flare: [], probe: [] };
 		for (const key of WORKFLOWS) {
 			const starts = this.pollsLogged(key).slice(this.counted[key]);
@@ -189,7 +200,7 @@ class RealRun {
 			polls[key] = starts.map((start) => ({ at: start, items: null }));
 		}
 		const stored = { flare: await this.n8n.storedStaticData(WORKFLOW.flare.id), probe: await this.n8n.storedStaticData(WORKFLOW.probe.id) };
-		this.frames.push({ kind, at, ...(saved ? { saved } : {}), added: this.pending, polls, stored: stored as Frame['stored'] });
+		this.frames.push({ kind, at, ...(saved ? { saved } : {}), ...(saveAt ? { saveAt } : {}), added: this.pending, polls, stored: stored as Frame['stored'] });
 		this.pending = [];
 		this.log(`  ${this.line}: ${kind} at ${new Date(at).toISOString()}: polls ${WORKFLOWS.map((key) => `${key} ${polls[key].length}`).join(', ')}`);
 	}
@@ -232,6 +243,16 @@ class RealRun {
 	/** Publishes a workflow (the editor's Publish; n8n 1.123: Activate). */
 	async publish(key: WorkflowKey): Promise<void> {
 		await this.rest.activate(WORKFLOW[key].id);
+	}
+
+	/** Unpublishes a workflow (the editor's Unpublish; n8n 1.123: Deactivate). */
+	async deactivate(key: WorkflowKey): Promise<void> {
+		await this.rest.request('POST', `/workflows/${WORKFLOW[key].id}/deactivate`, {});
+	}
+
+	/** The fake holds its next answer of the tenant feed `ms` (a slow poll). */
+	holdFeed(ms: number): void {
+		this.fake.faults.add({ path: FEED_PATH, fault: { delayMs: ms } });
 	}
 
 	/**
@@ -328,7 +349,35 @@ async function realRun(lineKey: LineKey, install: InstalledN8n, tarball: string,
 			await run.frame('tick', frameEnd(at), tick(at) + 9 * SECOND);
 			run.addEvent('critical');
 			at += MINUTE;
-			await run.frame('restart', at, at, async () => await run.restart());
+			// The restart frame ends with the tick after start-up (however slow the start): its
+			// activations and that tick, which the replay runs at the times n8n logged.
+			await run.frame('restart', at, () => nextSecond(TICK_SECOND) + 9 * SECOND, async () => await run.restart());
+			// A tick whose feed answer the fake holds 25 s; the Flare Trigger saved changed (severity high
+			// or more) while it runs.
+			at = nextSecond(ACTION_SECOND) + MINUTE;
+			const heldFrom = at - 16 * SECOND;
+			await until(heldFrom);
+			run.addEvent('critical');
+			run.holdFeed(25 * SECOND);
+			await run.frame('heldSave', heldFrom, frameEnd(at), async () => {
+				await until(at);
+				await run.save('flare', flareParameters(), 220);
+			}, { flare: flareParameters() }, at);
+			await run.frame('tick', frameEnd(at), tick(at) + 9 * SECOND);
+			// Both unpublished; an event; a tick (none runs); both published again.
+			at += MINUTE;
+			await run.frame('deactivate', at, frameEnd(at), async () => {
+				await run.deactivate('flare');
+				await run.deactivate('probe');
+			});
+			run.addEvent('critical');
+			await run.frame('tick', frameEnd(at), tick(at) + 9 * SECOND);
+			at += MINUTE;
+			await run.frame('publish', at, frameEnd(at), async () => {
+				await run.publish('flare');
+				await run.publish('probe');
+			});
+			await run.frame('tick', frameEnd(at), tick(at) + 9 * SECOND);
 			await run.attribute();
 		} finally {
 			await run.stop();
@@ -389,11 +438,16 @@ async function main(): Promise<void> {
 		const folder = path.join(workFolder(root), 'differential', real.line);
 		const file = path.join(folder, 'transcript.json');
 		const faithful = compare(real, await replayIn({ transcript: file, variant: 'none', out: path.join(folder, 'replay.json') }));
-		const broken = compare(real, await replayIn({ transcript: file, variant: 'contextPerPoll', out: path.join(folder, 'replay-contextPerPoll.json') }));
-		say(`n8n ${real.line}: ${real.frames.length} frames, ${real.frames.reduce((sum, frame) => sum + frame.polls.flare.length + frame.polls.probe.length, 0)} polls; the harness: ${faithful.length ? `${faithful.length} differences` : 'the same'}; a harness with a context per poll: ${broken.length} differences`);
+		say(`n8n ${real.line}: ${real.frames.length} frames, ${real.frames.reduce((sum, frame) => sum + frame.polls.flare.length + frame.polls.probe.length, 0)} polls; the harness: ${faithful.length ? `${faithful.length} differences` : 'the same'}`);
 		for (const difference of faithful) failures.push(`n8n ${real.line}: ${difference}`);
-		for (const difference of broken.slice(0, 3)) say(`  (broken on purpose) ${difference}`);
-		if (broken.length === 0) failures.push(`n8n ${real.line}: a harness that makes a PollContext per poll gave the same transcript: the check cannot catch it`);
+		// Each harness broken on purpose must differ (DRIFTS: on the lines where the drift matters).
+		for (const [variant, lines] of Object.entries(DRIFTS) as Array<[Variant, N8nLine[]]>) {
+			if (!lines.includes(real.line)) continue;
+			const broken = compare(real, await replayIn({ transcript: file, variant, out: path.join(folder, `replay-${variant}.json`) }));
+			say(`  a harness broken on purpose (${variant}): ${broken.length} differences`);
+			for (const difference of broken.slice(0, 3)) say(`    ${difference}`);
+			if (broken.length === 0) failures.push(`n8n ${real.line}: a harness broken on purpose (${variant}) gave the same transcript: the check cannot catch it`);
+		}
 	}
 	say(await secrets.write(root));
 	if (secrets.leaks) failures.push(secrets.describe());
