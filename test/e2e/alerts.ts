@@ -518,10 +518,19 @@ export const ALERT_CASES: AlertCase[] = [
 		trigger: 'Flare alert',
 		async run({ fake, active, note }) {
 			const node = 'Flare alert';
-			// n8n serves the webhook before it has run the node's create(): wait for Flare's answer.
+			// n8n serves the webhook before it has run the node's create(): wait for Flare's answer. Only
+			// the channels that send to this workflow's URL (Alert Channel → Create runs in another case).
+			const toThisWorkflow = (body: unknown) => {
+				const url = (body as { params?: { webhook_url?: unknown } } | undefined)?.params?.webhook_url;
+				return typeof url === 'string' && URL.canParse(url) && new URL(url).pathname === new URL(active.url).pathname;
+			};
 			const channelRequests = () =>
 				fake.requests.filter(
-					(request) => request.method === 'POST' && request.path === '/firework/v4/alerts/channels' && request.status !== 0,
+					(request) =>
+						request.method === 'POST' &&
+						request.path === '/firework/v4/alerts/channels' &&
+						request.status !== 0 &&
+						toThisWorkflow(request.body),
 				);
 			for (let wait = 0; wait < 300 && channelRequests().length === 0; wait++) await sleep(100);
 			const created = channelRequests();

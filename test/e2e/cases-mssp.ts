@@ -58,7 +58,7 @@ export const MSSP_CASES: E2eCase[] = [
 	},
 	{
 		file: 'operations/tenant-update.json',
-		about: "Tenant → Update: tenant 606's global-search limit, its settings read first and kept",
+		about: "Tenant → Update: tenant 606's global-search limit, its settings read first and kept (Prevent Global Search too)",
 		steps: one({
 			check(run, { fake, api }) {
 				const node = 'Limit tenant 606';
@@ -67,7 +67,7 @@ export const MSSP_CASES: E2eCase[] = [
 					requestsOf(api),
 					[
 						['GET', '/firework/v2/tenants/606', {}, undefined],
-						['PUT', '/firework/v2/tenants/606', {}, { name: tenant.name, description: tenant.description, industry: tenant.industry, number_of_employees: tenant.number_of_employees, global_search_calls_limit: 500 }],
+						['PUT', '/firework/v2/tenants/606', {}, { name: tenant.name, description: tenant.description, industry: tenant.industry, number_of_employees: tenant.number_of_employees, prevent_global_search: tenant.prevent_global_search, global_search_calls_limit: 500 }],
 					],
 					node,
 					'requests',

@@ -222,13 +222,16 @@ export class EditorSession {
 
 	/**
 	 * Waits until the execution has ended and its data is stored (n8n can report the end of an
-	 * execution a moment before its data is stored), and returns its run.
+	 * execution a moment before its data is stored; n8n 1.123 even a success whose data is still
+	 * empty, logging "Found successful execution where data is empty stringified array"), and
+	 * returns its run.
 	 */
 	async finishedExecution(id: string, timeoutSeconds = 300): Promise<RunJson> {
 		const started = Date.now();
 		for (;;) {
 			const { status, run } = await this.execution(id);
-			if (!['new', 'running'].includes(status) && run) return run;
+			const stored = run && (status !== 'success' || Object.keys(run.data.resultData.runData ?? {}).length > 0);
+			if (!['new', 'running'].includes(status) && stored) return run;
 			if (Date.now() - started > timeoutSeconds * 1000) {
 				throw new Error(
 					`execution ${id} still ${status}, without its data, after ${timeoutSeconds} s`,
