@@ -27,6 +27,7 @@ import { ALERT_CASES } from '../e2e/alerts';
 import { ACTING_ALERT_CASES } from '../e2e/alerts-acting';
 import { CASES, FAKE_MODEL_SCRIPT, SUITE_DATASET } from '../e2e/cases';
 import { ACTING_CASES } from '../e2e/cases-acting';
+import { IDENTITY_CASES, IDENTITY_DRY_RUNS } from '../e2e/identity-acting';
 import { FAKE_MODEL_API_KEY, FakeModel } from '../e2e/fake-model';
 import { ensureN8n, LINES } from '../e2e/install';
 import { E2eSecretScan } from '../e2e/secrets';
@@ -127,7 +128,14 @@ async function main(): Promise<void> {
 
 	const files = allWorkflowFiles(root);
 	// The playbooks that act need the e2e suite's stand-ins of their tools: they run there, not here.
-	const untested = workflowsWithoutTest(files, [...CASES, ...ALERT_CASES, ...ACTING_CASES, ...ACTING_ALERT_CASES]);
+	const untested = workflowsWithoutTest(files, [
+		...CASES,
+		...ALERT_CASES,
+		...ACTING_CASES,
+		...ACTING_ALERT_CASES,
+		...IDENTITY_CASES,
+		...IDENTITY_DRY_RUNS,
+	]);
 	if (untested.length) throw new Error(`Workflows without an e2e case: ${untested.join(', ')}`);
 
 	// Whatever is missing installs while the package builds.

@@ -38,7 +38,7 @@ import {
 } from './failure';
 import type { FlareContext } from './item';
 import type { FlareResponse, RateTier } from './operation';
-import { rateGate, reportSendTo, type RateGate } from './rateGate';
+import { DOCUMENTED_INTERVAL_MS, rateGate, reportSendTo, type RateGate } from './rateGate';
 import { tenantToken } from './token';
 import { wait } from './wait';
 
@@ -337,8 +337,11 @@ export async function flareRequest(
 			}
 			rateLimited++;
 			rateLimitWaitedMs += waitMs;
-			// The whole tier of this organization holds back, this request included.
-			gate.pauseUntil(Date.now() + waitMs);
+			// The whole tier of this organization holds back, this request included, and a random part
+			// of one interval more: n8n's workers pace apart, and a retry sent at the same point of each
+			// second as another worker's requests would meet Flare's limit every time (queue mode:
+			// docs/queue-mode.md).
+			gate.pauseUntil(Date.now() + waitMs + Math.floor(Math.random() * DOCUMENTED_INTERVAL_MS[request.tier]));
 			continue;
 		}
 		if (!isRetryable(failure, request.write) || transient >= MAX_TRANSIENT_RETRIES) {
