@@ -86,12 +86,13 @@ async function main(): Promise<void> {
 /** The map of the test folders, with the time of their files in the last run (summed: jest runs two at once). */
 function folderMap(): string {
 	const report = JSON.parse(fs.readFileSync(jestFile, 'utf8')) as {
-		testResults: Array<{ name: string; perfStats: { start: number; end: number } }>;
+		testResults: Array<{ name: string; perfStats?: { start: number; end: number }; startTime?: number; endTime?: number }>;
 	};
 	const seconds = new Map<string, number>();
 	for (const result of report.testResults) {
 		const folder = path.relative(root, result.name).split(path.sep).slice(0, 2).join('/');
-		seconds.set(folder, (seconds.get(folder) ?? 0) + (result.perfStats.end - result.perfStats.start) / 1000);
+		const { start, end } = result.perfStats ?? { start: result.startTime ?? 0, end: result.endTime ?? 0 };
+		seconds.set(folder, (seconds.get(folder) ?? 0) + (end - start) / 1000);
 	}
 	const time = (s: number) => (s >= 60 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${Math.round(s)} s`);
 	return [
