@@ -73,6 +73,20 @@ export function boundedText(
 	return value;
 }
 
+/**
+ * {@link boundedText} that can go in a URL (no lone surrogate), checked where an operation reads Flare
+ * before its own request (the runner checks the rest when it builds the request).
+ */
+export function urlText(item: FlareItem, name: string, max: number): string {
+	const value = boundedText(item, name, max);
+	try {
+		encodeURIComponent(value);
+	} catch {
+		throw parameterError(item, name, 'contains characters that cannot be sent (an incomplete Unicode surrogate pair)');
+	}
+	return value;
+}
+
 /** A GUID, as Microsoft Entra (Azure) tenant IDs are, in lowercase. */
 export function guid(item: FlareItem, name: string): string {
 	const value = requiredText(item, name);

@@ -9,7 +9,7 @@ import {
 	type FlareOperation,
 	type FlareResponse,
 } from '../../shared/operation';
-import { boundedText, MAX_NAME_LENGTH } from '../../shared/validation';
+import { MAX_NAME_LENGTH, urlText } from '../../shared/validation';
 import { isGiven } from '../identifier/data';
 import { ORGANIZATION_ADMIN_ONLY, organizationOf } from '../tenant/organization';
 
@@ -84,7 +84,7 @@ export const getAllOperation: FlareOperation = {
 	apiFields: { size: 'limit', q: 'filters.search' },
 	async prepare(item, request) {
 		request.qs = isGiven(item, 'filters.search')
-			? { q: boundedText(item, 'filters.search', MAX_NAME_LENGTH) }
+			? { q: urlText(item, 'filters.search', MAX_NAME_LENGTH) }
 			: {};
 		request.pathParameters.organization_id = await organizationOf(item);
 	},
