@@ -50,7 +50,7 @@ import { flareRequest, type FlareRequest } from './transport';
 import { AppliedWrites, mayHaveBeenApplied } from './applied';
 import { runBatched } from './batched';
 import { oneAtATime } from './records';
-import { optionValue } from './validation';
+import { optionValue, urlEncoded } from './validation';
 
 /** How much of an operation to fetch, and what to do with each page. */
 export interface CallOptions {
@@ -130,16 +130,7 @@ function checkUrlValues(
 				`has an empty, "." or ".." part between its slashes: it would change the address of the request`,
 			);
 		}
-		let encoded: string;
-		try {
-			encoded = encodeURIComponent(text);
-		} catch {
-			throw parameterError(
-				item,
-				name,
-				'contains characters that cannot be sent (an incomplete Unicode surrogate pair)',
-			);
-		}
+		const encoded = urlEncoded(item, name, text);
 		if (encoded.length > MAX_URL_VALUE_LENGTH) {
 			throw parameterError(
 				item,

@@ -79,12 +79,17 @@ export function boundedText(
  */
 export function urlText(item: FlareItem, name: string, max: number): string {
 	const value = boundedText(item, name, max);
+	urlEncoded(item, name, value);
+	return value;
+}
+
+/** `text` encoded for a URL, or the error naming `name` when it holds a lone surrogate. */
+export function urlEncoded(item: FlareItem, name: string, text: string): string {
 	try {
-		encodeURIComponent(value);
+		return encodeURIComponent(text);
 	} catch {
 		throw parameterError(item, name, 'contains characters that cannot be sent (an incomplete Unicode surrogate pair)');
 	}
-	return value;
 }
 
 /** A GUID, as Microsoft Entra (Azure) tenant IDs are, in lowercase. */
