@@ -276,6 +276,9 @@ interface FeedMatch {
 	keeps: (event: StoredEvent, state: EventState) => boolean;
 }
 
+/** The starting events of each kind of store made in this process (see the constructor). */
+const STARTING_EVENTS = new Map<string, Array<[Omit<StoredEvent, 'seq'>, EventState]>>();
+
 export class EventStore {
 	private readonly feeds = new Map<number, StoredEvent[]>();
 	private readonly states = new Map<number, Map<string, EventState>>();
@@ -292,20 +295,38 @@ export class EventStore {
 		for (const tenantId of options.tenants) {
 			this.feeds.set(tenantId, []);
 			this.states.set(tenantId, new Map());
-			const next = seededStream(hash32(options.seed, 0xfeed, tenantId));
-			let materializedMs = options.startMs;
-			const known = this.knownIdentifiers(tenantId);
-			for (let k = 0; k < options.eventsPerTenant; k++) {
-				if (k % 7 !== 6) materializedMs = options.startMs + k * STEP_MS + (next() % (STEP_MS / 3));
-				const generated = this.generate(tenantId, k, next, known, {
-					type: EVENT_TYPES[(k + tenantId) % EVENT_TYPES.length],
-					id: eventId(tenantId, k),
-					materializedMs,
-					estimatedCreatedMs: materializedMs - 3_600_000 - (next() % (30 * DAY_MS)),
-				});
-				this.add(generated, plantNotes(seededState(next, materializedMs), generated, k));
-			}
 		}
+		// Every fake made or reset with the same options and identifiers starts from the same events:
+		// they are made once per process and copied (a copy costs a fraction of making them).
+		const known = options.tenants.map((tenantId) => this.knownIdentifiers(tenantId));
+		const key = JSON.stringify([
+			options,
+			known.map((ids, index) => ids.map((id) => this.identifiers.identifier(id, options.tenants[index]))),
+		]);
+		let start = STARTING_EVENTS.get(key);
+		if (!start) {
+			start = options.tenants.flatMap((tenantId, index) => this.startingEvents(tenantId, known[index]));
+			STARTING_EVENTS.set(key, start);
+		}
+		for (const [generated, state] of structuredClone(start)) this.add(generated, state);
+	}
+
+	/** The events a tenant's feed starts with, each with its tenant state, in the order they are made. */
+	private startingEvents(tenantId: number, known: number[]): Array<[Omit<StoredEvent, 'seq'>, EventState]> {
+		const events: Array<[Omit<StoredEvent, 'seq'>, EventState]> = [];
+		const next = seededStream(hash32(this.options.seed, 0xfeed, tenantId));
+		let materializedMs = this.options.startMs;
+		for (let k = 0; k < this.options.eventsPerTenant; k++) {
+			if (k % 7 !== 6) materializedMs = this.options.startMs + k * STEP_MS + (next() % (STEP_MS / 3));
+			const generated = this.generate(tenantId, k, next, known, {
+				type: EVENT_TYPES[(k + tenantId) % EVENT_TYPES.length],
+				id: eventId(tenantId, k),
+				materializedMs,
+				estimatedCreatedMs: materializedMs - 3_600_000 - (next() % (30 * DAY_MS)),
+			});
+			events.push([generated, plantNotes(seededState(next, materializedMs), generated, k)]);
+		}
+		return events;
 	}
 
 	/** The tenant's feed, in order of materialization (a copy). */
