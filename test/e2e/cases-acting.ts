@@ -14,6 +14,7 @@ import {
 	type Step,
 	type StepContext,
 } from './cases';
+import { NotedPerFake } from './noted';
 import { check, checkEqual, type RunView } from './report';
 import type { Received } from './stand-ins/http';
 import type { Email } from './stand-ins/smtp';
@@ -134,13 +135,14 @@ function checkDailyLeakWatch(run: RunView, { fake, api, received }: StepContext)
 
 // ---- high and critical events to Slack ----
 
-let events: Array<{ event: FeedItem; activity: FullEvent['activity'] }> = [];
+type SlackEvent = { event: FeedItem; activity: FullEvent['activity'] };
+const slackEvents = new NotedPerFake<SlackEvent[]>();
 
 /** Slack's mrkdwn control characters, escaped as Slack documents it. */
 const escapeSlack = (text: string) =>
 	text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-function slackText({ event, activity }: (typeof events)[number]): string {
+function slackText({ event, activity }: SlackEvent): string {
 	const names = (event.identifiers ?? []).map((identifier) => identifier.name).join(', ');
 	return [
 		`:rotating_light: *[${event.metadata.severity.toUpperCase()}] ${escapeSlack(activity.header.title ?? event.metadata.uid)}*`,
@@ -171,15 +173,19 @@ export const ACTING_CASES: E2eCase[] = [
 					fake.feed.feedAll(TENANT, { filters: { severity: 'high' }, order: 'desc' }),
 					fake.plantedValues(),
 				).slice(0, 5);
-				events = items.map((event) => ({
-					event,
-					activity: maskedView(
-						fake.events.fullEvent(event.metadata.uid, TENANT)!.activity,
-						fake.plantedValues(),
-					),
-				}));
+				slackEvents.set(
+					fake,
+					items.map((event) => ({
+						event,
+						activity: maskedView(
+							fake.events.fullEvent(event.metadata.uid, TENANT)!.activity,
+							fake.plantedValues(),
+						),
+					})),
+				);
 			},
-			check(run, { received }) {
+			check(run, { fake, received }) {
+				const events = slackEvents.get(fake);
 				const node = 'Post to #soc-alerts';
 				checkEqual(
 					events.length,

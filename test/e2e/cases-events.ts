@@ -7,6 +7,7 @@ import type { FeedItem, FeedRequestBodyInput, FullEvent } from '../contract';
 import type { FakeFlare, LoggedRequest } from '../fake-flare';
 import { maskedView } from '../integration/support';
 import type { E2eCase, Step } from './cases';
+import { NotedPerFake } from './noted';
 import { check, checkEqual } from './report';
 
 /** The tenant the suite's credential acts for (the fake's first). */
@@ -71,10 +72,7 @@ const IGNORED_UIDS = [
 ];
 
 /** What the playbook saw before it ran: the critical events and their full events. */
-let critical: { events: FeedItem[]; activities: Array<FullEvent['activity']> } = {
-	events: [],
-	activities: [],
-};
+const critical = new NotedPerFake<{ events: FeedItem[]; activities: Array<FullEvent['activity']> }>();
 
 export const EVENT_CASES: E2eCase[] = [
 	{
@@ -182,13 +180,13 @@ export const EVENT_CASES: E2eCase[] = [
 		steps: one({
 			before(fake) {
 				const events = feed(fake, { filters: { severity: 'critical' }, order: 'desc' }).slice(0, 5);
-				critical = {
+				critical.set(fake, {
 					events,
 					activities: events.map((event) => activity(fake, event.metadata.uid)),
-				};
+				});
 			},
 			check(run, { fake, api }) {
-				const { events, activities } = critical;
+				const { events, activities } = critical.get(fake);
 				const uids = events.map((event) => event.metadata.uid);
 				const trigger = 'New critical event';
 				checkEqual(uids.length, 5, trigger, 'the feed has 5 critical events or more');

@@ -9,6 +9,7 @@ import { createHash } from 'crypto';
 import type { FakeFlare } from '../fake-flare';
 import { masked, maskedView } from '../integration/support';
 import type { E2eCase, Step } from './cases';
+import { NotedPerFake } from './noted';
 import { check, checkEqual } from './report';
 
 const TENANT = 101;
@@ -19,8 +20,10 @@ const requestsOf = (api: Array<{ method: string; path: string; query: unknown; b
 const view = <T>(fake: FakeFlare, data: T) => maskedView(data, fake.plantedValues());
 
 /** The stealer logs of the tenant's feed that the cookie playbook's cookies come from. */
-let stealerLogs: string[] = [];
-let cookies: Array<{ uuid: string; value: string; event_uid?: string; name: string }> = [];
+const noted = new NotedPerFake<{
+	stealerLogs: string[];
+	cookies: Array<{ uuid: string; value: string; event_uid?: string; name: string }>;
+}>();
 
 export const PLAYBOOK_CASES: E2eCase[] = [
 	{
@@ -226,7 +229,7 @@ export const PLAYBOOK_CASES: E2eCase[] = [
 			before(fake: FakeFlare) {
 				// Three session cookies of the app from two stealer logs of the tenant's feed, one expired,
 				// one of another name.
-				stealerLogs = fake.feed
+				const stealerLogs = fake.feed
 					.feedAll(TENANT, { filters: { type: ['stealer_log'] }, order: 'desc' })
 					.slice(0, 2)
 					.map((item) => item.metadata.uid);
@@ -234,15 +237,17 @@ export const PLAYBOOK_CASES: E2eCase[] = [
 				const at = (ms: number) => new Date(ms).toISOString();
 				const add = (eventUid: string, secondsAgo: number, extra: { name?: string; expiresAt?: string } = {}) =>
 					fake.addCookies(1, { domain: 'app.example.com', importedAt: at(now - secondsAgo * 1000), eventUid, name: extra.name ?? 'session', expiresAt: extra.expiresAt ?? at(now + 30 * 86_400_000) });
-				cookies = [
+				const cookies = [
 					...add(stealerLogs[0], 30),
 					...add(stealerLogs[1], 20),
 					...add(stealerLogs[0], 10),
 					...add(stealerLogs[1], 5, { expiresAt: at(now - 86_400_000) }),
 					...add(stealerLogs[1], 5, { name: 'remember_me' }),
 				];
+				noted.set(fake, { stealerLogs, cookies });
 			},
 			check(run, { fake, api }) {
+				const { stealerLogs, cookies } = noted.get(fake);
 				const trigger = 'New leaked cookie of our app';
 				checkEqual(stealerLogs.length, 2, trigger, 'the feed has 2 stealer logs or more');
 				checkEqual(

@@ -11,6 +11,7 @@ import type { FeedItem, IdentityRecord, LeakedCookie, StealerLogCookie, TenantCr
 import type { FakeFlare, LoggedRequest } from '../fake-flare';
 import { masked, maskedView, simplifiedIdentities } from '../integration/support';
 import type { E2eCase, Step } from './cases';
+import { NotedPerFake } from './noted';
 import { check, checkEqual } from './report';
 
 const TENANT = 101;
@@ -52,7 +53,7 @@ const simplifiedTenantCredential = (record: TenantCredential) => ({
 });
 
 /** What the playbook saw before it ran: the 5 newest stealer logs. */
-let stealerLogs: FeedItem[] = [];
+const notedStealerLogs = new NotedPerFake<FeedItem[]>();
 
 export const RESPONSE_CASES: E2eCase[] = [
 	// ---- identifier groups ----
@@ -369,9 +370,10 @@ export const RESPONSE_CASES: E2eCase[] = [
 		manualFrom: 'New stealer log',
 		steps: one({
 			before(fake: FakeFlare) {
-				stealerLogs = fake.feed.feedAll(TENANT, { filters: { type: ['stealer_log'] }, order: 'desc' }).slice(0, 5);
+				notedStealerLogs.set(fake, fake.feed.feedAll(TENANT, { filters: { type: ['stealer_log'] }, order: 'desc' }).slice(0, 5));
 			},
 			check(run, { fake, api }) {
+				const stealerLogs = notedStealerLogs.get(fake);
 				const trigger = 'New stealer log';
 				checkEqual(stealerLogs.length, 5, trigger, 'the feed has 5 stealer logs or more');
 				checkEqual(run.json(trigger), maskedView(stealerLogs, fake.plantedValues()), trigger, 'output: the 5 newest stealer logs, masked');

@@ -10,6 +10,7 @@
 import type { FakeFlare } from '../fake-flare';
 import type { AlertCaseContext } from './alerts';
 import type { E2eCase } from './cases';
+import { NotedPerFake } from './noted';
 import { type ActivePolledWorkflow, polledCase } from './polled';
 import { check, checkEqual, RunView } from './report';
 import type { ToolStandIns } from './stand-ins';
@@ -412,8 +413,10 @@ function identityCases(playbook: Playbook, names: Record<string, LeakSpec[]>) {
 			names.refused,
 		),
 		step(
-			'a leak of 150 addresses is handled whole',
-			Array.from({ length: 150 }, (_, n): LeakSpec => [`bulk.user${String(n).padStart(3, '0')}x`]),
+			// One more than a page of 100, where the playbooks once stopped (review of issue 41, F3). Each
+			// global search of the trigger waits a second (Flare's rate): every address more costs time.
+			'a leak of 101 addresses, more than a page, is handled whole',
+			Array.from({ length: 101 }, (_, n): LeakSpec => [`bulk.user${String(n).padStart(3, '0')}x`]),
 		),
 		step('a leak without credential_hash is acted on once', names.noHash, true),
 		step(playbook.tool === 'okta' ? 'a redirect from Okta sends the token nowhere' : 'a redirect from Graph sends the token nowhere', names.redirect),
@@ -456,8 +459,8 @@ export const IDENTITY_CASES = [
 
 // ---- a run by hand: a dry run ----
 
-/** The people of each playbook's run by hand. */
-const dryRuns: Record<string, Person[]> = {};
+/** The people of the playbook's run by hand under way (a line runs one at a time, noted.ts). */
+const dryRuns = new NotedPerFake<Person[]>();
 
 function dryRunCase(playbook: Playbook): E2eCase {
 	const specs: LeakSpec[] = [['uma.stein', 2], ['vera.lind'], ['former.will.ott'], ['x/../vera.lind']];
@@ -470,10 +473,10 @@ function dryRunCase(playbook: Playbook): E2eCase {
 			{
 				before(fake) {
 					// The newest 5 leaks of the domain: the trigger's test event returns those.
-					dryRuns[playbook.file] = peopleOf(playbook, addLeaks(fake, playbook.domain, specs));
+					dryRuns.set(fake, peopleOf(playbook, addLeaks(fake, playbook.domain, specs)));
 				},
-				check(run, { api, received }) {
-					const people = dryRuns[playbook.file];
+				check(run, { fake, api, received }) {
+					const people = dryRuns.get(fake);
 					checkEqual(
 						lines(received, playbook.tool).sort(),
 						people

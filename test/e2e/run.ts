@@ -2,7 +2,9 @@
  * The end-to-end suite (`npm run test:e2e`): every workflow in workflows/ runs in a real n8n, with this
  * package installed from its packed tarball, against the fake Flare API, on each n8n line.
  *
- *   FLARE_E2E_LINES=2|1|2,1|all   n8n lines to run (default: 2,1)
+ *   FLARE_E2E_LINES=2|1|2,1|all   n8n lines to run (default: 2,1), side by side, each with its own
+ *                                 fakes and stand-ins (the first prints as it goes, the others after it)
+ *   FLARE_E2E_ONE_LINE_AT_A_TIME=1  the lines one after the other
  *   FLARE_E2E_ONLY=<text>[,<text>…] only the workflows whose file contains one of the texts
  *   FLARE_E2E_SKIP_BUILD=1        pack the current dist/ without building first
  *   FLARE_E2E_CACHE=<folder>      where n8n is installed (default: ~/.cache/n8n-nodes-flareio)
@@ -27,6 +29,7 @@ import {
 	allWorkflowFiles,
 	buildAndPack,
 	type CaseContext,
+	heldOutput,
 	prepareInstance,
 	readWorkflow,
 	repositoryRoot,
@@ -48,7 +51,7 @@ interface Failure {
 	subject?: string;
 }
 
-/** What every case of every line shares: the fakes, the secret scan, the failures found so far. */
+/** What the cases of one line use: its fakes and stand-ins, and the secret scan and failures all share. */
 interface Suite extends CaseContext {
 	root: string;
 	cases: E2eCase[];
@@ -67,8 +70,6 @@ async function runLine(
 	const started = Date.now();
 	say('');
 	say(`== ${LINES[line].label}`);
-	fake.reset(); // fresh dataset state, tokens and request log for each line
-	tools?.reset(); // and for the tools' stand-ins
 	const workflows = new Map(
 		[...cases, ...suite.alertCases].map((testCase) => [
 			testCase.file,
@@ -238,28 +239,45 @@ async function main(): Promise<void> {
 			`Operations without a workflow in workflows/operations/: ${missing.join(', ')}`,
 		);
 	}
-	const fake = await FakeFlare.start(SUITE_DATASET);
-	say(`Fake Flare API on ${fake.url} (${fake.options.credentials} credentials).`);
-	// The chat model of the AI Agent workflow (behaviours/ai-agent-tool.json), behind an OpenAI credential.
-	const model = await FakeModel.start(FAKE_MODEL_SCRIPT);
-	// The tools the playbooks act on (Jira, Slack, Entra ID, Okta, e-mail, a chat model): local stand-ins.
-	const tools = await ToolStandIns.start(path.join(workFolder(root), 'stand-ins'));
-	watchOwnDomains(tools);
-	say(`Stand-ins of the playbooks' tools: ${tools.pageUrl} (the HTTPS proxy and its test CA for the n8n under test only).`);
+	// Each line has its own fake Flare API, chat model of the AI Agent workflow (behind an OpenAI
+	// credential) and stand-ins of the tools the playbooks act on (Jira, Slack, Entra ID, Okta, e-mail,
+	// a chat model), so that the lines run side by side: each mostly waits on its n8n.
+	const parts = await Promise.all(
+		lines.map(async (line) => {
+			const fake = await FakeFlare.start(SUITE_DATASET);
+			const model = await FakeModel.start(FAKE_MODEL_SCRIPT);
+			const tools = await ToolStandIns.start(path.join(workFolder(root), `stand-ins-${line}`));
+			watchOwnDomains(tools);
+			say(
+				`${LINES[line].label}: fake Flare API on ${fake.url} (${fake.options.credentials} credentials), stand-ins of the playbooks' tools on ${tools.pageUrl} (the HTTPS proxy and its test CA for the n8n under test only).`,
+			);
+			return { fake, model, tools };
+		}),
+	);
 	const failures: Failure[] = [];
-	const secrets = new E2eSecretScan(fake.apiKeys.full, 'e2e', tools.secrets());
-	const suite: Suite = { root, cases, alertCases, fake, model, tools, secrets, failures };
+	const secrets = new E2eSecretScan(parts[0].fake.apiKeys.full, 'e2e', parts[0].tools.secrets());
 	try {
-		// Missing n8n installs all start now, side by side, while the first line runs its workflows.
+		// Missing n8n installs all start now, side by side.
 		const installs = new Map(lines.map((line) => [line, ensureN8n(line, say)]));
 		for (const install of installs.values()) install.catch(() => undefined); // awaited below
-		for (const line of lines) {
-			await runLine(suite, line, installs.get(line)!, tarball);
+		const runOn = async (line: LineKey, index: number) =>
+			await runLine({ root, cases, alertCases, secrets, failures, ...parts[index] }, line, installs.get(line)!, tarball);
+		if (processRef.env.FLARE_E2E_ONE_LINE_AT_A_TIME === '1') {
+			for (const [index, line] of lines.entries()) await runOn(line, index);
+		} else {
+			const runs = lines.map(async (line, index) =>
+				index === 0
+					? await runOn(line, index).then(() => ({ print: () => undefined }))
+					: await heldOutput(async () => await runOn(line, index)),
+			);
+			for (const run of runs) (await run).print();
 		}
 	} finally {
-		await fake.stop();
-		await model.stop();
-		await tools.stop();
+		for (const { fake, model, tools } of parts) {
+			await fake.stop();
+			await model.stop();
+			await tools.stop();
+		}
 	}
 	say('');
 	say(await secrets.write(root));

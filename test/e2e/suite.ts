@@ -5,7 +5,7 @@
  */
 import type { FakeFlare } from '../fake-flare';
 import { CANARY_SIGNING_SECRET } from '../reliability/secret-scan';
-import { fs, path, processRef } from '../support/node';
+import { AsyncLocalStorage, fs, path, processRef } from '../support/node';
 import type { E2eCase } from './cases';
 import { FAKE_MODEL_API_KEY, type FakeModel } from './fake-model';
 import { ensureN8n, type InstalledN8n, type LineKey, run } from './install';
@@ -25,8 +25,25 @@ export const CREDENTIAL_NAME = 'Flare API';
 export const OPENAI_CREDENTIAL_ID = 'openAiApiExample1';
 export const OPENAI_CREDENTIAL_NAME = 'OpenAI account';
 
-export const write = (text: string) => processRef.stdout.write(text);
-export const say = (text = '') => processRef.stdout.write(`${text}\n`);
+/** Output held back while an n8n line runs beside another (`heldOutput`), else undefined. */
+const heldText = new AsyncLocalStorage<string[]>();
+
+export const write = (text: string) => {
+	const held = heldText.getStore();
+	if (held) held.push(text);
+	else processRef.stdout.write(text);
+};
+export const say = (text = '') => write(`${text}\n`);
+
+/**
+ * Runs `work` with what it says held back, then prints it whole: n8n lines that run side by side
+ * (run.ts) each print their cases together, as one line alone would.
+ */
+export async function heldOutput<T>(work: () => Promise<T>): Promise<{ result: T; print(): void }> {
+	const held: string[] = [];
+	const result = await heldText.run(held, work);
+	return { result, print: () => processRef.stdout.write(held.join('')) };
+}
 
 /** The repository root: the nearest folder up from the working directory with our package.json. */
 export function repositoryRoot(): string {
@@ -84,14 +101,15 @@ export function workflowNodes(workflow: WorkflowFile): ScannedNode[] {
 
 /**
  * A workflow file; with the tools' stand-ins, as they need it (ToolStandIns.prepare, e.g. the Okta
- * playbook naming the stand-in's Okta domain), written to .n8n-e2e/prepared/ when it differs.
+ * playbook naming the stand-in's Okta domain), written to the stand-ins' folder (prepared/) when it
+ * differs.
  */
 export function readWorkflow(root: string, file: string, tools?: ToolStandIns): WorkflowFile {
 	let absolute = path.join(root, 'workflows', file);
 	const text = fs.readFileSync(absolute, 'utf8');
 	const prepared = tools?.prepare(file, text) ?? text;
 	if (prepared !== text) {
-		absolute = path.join(workFolder(root), 'prepared', file);
+		absolute = path.join(tools?.folder ?? workFolder(root), 'prepared', file);
 		fs.mkdirSync(path.dirname(absolute), { recursive: true });
 		fs.writeFileSync(absolute, prepared);
 	}

@@ -68,6 +68,8 @@ export class ToolStandIns {
 	private proxy!: ToolProxy;
 	private caFile = '';
 	model!: FakeModel;
+	/** Their folder: the CA, and the workflows prepared for them (suite.ts readWorkflow). */
+	folder = '';
 
 	/**
 	 * Starts every stand-in; the CA goes to `folder` (emptied first). `ports` are those to take when
@@ -75,6 +77,7 @@ export class ToolStandIns {
 	 */
 	static async start(folder: string, ports: Partial<StandInPorts> = {}): Promise<ToolStandIns> {
 		const tools = new ToolStandIns();
+		tools.folder = folder;
 		const authority = makeTestAuthority(path.join(folder, 'ca'), PROXIED_HOSTS);
 		tools.caFile = authority.caFile;
 		tools.proxy = new ToolProxy(
