@@ -255,6 +255,7 @@ async function main(): Promise<void> {
 		}),
 	);
 	const failures: Failure[] = [];
+	// One scan for every line: the API keys and the tools' secrets are the same in each.
 	const secrets = new E2eSecretScan(parts[0].fake.apiKeys.full, 'e2e', parts[0].tools.secrets());
 	try {
 		// Missing n8n installs all start now, side by side.

@@ -36,13 +36,19 @@ export const write = (text: string) => {
 export const say = (text = '') => write(`${text}\n`);
 
 /**
- * Runs `work` with what it says held back, then prints it whole: n8n lines that run side by side
- * (run.ts) each print their cases together, as one line alone would.
+ * Runs `work` with what it says held back, to be printed whole by `print` (at once if `work` fails):
+ * n8n lines that run side by side (run.ts) each print their cases together, as one line alone would.
  */
-export async function heldOutput<T>(work: () => Promise<T>): Promise<{ result: T; print(): void }> {
+export async function heldOutput(work: () => Promise<void>): Promise<{ print(): void }> {
 	const held: string[] = [];
-	const result = await heldText.run(held, work);
-	return { result, print: () => processRef.stdout.write(held.join('')) };
+	const print = () => processRef.stdout.write(held.splice(0).join(''));
+	try {
+		await heldText.run(held, work);
+	} catch (error) {
+		print();
+		throw error;
+	}
+	return { print };
 }
 
 /** The repository root: the nearest folder up from the working directory with our package.json. */
