@@ -42,11 +42,12 @@ export const say = (text = '') => write(`${text}\n`);
 export async function heldOutput(work: () => Promise<void>): Promise<{ print(): void }> {
 	const held: string[] = [];
 	const print = () => processRef.stdout.write(held.splice(0).join(''));
+	let finished = false;
 	try {
 		await heldText.run(held, work);
-	} catch (error) {
-		print();
-		throw error;
+		finished = true;
+	} finally {
+		if (!finished) print();
 	}
 	return { print };
 }
