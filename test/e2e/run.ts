@@ -261,8 +261,17 @@ async function main(): Promise<void> {
 		// Missing n8n installs all start now, side by side.
 		const installs = new Map(lines.map((line) => [line, ensureN8n(line, say)]));
 		for (const install of installs.values()) install.catch(() => undefined); // awaited below
-		const runOn = async (line: LineKey, index: number) =>
-			await runLine({ root, cases, alertCases, secrets, failures, ...parts[index] }, line, installs.get(line)!, tarball);
+		// A line that stops on an exception (a case's `before`, say) is that line's failure; the other
+		// line goes on, and the fakes stay up until both are over.
+		const runOn = async (line: LineKey, index: number) => {
+			try {
+				await runLine({ root, cases, alertCases, secrets, failures, ...parts[index] }, line, installs.get(line)!, tarball);
+			} catch (error) {
+				const message = `the line stopped: ${(error as Error).stack ?? String(error)}`;
+				say(`  ✗ ${message}`);
+				failures.push({ line: LINES[line].label, step: 0, subject: 'its cases', message });
+			}
+		};
 		if (processRef.env.FLARE_E2E_ONE_LINE_AT_A_TIME === '1') {
 			for (const [index, line] of lines.entries()) await runOn(line, index);
 		} else {

@@ -276,8 +276,32 @@ interface FeedMatch {
 	keeps: (event: StoredEvent, state: EventState) => boolean;
 }
 
-/** The starting events of each kind of store made in this process (see the constructor). */
-const STARTING_EVENTS = new Map<string, Array<[Omit<StoredEvent, 'seq'>, EventState]>>();
+type StartingEvents = Array<[Omit<StoredEvent, 'seq'>, EventState]>;
+
+/**
+ * The starting events of the stores a test file makes, by what they are made of (the options and the
+ * identifiers): a store made again alike gets a copy, a fraction of the cost of making them. A kind
+ * is kept from its second store on (the model's fakes start at a moving time: each kind once), and
+ * only the last few kinds are.
+ */
+class StartingEventsCache {
+	private readonly kept = new Map<string, StartingEvents>();
+	private readonly seen = new Set<string>();
+
+	take(key: string, make: () => StartingEvents): StartingEvents {
+		const kept = this.kept.get(key);
+		if (kept) return structuredClone(kept);
+		const made = make();
+		if (this.seen.has(key)) this.kept.set(key, structuredClone(made));
+		this.seen.add(key);
+		for (const [collection, limit] of [[this.kept, 8], [this.seen, 64]] as const) {
+			if (collection.size > limit) collection.delete(collection.keys().next().value!);
+		}
+		return made;
+	}
+}
+
+const startingEvents = new StartingEventsCache();
 
 export class EventStore {
 	private readonly feeds = new Map<number, StoredEvent[]>();
@@ -296,24 +320,21 @@ export class EventStore {
 			this.feeds.set(tenantId, []);
 			this.states.set(tenantId, new Map());
 		}
-		// Every fake made or reset with the same options and identifiers starts from the same events:
-		// they are made once per process and copied (a copy costs a fraction of making them).
+		// Every fake made or reset with the same options and identifiers starts from the same events.
 		const known = options.tenants.map((tenantId) => this.knownIdentifiers(tenantId));
 		const key = JSON.stringify([
 			options,
 			known.map((ids, index) => ids.map((id) => this.identifiers.identifier(id, options.tenants[index]))),
 		]);
-		let start = STARTING_EVENTS.get(key);
-		if (!start) {
-			start = options.tenants.flatMap((tenantId, index) => this.startingEvents(tenantId, known[index]));
-			STARTING_EVENTS.set(key, start);
-		}
-		for (const [generated, state] of structuredClone(start)) this.add(generated, state);
+		const start = startingEvents.take(key, () =>
+			options.tenants.flatMap((tenantId, index) => this.startingEvents(tenantId, known[index])),
+		);
+		for (const [generated, state] of start) this.add(generated, state);
 	}
 
 	/** The events a tenant's feed starts with, each with its tenant state, in the order they are made. */
-	private startingEvents(tenantId: number, known: number[]): Array<[Omit<StoredEvent, 'seq'>, EventState]> {
-		const events: Array<[Omit<StoredEvent, 'seq'>, EventState]> = [];
+	private startingEvents(tenantId: number, known: number[]): StartingEvents {
+		const events: StartingEvents = [];
 		const next = seededStream(hash32(this.options.seed, 0xfeed, tenantId));
 		let materializedMs = this.options.startMs;
 		for (let k = 0; k < this.options.eventsPerTenant; k++) {

@@ -22,10 +22,10 @@ describe('Flare Trigger: the model', () => {
 	afterAll(async () => await fake.stop());
 
 	it.each([
-		['New Leaked Credential', 20251125, 'credential', volume(5, 50)],
-		['New Event', 20251126, 'event', volume(4, 30)],
-		['New Leaked Cookie', 20261128, 'cookie', volume(4, 60)],
-		...(LONG ? [['New Leaked Credential', 7, 'credential', 100]] : []),
+		['New Leaked Credential', 20251125, 'credential', volume(4, 25)],
+		['New Event', 20251126, 'event', volume(3, 15)],
+		['New Leaked Cookie', 20261128, 'cookie', volume(3, 30)],
+		...(LONG ? [['New Leaked Credential', 7, 'credential', 50]] : []),
 	] as Array<[string, number, Kind, number]>)('%s: exactly once, nothing else, in time, bounded; New Event decided at the first read (seed %d, kind %s, %d runs)', async (_name, seed, kind, runs) => {
 		const details = await checkTriggerModel({ fake, harness, time: clock.time }, { kind, seed, runs });
 		if (details.failed) throw new Error(fc.defaultReportMessage(details));

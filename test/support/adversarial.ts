@@ -50,6 +50,9 @@ export const ADVERSARIAL: Record<string, (bytes: number) => string> = {
 	'base64 after a label': (bytes) => `Payload:\n${randomBytes(Math.ceil((bytes * 3) / 4)).toString('base64')}`,
 	'"a:" without blanks': (bytes) => fill('a:', bytes),
 	'"jdoe:x " on one line': (bytes) => fill('jdoe:x ', bytes),
+	// The Flare Alert Trigger's F0 shapes (alert-trigger-masking.test.ts), here as a ratio too.
+	'a run of "_password"': (bytes) => `x${fill('_password', bytes)}`,
+	'"ab:cd " tokens on one line': (bytes) => fill('ab:cd ', bytes),
 	'e-mail addresses without passwords': (bytes) => fill('a@b.co:', bytes),
 	'hosts in one chunk': (bytes) => fill('a.com/', bytes),
 	'Impacket targets without a host': (bytes) => fill('a/b:', bytes),
