@@ -22,7 +22,7 @@ writeBlock(
 	path.join(root, 'CONTRIBUTING.md'),
 	'ci-times',
 	[
-		`The last \`bash .ci/run\` on ${new Date().toISOString().slice(0, 10)} (${os.cpus().length} CPUs): ${time(total)} in all. Suites that run in the background (n8n's installation, the live trigger test, the differential check, queue mode, the editor test) overlap the steps after them; a step \`…: its result\` takes what was left to wait for.`,
+		`The last \`bash .ci/run\` on ${new Date().toISOString().slice(0, 10)} (${os.cpus().length} CPUs): ${time(total)} in all. Suites that run in the background (n8n's installation, the live trigger test, the differential check, the editor test) overlap the steps after them; a step \`…: its result\` takes what was left to wait for.`,
 		'',
 		'| Step | Time |',
 		'|---|---|',

@@ -5,12 +5,15 @@
  * answer whose every value is of another JSON type (numbers where strings are expected, and so on).
  * Each run must either work (each output item an object, paired with its input) or stop with the
  * node's own error saying what came; never a JavaScript error, an endless walk or a hidden answer.
+ * `npm test` tries every other body on each operation (the others on the next one); the long proofs
+ * every body on every operation.
  */
 import { flareOperations } from '../../nodes/Flare/Flare.node';
 import { FakeFlare, type LoggedRequest } from '../fake-flare';
 import { call, tokenFor } from '../fake-flare/client';
 import { Harness, withoutRatePacing } from '../harness/engine';
 import { apiRequests } from '../integration/support';
+import { LONG } from '../support/volume';
 import { formOf } from './inputs';
 import { baseOf, nodeProperties, operations, validValues } from './operations';
 import { CANARY_API_KEY } from './secret-scan';
@@ -88,7 +91,7 @@ describe('Unexpected answers: every operation works or says what came', () => {
 		return result.json;
 	}
 
-	it.each(operations())('%s → %s', async (resource, operation) => {
+	it.each(operations().map(([resource, operation], index) => [resource, operation, index] as const))('%s → %s', async (resource, operation, index) => {
 		const selectors = { resource, operation };
 		const parameters = baseOf(valid, formOf(nodeProperties, selectors), selectors);
 		fake.faults.clear();
@@ -97,7 +100,10 @@ describe('Unexpected answers: every operation works or says what came', () => {
 		expect([clean.status, clean.error?.message]).toEqual(['success', undefined]);
 		const [first] = apiRequests(fake);
 		const real = await answerTo(first);
-		const bodies: Array<[string, unknown]> = [...SHAPES, ...MUTATIONS.map(([name, change]): [string, unknown] => [`the real answer, ${name}`, mutated(real, change)])];
+		// `npm test`: every other body, the others for the next operation; the long proofs: every body.
+		const bodies: Array<[string, unknown]> = [...SHAPES, ...MUTATIONS.map(([name, change]): [string, unknown] => [`the real answer, ${name}`, mutated(real, change)])].filter(
+			(_, place) => LONG || place % 2 === index % 2,
+		);
 
 		let worked = 0;
 		let failed = 0;
