@@ -11,8 +11,11 @@ import { sleep } from 'n8n-workflow';
 import { type AlertCase, type AlertCaseContext, ActiveWorkflow } from './alerts';
 import { E2eFailure } from './report';
 
-/** How long n8n may take to publish a workflow and finish its trigger's activation poll. */
-const ACTIVATION_DEADLINE_SECONDS = 90;
+/**
+ * How long n8n may take to publish a workflow and finish its trigger's activation poll (90 s ran out
+ * once on n8n 2.41.1, after the identity playbook's bulk case; the cause is not found yet).
+ */
+const ACTIVATION_DEADLINE_SECONDS = 180;
 
 /** A workflow of the Flare Trigger, active in a running n8n. */
 export class ActivePolledWorkflow extends ActiveWorkflow {
