@@ -69,12 +69,6 @@ export class EntraStandIn implements ToolStandIn {
 	/** The people served so far, by id: Graph finds a user by id as well as by address. */
 	private readonly byId = new Map<string, Employee>();
 
-	reset(): void {
-		this.passwordChangesRequired.length = 0;
-		this.sessionsRevoked.length = 0;
-		this.byId.clear();
-	}
-
 	handle(request: ToolRequest): ToolReply {
 		if (request.headers.authorization !== `Bearer ${GRAPH_ACCESS_TOKEN}`) {
 			return this.error(

@@ -247,18 +247,6 @@ export class ToolStandIns {
 			.map((entry) => `${entry.tool} ${entry.method} ${entry.path}: ${entry.problem}`);
 	}
 
-	/** Forgets what an earlier n8n line did: tickets, messages, users' states and the log. */
-	reset(): void {
-		this.log.entries.length = 0;
-		this.log.refusedHosts.length = 0;
-		this.jira.issues.length = 0;
-		this.slack.messages.length = 0;
-		this.entra.reset();
-		this.okta.reset();
-		this.smtp.emails.length = 0;
-		this.model.requests.length = 0;
-	}
-
 	private page(route: string): { type: string; body: string } | undefined {
 		if (route === '/received.json') {
 			return {

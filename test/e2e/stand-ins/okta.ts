@@ -30,13 +30,6 @@ export class OktaStandIn implements ToolStandIn {
 	/** The people served so far, by id: Okta finds a user by id as well as by login. */
 	private readonly byId = new Map<string, Employee>();
 
-	reset(): void {
-		this.passwordsExpired.length = 0;
-		this.sessionsRevoked.length = 0;
-		this.expired.clear();
-		this.byId.clear();
-	}
-
 	/** The Okta user of an id (of one served before) or a login, as Okta answers it, or undefined. */
 	user(key: string, base: string): Record<string, unknown> | undefined {
 		const person = this.byId.get(key) ?? employee(key);
