@@ -161,3 +161,20 @@ describe("a record's many values, found at once by an automaton or one by one, a
 		);
 	});
 });
+
+describe("a stealer log's line in a URL field without a scheme (host:login:password)", () => {
+	const protect = (record: IDataObject) => protectLeakedValues(record, 'masked');
+
+	it.each([
+		['an IP address', `10.0.0.7:lucia:${PW}`, '10.0.0.7:lucia:********'],
+		['a host name', `intranet.globex.io:lucia:${PW}`, 'intranet.globex.io:lucia:********'],
+		['a host and a path', `intranet.globex.io/login:lucia:${PW}`, 'intranet.globex.io/login:lucia:********'],
+	])('%s: the password is masked, with or without the record’s own password field', (_name, url, expected) => {
+		expect(protect({ url })).toEqual({ url: expected });
+		expect(protect({ url, password: PW })).toEqual({ url: expected, password: '********' });
+	});
+
+	it('an address of a mailto: link keeps its local part (a scheme has no dot before its colon)', () => {
+		expect(protect({ url: 'mailto:lucia@globex.io' })).toEqual({ url: 'mailto:lucia@globex.io' });
+	});
+});

@@ -30,6 +30,24 @@ export function isUrlStart(plain: string, at: number, end: number): boolean {
 	return plain.startsWith('://', subEnd) || plain.startsWith('oracle:', sub);
 }
 
+/**
+ * A stealer log's line in a URL field, without a scheme: `host.com:login:password`,
+ * `host.com/path:login:password` (a host has a dot before its first `:`; `mailto:jane@…` has none).
+ */
+function schemelessCombo(text: string, start: number, end: number, ranges: Ranges): void {
+	let authorityEnd = start;
+	let firstColon = -1;
+	for (; authorityEnd < end; authorityEnd++) {
+		const code = text.charCodeAt(authorityEnd);
+		if (code === 0x2f || code === 0x3f || code === 0x23) break;
+		if (code === 0x3a && firstColon === -1) firstColon = authorityEnd;
+	}
+	const dot = text.indexOf('.', start);
+	if (dot === -1 || dot >= (firstColon === -1 ? authorityEnd : firstColon)) return;
+	if (authorityEnd < end) loginAndPassword(text, authorityEnd, end, ranges);
+	else if (firstColon !== -1) loginAndPassword(text, firstColon, end, ranges);
+}
+
 /** A URL of free text that starts at `at`: masks what it holds, and returns its end. */
 export function url(reader: Reader, at: number): number {
 	const { plain, lineEnd, pipeRow } = reader;
@@ -73,7 +91,7 @@ export function urlRanges(text: string, start: number, end: number, ranges: Rang
 			loginAndPassword(text, firstColon, end, ranges);
 		}
 		webhook(text, authorityStart, end, ranges);
-	}
+	} else if (!text.startsWith('jdbc:', start)) schemelessCombo(text, start, end, ranges);
 	secretParameters(text, start, end, ranges);
 	shapesIn(text, scheme === -1 ? start : start + scheme + 3, end, ranges);
 }

@@ -13,6 +13,7 @@
  * form-encoded, never in the host nor in a Flare link. Many values are looked for at once, by an
  * Aho–Corasick automaton, in time linear in the text's length.
  */
+import { MAX_HOST_LENGTH } from './chars';
 import { isRuleWord } from './names';
 import type { Ranges } from './reader';
 import { endOf } from './urls';
@@ -169,7 +170,7 @@ export class SecretValues {
 		const scheme = url.indexOf('://');
 		const host = scheme === -1 ? 0 : scheme + 3;
 		const afterHost = endOf(url, HOST_END, host);
-		if (FLARE_HOST.test(url.slice(host, afterHost))) return;
+		if (afterHost - host <= MAX_HOST_LENGTH && FLARE_HOST.test(url.slice(host, afterHost))) return;
 		for (let start = afterHost; start < url.length; ) {
 			const end = endOf(url, URL_PART_END, start + 1);
 			const part = start + 1;
