@@ -81,7 +81,14 @@ function linkOf(alert: IDataObject): string | null {
 	const link = firstString(alert, LINK_PATHS);
 	if (link) return link;
 	const url = alert.url;
-	return typeof url === 'string' && FLARE_HOSTS.test(url) ? url : null;
+	return typeof url === 'string' && isFlareLink(url) ? url : null;
+}
+
+/** Whether `url` is on Flare's hosts: the pattern reads its scheme and host only (of a host's length). */
+function isFlareLink(url: string): boolean {
+	const hostEnd = url.indexOf('/', 'https://'.length);
+	const head = hostEnd === -1 ? url : url.slice(0, hostEnd + 1);
+	return head.length <= 'https://'.length + 254 && FLARE_HOSTS.test(head);
 }
 
 /** The severity name: a named severity when the alert has one, else the 1–5 score's. */

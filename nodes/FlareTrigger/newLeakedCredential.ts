@@ -14,7 +14,7 @@ import {
 import type { FlareItem } from '../Flare/shared/item';
 import { backfillOption } from './backfill';
 import { MAX_RECORDS_PER_POLL, type Watch } from './watch';
-import { digest } from './state';
+import { digest, recordText } from './state';
 
 /** Trigger kind "New Leaked Credential": the global credential search (docs/api-contract.md, "Flare Trigger"). */
 export const leakedCredentialFields: INodeProperties[] = updateDisplayOptions(
@@ -55,7 +55,7 @@ export function credentialKey(record: IDataObject): string {
 		record.domain,
 		record.hash,
 	];
-	return `d:${digest(JSON.stringify(described))}`;
+	return `d:${digest(recordText(described))}`;
 }
 
 /**

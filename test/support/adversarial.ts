@@ -55,6 +55,8 @@ export const ADVERSARIAL: Record<string, (bytes: number) => string> = {
 	'"ab:cd " tokens on one line': (bytes) => fill('ab:cd ', bytes),
 	'e-mail addresses without passwords': (bytes) => fill('a@b.co:', bytes),
 	'hosts in one chunk': (bytes) => fill('a.com/', bytes),
+	'one dotted name (hosts.ts)': (bytes) => `${fill('a.', bytes)}flare.io/x`,
+	'dotted numbers before a combo': (bytes) => `${fill('1.', bytes)}:jdoe:x`,
 	'Impacket targets without a host': (bytes) => fill('a/b:', bytes),
 	'combos followed by labels': (bytes) => fill('a@b.co|Phone: ', bytes),
 	'tags inside words': (bytes) => fill('a<F>', bytes),

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 
 import { signatureHeader } from '../fake-flare/push';
 import { moveClockTo } from '../support/clock';
+import { alertItem } from '../../nodes/FlareAlertTrigger/alert';
 import {
 	admit,
 	alertsInMemory,
@@ -333,5 +334,20 @@ describe('Flare Alert Trigger: a body nested too deep, and the refusals logged',
 		);
 		// The host's clock stepped back: a line again, not silence.
 		expect(refusalLogLine('wf-log node-1', refusal, NOW - 10 * MINUTE)).toBeDefined();
+	});
+});
+
+describe("Flare Alert Trigger: the alert's Flare link", () => {
+	const linkOf = (url: string) => alertItem({ uid: 'leak/a/1', url }, '2026-11-25T12:00:00Z').flare_url;
+
+	it("is a url on Flare's hosts, never another host's, however its name is made", () => {
+		expect(linkOf('https://app.flare.io/#/events/1')).toBe('https://app.flare.io/#/events/1');
+		expect(linkOf('https://app.flare.systems')).toBe('https://app.flare.systems');
+		expect(linkOf('https://app.flare.io.evil.com/x')).toBeNull();
+		expect(linkOf(`https://${'x'.repeat(300)}.flare.io.evil.com/`)).toBeNull();
+	});
+
+	it('is read from the host alone: 8 MiB of a dotted name (a hostile body) gives no link, and no error', () => {
+		expect(linkOf(`https://${'a.'.repeat(4 * 1024 * 1024)}evil.com/`)).toBeNull();
 	});
 });

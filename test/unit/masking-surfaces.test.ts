@@ -162,19 +162,53 @@ describe("a record's many values, found at once by an automaton or one by one, a
 	});
 });
 
-describe("a stealer log's line in a URL field without a scheme (host:login:password)", () => {
+describe("a stealer log's line in a URL field without a scheme (host:login:password), and addresses that are none", () => {
 	const protect = (record: IDataObject) => protectLeakedValues(record, 'masked');
+	const slashed = ['Zq9/', 'xW2Ab'].join('');
 
 	it.each([
 		['an IP address', `10.0.0.7:lucia:${PW}`, '10.0.0.7:lucia:********'],
 		['a host name', `intranet.globex.io:lucia:${PW}`, 'intranet.globex.io:lucia:********'],
 		['a host and a path', `intranet.globex.io/login:lucia:${PW}`, 'intranet.globex.io/login:lucia:********'],
-	])('%s: the password is masked, with or without the record’s own password field', (_name, url, expected) => {
+		['a password with a /', `intranet.globex.io:lucia:${slashed}`, 'intranet.globex.io:lucia:********'],
+		['a port and a password with a /', `10.0.0.7:8080:lucia:${slashed}`, '10.0.0.7:8080:lucia:********'],
+		['localhost', `localhost:lucia:${PW}`, 'localhost:lucia:********'],
+		['a .pgpass line', `localhost:5432:app:lucia:${PW}`, 'localhost:5432:app:********'],
+		['a host without a dot, its port and a path', `intranet:8080/login:lucia:${PW}`, 'intranet:8080/login:lucia:********'],
+		['a host without a dot and a path', `router/login:lucia:${PW}`, 'router/login:lucia:********'],
+		['a protocol-relative URL', `//intranet.globex.io/login:lucia:${PW}`, '//intranet.globex.io/login:lucia:********'],
+		['a userinfo', `lucia:${PW}@intranet.globex.io`, 'lucia:********@intranet.globex.io'],
+	])('%s: the password is masked, in a record without a password field of its own', (_name, url, expected) => {
 		expect(protect({ url })).toEqual({ url: expected });
-		expect(protect({ url, password: PW })).toEqual({ url: expected, password: '********' });
 	});
 
-	it('an address of a mailto: link keeps its local part (a scheme has no dot before its colon)', () => {
-		expect(protect({ url: 'mailto:lucia@globex.io' })).toEqual({ url: 'mailto:lucia@globex.io' });
+	it('with a scheme too, a password with a / after the host is masked whole', () => {
+		expect(protect({ url: `https://intranet.globex.io:lucia:${slashed}` })).toEqual({ url: 'https://intranet.globex.io:lucia:********' });
+	});
+
+	it.each([
+		'mailto:lucia@globex.io',
+		'sip:lucia@globex.io',
+		'urn:isbn:0451450523',
+		'magnet:?xt=urn:btih:c12fe1c06bba254a9dc9f519b335aa7c1367a88a&dn=report',
+		'accounts.google.com',
+		'acme.com:8443/login',
+		'www.globex.io/a:b',
+		'/wiki/File:Logo:Acme.png',
+	])('%s is kept as it is', (url) => {
+		expect(protect({ url })).toEqual({ url });
+	});
+
+	it('a combo whose host is glued to a long prefix (no bound on a host\'s length hides it)', () => {
+		const text = `${'x'.repeat(300)}.acme.com:lucia:${PW}`;
+		expect(maskFreeText(text)).toBe(`${'x'.repeat(300)}.acme.com:lucia:********`);
+	});
+});
+
+describe('a secret nested deeper than JSON.stringify goes (review of issue 30, R5, with SHA-256)', () => {
+	it('its digest is the mask rather than an error', () => {
+		let deep: IDataObject = { leaf: 'x' };
+		for (let level = 0; level < 20_000; level++) deep = { level: deep };
+		expect(protectLeakedValues({ password: deep, user: 'lucia' }, 'sha256')).toEqual({ password: '********', user: 'lucia' });
 	});
 });

@@ -6,6 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { byPasswordId } from '../../nodes/Flare/resources/identity/lookup';
 import { FlareRequestFailed } from '../../nodes/Flare/shared/failure';
 import { nextCursor, type FlareResponse, type Paging } from '../../nodes/Flare/shared/operation';
 import {
@@ -137,5 +138,16 @@ describe('walkPages', () => {
 
 		expect(end).toEqual({ next: 'c1', lastFrom: undefined });
 		expect(asked).toEqual([undefined]);
+	});
+});
+
+describe('the identity lookup pages by password id (Identity → Check Accounts, docs/api-contract.md)', () => {
+	it('goes on from the largest password id of a page of 10,000 identities with 13 passwords each (more ids than a call takes as arguments)', () => {
+		const identities = Array.from({ length: 10_000 }, (_, identity) => ({
+			name: `user${identity}@acme.com`,
+			passwords: Array.from({ length: 13 }, (_, index) => ({ id: identity * 13 + index + 1 })),
+		}));
+		expect(byPasswordId.next({}, identities)).toBe(130_000);
+		expect(byPasswordId.next({}, [])).toBeUndefined();
 	});
 });

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { eventKey } from '../../nodes/FlareTrigger/newEvent';
+import { cookieKey } from '../../nodes/FlareTrigger/newLeakedCookie';
 import { credentialKey } from '../../nodes/FlareTrigger/newLeakedCredential';
 import { MAX_LAST_PAGE, MAX_TRIGGERS, sharedOf, sweepDue, tenantRecordKey, triggersInMemory } from '../../nodes/FlareTrigger/poll';
 import { MAX_SEEN, prune, readState, resumeAt, writeState, type TriggerState } from '../../nodes/FlareTrigger/state';
@@ -100,6 +101,15 @@ describe('Flare Trigger state stays bounded', () => {
 		expect(credentialKey(described)).toMatch(/^d:[0-9a-f]{16}$/);
 		expect(credentialKey({ ...described, hash: 'p2' })).not.toBe(credentialKey(described));
 		expect(credentialKey({ ...described })).toBe(credentialKey(described));
+	});
+
+	it('keys a record without an id nested deeper than JSON.stringify goes (a hostile answer) alike at every poll, rather than throwing', () => {
+		let deep: IDataObject = { leaf: 'x' };
+		for (let level = 0; level < 20_000; level++) deep = { level: deep };
+		expect(() => JSON.stringify(deep)).toThrow(RangeError);
+		const keys = () => [cookieKey({ name: 'sid', value: deep }), eventKey({ metadata: {}, data: deep }), credentialKey({ id: null, hash: deep })];
+		expect(keys()).toEqual(keys());
+		expect(keys().every((key) => /^d:[0-9a-f]{16}$/.test(key))).toBe(true);
 	});
 
 	it('sweeps every 10 minutes (less 30 s for the timing of polls), and at once when the last sweep time cannot be', () => {

@@ -25,11 +25,13 @@ const passwordIds = (identity: IDataObject) =>
  * the page, exclusive; an empty page ends the walk. An identity is the same record again only with
  * the same passwords (one identity's passwords may continue on the next page).
  */
-const byPasswordId: Paging = {
+export const byPasswordId: Paging = {
 	maxPageSize: 10_000,
 	next(_body, records) {
-		const ids = records.flatMap(passwordIds);
-		return ids.length > 0 ? Math.max(...ids) : undefined;
+		// A loop, not Math.max(...ids): a page of 10,000 identities may hold more ids than a call's arguments.
+		let last: number | undefined;
+		for (const record of records) for (const id of passwordIds(record)) if (last === undefined || id > last) last = id;
+		return last;
 	},
 	key: (identity) => `${String(identity.name)}|${passwordIds(identity).join(',')}`,
 };

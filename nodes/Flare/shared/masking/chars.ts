@@ -12,12 +12,6 @@ export const SOFT = 0x0b;
 /** Read as a label whose value follows: an element named like a secret (view.ts). */
 export const LABEL = 0x02;
 
-/**
- * The longest host a pattern is tried on: a name of at most 253 characters and a port. On megabytes
- * of `a.a.…` a host pattern's backtracking outgrows V8's stack and throws (CI, 2026-12-07).
- */
-export const MAX_HOST_LENGTH = 253 + ':65535'.length;
-
 export const isDigit = (code: number) => code >= 48 && code <= 57;
 export const isAsciiLetter = (code: number) => (code | 0x20) >= 97 && (code | 0x20) <= 122;
 /** A space, a tab, or a no-break space (French typography writes one before `:`: `Mot de passe\u00a0:`). */

@@ -11,7 +11,8 @@
  * holds (`jane@acme.com:pa:ss`). Not a password: a path (`jane@host.com:/backup`, scp's), an
  * e-mail address (`jane@acme.com;bob@acme.com`, a list of addresses).
  */
-import { EMAIL, MAX_HOST_LENGTH, isBlank, isDigit, isLineEnd, isNameCode, isQuote } from './chars';
+import { EMAIL, isBlank, isDigit, isLineEnd, isNameCode, isQuote } from './chars';
+import { hasDot, isComboHost } from './hosts';
 import type { Ranges, Reader } from './reader';
 
 /** Another label after a combo's separator (`jane@acme.com|Phone: 555-0100`): a word or two, `:` and a blank. */
@@ -89,20 +90,12 @@ function passwordEndFrom(reader: Reader, start: number, quote: number): number {
 export function hostCombo(reader: Reader, at: number, end: number): number {
 	const { plain } = reader;
 	// A chunk found to hold no combo holds none from a later host either (it has fewer colons).
-	if (at < reader.comboFailUntil || end - at > MAX_HOST_LENGTH || !hasDot(plain, at, end)) return -1;
-	const host = plain.slice(at, end);
-	if (!/^(?:[\w-]+\.)+[A-Za-z]{2,}$|^localhost$|^\d{1,3}(?:\.\d{1,3}){3}$/.test(host)) return -1;
+	if (at < reader.comboFailUntil || !hasDot(plain, at, end) || !isComboHost(plain, at, end)) return -1;
 	const opening = plain.charCodeAt(at - 1);
 	const chunkEnd = passwordEndFrom(reader, end, isQuote(opening) ? opening : -1);
 	if (loginAndPassword(plain, end, chunkEnd, reader.ranges)) return chunkEnd;
 	reader.comboFailUntil = chunkEnd;
 	return -1;
-}
-
-/** Whether `at`…`end` holds a `.` (a host has; `localhost` aside, which a combo rarely names). */
-function hasDot(plain: string, at: number, end: number): boolean {
-	for (let index = at; index < end; index++) if (plain.charCodeAt(index) === 0x2e) return true;
-	return end - at === 9 && plain.startsWith('localhost', at);
 }
 
 /** The first `:` in `from`…`to`, or -1. */

@@ -199,7 +199,7 @@ function protectSecret(object: IDataObject, key: string, found: Found): void {
 	const value = object[key];
 	noteSecret(value, found);
 	if (found.mode === 'omit') delete object[key];
-	else object[key] = protectedValue(value, found.mode) as string;
+	else object[key] = (found.mode === 'sha256' ? safeDigestOf(value) : protectedValue(value, found.mode)) as string;
 }
 
 /**

@@ -16,6 +16,7 @@
  */
 import { isBlank, isNameCode, isQuote, PIPE } from './chars';
 import { loginAndPassword } from './credentials';
+import { hasDot, isHostName, isPort } from './hosts';
 import { SECRET_NAME, nameKind } from './names';
 import type { Ranges, Reader } from './reader';
 import { tokenShape } from './shapes';
@@ -28,24 +29,6 @@ export function isUrlStart(plain: string, at: number, end: number): boolean {
 	let subEnd = sub;
 	while (subEnd - sub <= 16 && isNameCode(plain.charCodeAt(subEnd))) subEnd++;
 	return plain.startsWith('://', subEnd) || plain.startsWith('oracle:', sub);
-}
-
-/**
- * A stealer log's line in a URL field, without a scheme: `host.com:login:password`,
- * `host.com/path:login:password` (a host has a dot before its first `:`; `mailto:jane@…` has none).
- */
-function schemelessCombo(text: string, start: number, end: number, ranges: Ranges): void {
-	let authorityEnd = start;
-	let firstColon = -1;
-	for (; authorityEnd < end; authorityEnd++) {
-		const code = text.charCodeAt(authorityEnd);
-		if (code === 0x2f || code === 0x3f || code === 0x23) break;
-		if (code === 0x3a && firstColon === -1) firstColon = authorityEnd;
-	}
-	const dot = text.indexOf('.', start);
-	if (dot === -1 || dot >= (firstColon === -1 ? authorityEnd : firstColon)) return;
-	if (authorityEnd < end) loginAndPassword(text, authorityEnd, end, ranges);
-	else if (firstColon !== -1) loginAndPassword(text, firstColon, end, ranges);
 }
 
 /** A URL of free text that starts at `at`: masks what it holds, and returns its end. */
@@ -72,29 +55,44 @@ export function url(reader: Reader, at: number): number {
 export function urlRanges(text: string, start: number, end: number, ranges: Ranges): void {
 	const scheme = text.slice(start, Math.min(end, start + 40)).indexOf('://');
 	if (text.startsWith('jdbc:oracle:', start)) oracle(text, start, end, ranges);
-	if (scheme !== -1) {
-		const authorityStart = start + scheme + 3;
-		let authorityEnd = authorityStart;
-		let lastAt = -1;
-		let firstColon = -1;
-		for (; authorityEnd < end; authorityEnd++) {
-			const code = text.charCodeAt(authorityEnd);
-			if (code === 0x2f || code === 0x3f || code === 0x23) break;
-			if (code === 0x40) lastAt = authorityEnd;
-			else if (code === 0x3a && firstColon === -1) firstColon = authorityEnd;
-		}
-		// The userinfo's password: from its first `:` to the authority's last `@`.
-		if (lastAt !== -1 && firstColon !== -1 && firstColon < lastAt)
-			ranges.push(firstColon + 1, lastAt);
-		if (authorityEnd < end) loginAndPassword(text, authorityEnd, end, ranges);
-		else if (firstColon !== -1 && text.slice(authorityStart, firstColon).includes('.')) {
-			loginAndPassword(text, firstColon, end, ranges);
-		}
-		webhook(text, authorityStart, end, ranges);
-	} else if (!text.startsWith('jdbc:', start)) schemelessCombo(text, start, end, ranges);
+	if (scheme !== -1) authority(text, start + scheme + 3, end, ranges, false);
+	// A URL field may hold no scheme: `host.com:jane:…`, `//host/login:jane:…`, `jane:…@host`.
+	else if (!text.startsWith('jdbc:', start))
+		authority(text, text.startsWith('//', start) ? start + 2 : start, end, ranges, true);
 	secretParameters(text, start, end, ranges);
 	shapesIn(text, scheme === -1 ? start : start + scheme + 3, end, ranges);
 }
+
+/**
+ * A URL's authority at `from` and what follows it: the userinfo's password (from its first `:` to
+ * the authority's last `@`), the password of a stealer log's `URL:login:password` (after the path,
+ * or after the host when the password holds a `/`, `?` or `#`), an incoming webhook's path. Without
+ * a scheme, only what starts with a host: `mailto:jane@…`, `urn:isbn:…` and `magnet:?…` are kept.
+ */
+function authority(text: string, from: number, end: number, ranges: Ranges, schemeless: boolean): void {
+	let authorityEnd = from;
+	let lastAt = -1;
+	let firstColon = -1;
+	for (; authorityEnd < end; authorityEnd++) {
+		const code = text.charCodeAt(authorityEnd);
+		if (code === 0x2f || code === 0x3f || code === 0x23) break;
+		if (code === 0x40) lastAt = authorityEnd;
+		else if (code === 0x3a && firstColon === -1) firstColon = authorityEnd;
+	}
+	const hostEnd = firstColon === -1 ? authorityEnd : firstColon;
+	if (lastAt !== -1 && firstColon !== -1 && firstColon < lastAt) {
+		if (!schemeless || !NOT_USERINFO.has(text.slice(from, firstColon).toLowerCase()))
+			ranges.push(firstColon + 1, lastAt);
+	} else if (schemeless && !isHostName(text, from, hostEnd)) return;
+	// Without a scheme, a path follows a host or a host and its port (`magnet:?…` has neither).
+	const pathAfterHost = !schemeless || firstColon === -1 || isPort(text, firstColon + 1, authorityEnd);
+	const inPath = authorityEnd < end && pathAfterHost && loginAndPassword(text, authorityEnd, end, ranges);
+	if (!inPath && firstColon !== -1 && hasDot(text, from, firstColon)) loginAndPassword(text, firstColon, end, ranges);
+	webhook(text, from, end, ranges);
+}
+
+/** Schemes whose addresses hold an `@` and no userinfo (RFC 6068, RFC 3261, RFC 5122). */
+const NOT_USERINFO = new Set(['mailto', 'sip', 'sips', 'xmpp', 'im', 'pres']);
 
 /** Incoming-webhook URLs of Slack, Discord and Microsoft Teams: the path after the prefix. */
 const WEBHOOK_PREFIXES = [

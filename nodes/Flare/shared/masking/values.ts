@@ -13,7 +13,7 @@
  * form-encoded, never in the host nor in a Flare link. Many values are looked for at once, by an
  * Aho–Corasick automaton, in time linear in the text's length.
  */
-import { MAX_HOST_LENGTH } from './chars';
+import { isFlareHost } from './hosts';
 import { isRuleWord } from './names';
 import type { Ranges } from './reader';
 import { endOf } from './urls';
@@ -170,7 +170,7 @@ export class SecretValues {
 		const scheme = url.indexOf('://');
 		const host = scheme === -1 ? 0 : scheme + 3;
 		const afterHost = endOf(url, HOST_END, host);
-		if (afterHost - host <= MAX_HOST_LENGTH && FLARE_HOST.test(url.slice(host, afterHost))) return;
+		if (isFlareHost(url, host, afterHost)) return;
 		for (let start = afterHost; start < url.length; ) {
 			const end = endOf(url, URL_PART_END, start + 1);
 			const part = start + 1;
@@ -206,8 +206,6 @@ export class SecretValues {
 	}
 }
 
-/** Flare's hosts: its links name records by their ids, which are no secrets. */
-const FLARE_HOST = /^(?:[\w-]+\.)*flare\.io(?::\d+)?$/i;
 /** What separates the parts of a URL that a record's value may be: path segments, parameters. */
 const URL_PART_END = /[/?&#;=\s]/g;
 const HOST_END = /[/?#]/g;

@@ -446,7 +446,9 @@ class Lexer {
 			const valueStart = at;
 			while (at < to && (quoted ? text.charCodeAt(at) !== quote : !isSpace(text.charCodeAt(at))))
 				at++;
-			const value = text.slice(valueStart, at).replace(/\\+$/, '');
+			let valueEnd = at;
+			while (valueEnd > valueStart && text.charCodeAt(valueEnd - 1) === 0x5c) valueEnd--;
+			const value = text.slice(valueStart, valueEnd);
 			if (NAMING_ATTRIBUTES.has(attribute) && secretName(value)) return true;
 			if (quoted) at++;
 		}
