@@ -20,6 +20,7 @@ import { getFullEventOperation } from '../Flare/resources/event/getFullEvent';
 import { searchIdentifierFeedOperation } from '../Flare/resources/event/searchIdentifierFeed';
 import { searchIdentifierGroupFeedOperation } from '../Flare/resources/event/searchIdentifierGroupFeed';
 import { searchTenantFeedOperation } from '../Flare/resources/event/searchTenantFeed';
+import { jsonWithin } from '../Flare/shared/body';
 import {
 	identifierGroupLocator,
 	identifierLocator,
@@ -33,7 +34,7 @@ import { asNodeError, callFlare } from '../Flare/shared/runner';
 import { locatorInteger, optionValue } from '../Flare/shared/validation';
 import { backfillOption } from './backfill';
 import { MAX_RECORDS_PER_POLL, OutputLater, type Watch } from './watch';
-import { digest, instantOf, recordText } from './state';
+import { digest, instantOf } from './state';
 
 /** Events one poll holds at most when it fetches each full event (one request each, 4 a second). */
 export const MAX_FULL_EVENTS_PER_POLL = 100;
@@ -169,7 +170,7 @@ export function eventKey(record: IDataObject): string {
 		const entered = instantOf(metadata?.matched_at);
 		return `e:${digest(Number.isNaN(entered) ? uid : `${uid}\n${entered}`)}`;
 	}
-	return `d:${digest(recordText({ ...record, tenant_metadata: undefined, highlights: undefined }))}`;
+	return `d:${digest(jsonWithin({ ...record, tenant_metadata: undefined, highlights: undefined }))}`;
 }
 
 /** The key of versions before 0.1.0's re-filing rule: a digest of the uid alone. */

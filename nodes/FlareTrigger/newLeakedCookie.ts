@@ -1,12 +1,13 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { searchOperation, shortList } from '../Flare/resources/leakedCookie/search';
+import { jsonWithin } from '../Flare/shared/body';
 import { leakedValueOutput, notice, updateDisplayOptions } from '../Flare/shared/descriptions';
 import type { FlareItem } from '../Flare/shared/item';
 import { domainName } from '../Flare/shared/validation';
 import { backfillOption } from './backfill';
 import { MAX_RECORDS_PER_POLL, type Watch } from './watch';
-import { digest, instantOf, recordText } from './state';
+import { digest, instantOf } from './state';
 
 /**
  * Trigger kind "New Leaked Cookie": ASTP's leaked cookies of one domain, by import time, as Flare's
@@ -63,7 +64,7 @@ export const newLeakedCookieFields: INodeProperties[] = updateDisplayOptions(
 /** What identifies a leaked cookie: a digest of its `uuid` (else of the cookie), so that keys stay short (state.ts). */
 export function cookieKey(record: IDataObject): string {
 	if (typeof record.uuid === 'string' && record.uuid !== '') return `k:${digest(record.uuid)}`;
-	return `d:${digest(recordText(record))}`;
+	return `d:${digest(jsonWithin(record))}`;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
 	searchOperation,
 	searchQuery,
 } from '../Flare/resources/leakedCredential/search';
+import { jsonWithin } from '../Flare/shared/body';
 import {
 	leakedValueOutput,
 	notice,
@@ -14,7 +15,7 @@ import {
 import type { FlareItem } from '../Flare/shared/item';
 import { backfillOption } from './backfill';
 import { MAX_RECORDS_PER_POLL, type Watch } from './watch';
-import { digest, recordText } from './state';
+import { digest } from './state';
 
 /** Trigger kind "New Leaked Credential": the global credential search (docs/api-contract.md, "Flare Trigger"). */
 export const leakedCredentialFields: INodeProperties[] = updateDisplayOptions(
@@ -55,7 +56,7 @@ export function credentialKey(record: IDataObject): string {
 		record.domain,
 		record.hash,
 	];
-	return `d:${digest(recordText(described))}`;
+	return `d:${digest(jsonWithin(described))}`;
 }
 
 /**

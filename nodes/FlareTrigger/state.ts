@@ -117,26 +117,6 @@ export function instantOf(value: unknown): number {
 export const digest = (value: string) =>
 	createHash('sha256').update(value).digest('hex').slice(0, 16);
 
-/**
- * JSON of a record, for its key when Flare gave it no id: as `JSON.stringify` writes it, or, for an
- * answer nested deeper than `JSON.stringify` can go (it throws), with what lies past 100 levels
- * written as `"…"`, so that a hostile answer cannot fail every poll.
- */
-export function recordText(value: unknown): string {
-	try {
-		return JSON.stringify(value);
-	} catch {
-		const depths = new Map<unknown, number>();
-		return JSON.stringify(value, function (this: unknown, _key: string, inner: unknown) {
-			if (typeof inner !== 'object' || inner === null) return inner;
-			const depth = (depths.get(this) ?? 0) + 1;
-			if (depth > 100) return '…';
-			depths.set(inner, depth);
-			return inner;
-		});
-	}
-}
-
 /** A short, stable fingerprint (the query itself may hold a password). */
 export const fingerprint = (value: unknown): string => digest(JSON.stringify(value));
 

@@ -177,9 +177,19 @@ describe("a stealer log's line in a URL field without a scheme (host:login:passw
 		['a host without a dot, its port and a path', `intranet:8080/login:lucia:${PW}`, 'intranet:8080/login:lucia:********'],
 		['a host without a dot and a path', `router/login:lucia:${PW}`, 'router/login:lucia:********'],
 		['a protocol-relative URL', `//intranet.globex.io/login:lucia:${PW}`, '//intranet.globex.io/login:lucia:********'],
-		['a userinfo', `lucia:${PW}@intranet.globex.io`, 'lucia:********@intranet.globex.io'],
+		['an e-mail address for a login', `accounts.google.com:lucia.rossi@gmail.com:${PW}`, 'accounts.google.com:lucia.rossi@gmail.com:********'],
+		['a password with an @', `accounts.google.com:lucia.rossi:P@${PW}`, 'accounts.google.com:lucia.rossi:********'],
+		['a blank before the host', ` intranet.globex.io:lucia:${PW}`, ' intranet.globex.io:lucia:********'],
+		['a wildcard host', `*.globex.io:lucia:${PW}`, '*.globex.io:lucia:********'],
+		['an e-mail address and its password', `lucia.rossi@globex.io:${PW}`, 'lucia.rossi@globex.io:********'],
+		['a byte order mark before the host', `\ufeffintranet.globex.io:lucia:${PW}`, '\ufeffintranet.globex.io:lucia:********'],
 	])('%s: the password is masked, in a record without a password field of its own', (_name, url, expected) => {
 		expect(protect({ url })).toEqual({ url: expected });
+	});
+
+	it("a userinfo without a scheme (sip:, or a login and a password) is masked where it is the record's own password", () => {
+		expect(protect({ url: `lucia:${PW}@intranet.globex.io`, password: PW })).toEqual({ url: 'lucia:********@intranet.globex.io', password: '********' });
+		expect(protect({ url: `sip:lucia:${PW}@globex.io`, password: PW })).toEqual({ url: 'sip:lucia:********@globex.io', password: '********' });
 	});
 
 	it('with a scheme too, a password with a / after the host is masked whole', () => {
@@ -187,8 +197,17 @@ describe("a stealer log's line in a URL field without a scheme (host:login:passw
 	});
 
 	it.each([
+		['a userinfo whose login has a dot, a port and a path', `postgres://app.user:${PW}@db.globex.io:5432/appdb`, 'postgres://app.user:********@db.globex.io:5432/appdb'],
+		['the same in https', `https://lucia.rossi:${PW}@globex.io:8443/login?next=/a:b`, 'https://lucia.rossi:********@globex.io:8443/login?next=/a:b'],
+	])('%s: the password only is masked', (_name, url, expected) => {
+		expect(protect({ url })).toEqual({ url: expected });
+	});
+
+	it.each([
 		'mailto:lucia@globex.io',
 		'sip:lucia@globex.io',
+		'acct:lucia.rossi@mastodon.social',
+		'ssh:lucia@globex.io',
 		'urn:isbn:0451450523',
 		'magnet:?xt=urn:btih:c12fe1c06bba254a9dc9f519b335aa7c1367a88a&dn=report',
 		'accounts.google.com',
@@ -206,9 +225,12 @@ describe("a stealer log's line in a URL field without a scheme (host:login:passw
 });
 
 describe('a secret nested deeper than JSON.stringify goes (review of issue 30, R5, with SHA-256)', () => {
-	it('its digest is the mask rather than an error', () => {
+	it('its digest is made from its first 100 levels, the same wherever it is made, rather than an error', () => {
 		let deep: IDataObject = { leaf: 'x' };
 		for (let level = 0; level < 20_000; level++) deep = { level: deep };
-		expect(protectLeakedValues({ password: deep, user: 'lucia' }, 'sha256')).toEqual({ password: '********', user: 'lucia' });
+		const digest = () => (protectLeakedValues({ password: deep, user: 'lucia' }, 'sha256') as IDataObject).password;
+		const deeper = (frames: number): unknown => (frames === 0 ? digest() : deeper(frames - 1));
+		expect(digest()).toMatch(/^[0-9a-f]{64}$/);
+		expect(deeper(2_000)).toBe(digest());
 	});
 });

@@ -89,3 +89,23 @@ export async function readJson(body: unknown, maxBytes: number): Promise<unknown
 	const text = await readText(body, maxBytes);
 	return text.trim() === '' ? undefined : (JSON.parse(text) as unknown);
 }
+
+/** Levels of a parsed answer written by {@link jsonWithin}: Flare's records are a few deep. */
+const MAX_JSON_DEPTH = 100;
+
+/**
+ * JSON of a parsed answer's value, as `JSON.stringify` writes it, with what lies past 100 levels
+ * written as `"…"`: a hostile answer can be nested deeper than `JSON.stringify` goes (it throws, at a
+ * depth that depends on the stack left), and a text made from it (a key, a digest) must not depend on
+ * where it is made.
+ */
+export function jsonWithin(value: unknown): string {
+	const depths = new Map<unknown, number>();
+	return JSON.stringify(value, function (this: unknown, _key: string, inner: unknown) {
+		if (typeof inner !== 'object' || inner === null) return inner;
+		const depth = (depths.get(this) ?? 0) + 1;
+		if (depth > MAX_JSON_DEPTH) return '…';
+		depths.set(inner, depth);
+		return inner;
+	});
+}

@@ -4,6 +4,8 @@
  */
 import { createHash } from 'crypto';
 
+import { jsonWithin } from '../body';
+
 export type LeakedValueOutput = 'masked' | 'full' | 'sha256' | 'omit';
 
 /** The choices of Leaked Value Output, as the form offers them. */
@@ -38,7 +40,7 @@ export function maskValue(value: unknown): unknown {
 /** SHA-256 hex digest of a leaked value (of its JSON when it is not a string). */
 export function digestOf(value: unknown): unknown {
 	if (value === null || value === undefined) return value;
-	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	const text = typeof value === 'string' ? value : jsonWithin(value);
 	return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 

@@ -199,7 +199,7 @@ function protectSecret(object: IDataObject, key: string, found: Found): void {
 	const value = object[key];
 	noteSecret(value, found);
 	if (found.mode === 'omit') delete object[key];
-	else object[key] = (found.mode === 'sha256' ? safeDigestOf(value) : protectedValue(value, found.mode)) as string;
+	else object[key] = protectedValue(value, found.mode) as string;
 }
 
 /**
@@ -217,16 +217,7 @@ function protectTooDeep([holder, key]: Place, found: Found): void {
 		else delete holder[key as string];
 	} else {
 		(holder as Record<string | number, unknown>)[key] =
-			found.mode === 'sha256' ? safeDigestOf(value) : MASK;
-	}
-}
-
-/** {@link digestOf}, or the mask when the value is too deep to write as JSON. */
-function safeDigestOf(value: unknown): unknown {
-	try {
-		return digestOf(value);
-	} catch {
-		return MASK;
+			found.mode === 'sha256' ? digestOf(value) : MASK;
 	}
 }
 

@@ -56,7 +56,7 @@ export function urlRanges(text: string, start: number, end: number, ranges: Rang
 	const scheme = text.slice(start, Math.min(end, start + 40)).indexOf('://');
 	if (text.startsWith('jdbc:oracle:', start)) oracle(text, start, end, ranges);
 	if (scheme !== -1) authority(text, start + scheme + 3, end, ranges, false);
-	// A URL field may hold no scheme: `host.com:jane:…`, `//host/login:jane:…`, `jane:…@host`.
+	// A URL field may hold no scheme: `host.com:jane:…`, `//host/login:jane:…`.
 	else if (!text.startsWith('jdbc:', start))
 		authority(text, text.startsWith('//', start) ? start + 2 : start, end, ranges, true);
 	secretParameters(text, start, end, ranges);
@@ -67,7 +67,8 @@ export function urlRanges(text: string, start: number, end: number, ranges: Rang
  * A URL's authority at `from` and what follows it: the userinfo's password (from its first `:` to
  * the authority's last `@`), the password of a stealer log's `URL:login:password` (after the path,
  * or after the host when the password holds a `/`, `?` or `#`), an incoming webhook's path. Without
- * a scheme, only what starts with a host: `mailto:jane@…`, `urn:isbn:…` and `magnet:?…` are kept.
+ * a scheme (a URL field), no userinfo is read (`acct:jane@host`, `host:jane@mail.com:…`), and a path
+ * only after a host and its port (`magnet:?…`, `urn:isbn:…` have none).
  */
 function authority(text: string, from: number, end: number, ranges: Ranges, schemeless: boolean): void {
 	let authorityEnd = from;
@@ -79,20 +80,21 @@ function authority(text: string, from: number, end: number, ranges: Ranges, sche
 		if (code === 0x40) lastAt = authorityEnd;
 		else if (code === 0x3a && firstColon === -1) firstColon = authorityEnd;
 	}
-	const hostEnd = firstColon === -1 ? authorityEnd : firstColon;
-	if (lastAt !== -1 && firstColon !== -1 && firstColon < lastAt) {
-		if (!schemeless || !NOT_USERINFO.has(text.slice(from, firstColon).toLowerCase()))
-			ranges.push(firstColon + 1, lastAt);
-	} else if (schemeless && !isHostName(text, from, hostEnd)) return;
-	// Without a scheme, a path follows a host or a host and its port (`magnet:?…` has neither).
-	const pathAfterHost = !schemeless || firstColon === -1 || isPort(text, firstColon + 1, authorityEnd);
+	const userinfo = !schemeless && lastAt !== -1 && firstColon !== -1 && firstColon < lastAt;
+	if (userinfo) ranges.push(firstColon + 1, lastAt);
+	const pathAfterHost =
+		!schemeless ||
+		(isHostName(text, from, firstColon === -1 ? authorityEnd : firstColon) &&
+			(firstColon === -1 || isPort(text, firstColon + 1, authorityEnd)));
 	const inPath = authorityEnd < end && pathAfterHost && loginAndPassword(text, authorityEnd, end, ranges);
-	if (!inPath && firstColon !== -1 && hasDot(text, from, firstColon)) loginAndPassword(text, firstColon, end, ranges);
+	if (!inPath && !userinfo && firstColon !== -1 && hasDot(text, from, firstColon)) {
+		const found = loginAndPassword(text, firstColon, end, ranges);
+		// Without a scheme, an e-mail address and its password (a combo list's line in a URL field).
+		const email = schemeless && lastAt !== -1 && lastAt < firstColon && hasDot(text, lastAt + 1, firstColon);
+		if (!found && email && firstColon + 1 < authorityEnd) ranges.push(firstColon + 1, end);
+	}
 	webhook(text, from, end, ranges);
 }
-
-/** Schemes whose addresses hold an `@` and no userinfo (RFC 6068, RFC 3261, RFC 5122). */
-const NOT_USERINFO = new Set(['mailto', 'sip', 'sips', 'xmpp', 'im', 'pres']);
 
 /** Incoming-webhook URLs of Slack, Discord and Microsoft Teams: the path after the prefix. */
 const WEBHOOK_PREFIXES = [

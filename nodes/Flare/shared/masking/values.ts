@@ -161,9 +161,9 @@ export class SecretValues {
 	}
 
 	/**
-	 * A record's own values in a URL: where one is a whole part after its host, as it is or
-	 * percent- or form-encoded, also inside another parameter's percent-encoded value; nothing in a
-	 * Flare link (`https://app.flare.io/#/…`: its ids are Flare's).
+	 * A record's own values in a URL: where one is a whole part of its authority (between `:` and `@`)
+	 * or after its host, as it is or percent- or form-encoded, also inside another parameter's
+	 * percent-encoded value; nothing in a Flare link (`https://app.flare.io/#/…`: its ids are Flare's).
 	 */
 	findInUrl(url: string, ranges: Ranges): void {
 		if (this.searched.length === 0) return;
@@ -171,6 +171,13 @@ export class SecretValues {
 		const host = scheme === -1 ? 0 : scheme + 3;
 		const afterHost = endOf(url, HOST_END, host);
 		if (isFlareHost(url, host, afterHost)) return;
+		// In the authority, a part between `:` and `@` (`jane:…@host`, also without a scheme).
+		for (let start = host; start < afterHost; ) {
+			let end = start;
+			while (end < afterHost && url.charCodeAt(end) !== 0x3a && url.charCodeAt(end) !== 0x40) end++;
+			if (end > start && this.hasEncoded(url.slice(start, end))) ranges.push(start, end);
+			start = end + 1;
+		}
 		for (let start = afterHost; start < url.length; ) {
 			const end = endOf(url, URL_PART_END, start + 1);
 			const part = start + 1;
