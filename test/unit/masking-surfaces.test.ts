@@ -192,6 +192,28 @@ describe("a stealer log's line in a URL field without a scheme (host:login:passw
 		expect(protect({ url: `sip:lucia:${PW}@globex.io`, password: PW })).toEqual({ url: 'sip:lucia:********@globex.io', password: '********' });
 	});
 
+	it("a userinfo in a network-path reference, or before a later URL, is masked where it is the record's own password", () => {
+		expect(protect({ url: `//lucia:${PW}@files.globex.io/share`, password: PW })).toEqual({ url: '//lucia:********@files.globex.io/share', password: '********' });
+		expect(protect({ url: `lucia:${PW}@intranet.globex.io/?next=http://x.io/`, password: PW })).toEqual({ url: 'lucia:********@intranet.globex.io/?next=http://x.io/', password: '********' });
+	});
+
+	it.each([
+		['a host', 'https://facebook.com/login', 'facebook.com'],
+		['a host and its port', 'https://server01:8080/a', 'server01'],
+		['an IP address', 'http://192.168.0.1/', '192.168.0.1'],
+	])("a record's own password that is %s of its URL leaves the host as it is", (_name, url, password) => {
+		expect(protect({ url, password }).url).toBe(url);
+	});
+
+	it.each([
+		['an e-mail address for a login', `https://www.netflix.com:lucia.rossi@gmail.com:${PW}`, 'https://www.netflix.com:********@gmail.com:********'],
+		['a port and an e-mail address', `https://www.netflix.com:443:lucia@globex.io:${PW}`, 'https://www.netflix.com:********@globex.io:********'],
+		['a password with an @', `https://accounts.google.com:lucia.rossi:P@${PW}`, 'https://accounts.google.com:********'],
+		['a four-digit password', 'https://globex.io:lucia:1234', 'https://globex.io:lucia:********'],
+	])('with a scheme, a stealer log line with %s has its password masked', (_name, url, expected) => {
+		expect(protect({ url })).toEqual({ url: expected });
+	});
+
 	it('with a scheme too, a password with a / after the host is masked whole', () => {
 		expect(protect({ url: `https://intranet.globex.io:lucia:${slashed}` })).toEqual({ url: 'https://intranet.globex.io:lucia:********' });
 	});
@@ -208,6 +230,10 @@ describe("a stealer log's line in a URL field without a scheme (host:login:passw
 		'sip:lucia@globex.io',
 		'acct:lucia.rossi@mastodon.social',
 		'ssh:lucia@globex.io',
+		'lucia@globex.io:8080/path',
+		'git@github.com:globex/repo.git',
+		'postgres@db.globex.io:5432/app',
+		'lucia@10.0.0.5:22',
 		'urn:isbn:0451450523',
 		'magnet:?xt=urn:btih:c12fe1c06bba254a9dc9f519b335aa7c1367a88a&dn=report',
 		'accounts.google.com',

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { jsonWithin } from '../../nodes/Flare/shared/body';
 import { eventKey } from '../../nodes/FlareTrigger/newEvent';
 import { cookieKey } from '../../nodes/FlareTrigger/newLeakedCookie';
 import { credentialKey } from '../../nodes/FlareTrigger/newLeakedCredential';
@@ -101,6 +102,17 @@ describe('Flare Trigger state stays bounded', () => {
 		expect(credentialKey(described)).toMatch(/^d:[0-9a-f]{16}$/);
 		expect(credentialKey({ ...described, hash: 'p2' })).not.toBe(credentialKey(described));
 		expect(credentialKey({ ...described })).toBe(credentialKey(described));
+	});
+
+	it('writes a record for its key as JSON.stringify does to 100 levels, and what lies deeper as "…"', () => {
+		const chain = (levels: number): IDataObject => {
+			let value: IDataObject = { leaf: [1, null, 'x'] };
+			for (let level = 1; level < levels; level++) value = { level: value };
+			return value;
+		};
+		// 99 objects and the list: 100 levels.
+		expect(jsonWithin(chain(99))).toBe(JSON.stringify(chain(99)));
+		expect(jsonWithin(chain(100))).toBe(JSON.stringify(chain(100)).replace('[1,null,"x"]', '"…"'));
 	});
 
 	it.each([3_000, 4_090, 20_000])(

@@ -14,7 +14,7 @@
  * secret's, also inside another parameter's value, as it is or percent-encoded; the path after an
  * incoming webhook's prefix; the password of a `URL:login:password` line; tokens of known shapes.
  */
-import { isBlank, isNameCode, isQuote, PIPE } from './chars';
+import { isBlank, isDigit, isNameCode, isQuote, PIPE } from './chars';
 import { loginAndPassword } from './credentials';
 import { hasDot, isHostName, isPort } from './hosts';
 import { SECRET_NAME, nameKind } from './names';
@@ -56,9 +56,10 @@ export function urlRanges(text: string, start: number, end: number, ranges: Rang
 	const scheme = text.slice(start, Math.min(end, start + 40)).indexOf('://');
 	if (text.startsWith('jdbc:oracle:', start)) oracle(text, start, end, ranges);
 	if (scheme !== -1) authority(text, start + scheme + 3, end, ranges, false);
-	// A URL field may hold no scheme: `host.com:jane:…`, `//host/login:jane:…`.
-	else if (!text.startsWith('jdbc:', start))
-		authority(text, text.startsWith('//', start) ? start + 2 : start, end, ranges, true);
+	// A network-path reference (`//host/…`, RFC 3986 §4.2) has an authority, userinfo included; a
+	// URL field may hold no scheme at all: `host.com:jane:…`.
+	else if (text.startsWith('//', start)) authority(text, start + 2, end, ranges, false);
+	else if (!text.startsWith('jdbc:', start)) authority(text, start, end, ranges, true);
 	secretParameters(text, start, end, ranges);
 	shapesIn(text, scheme === -1 ? start : start + scheme + 3, end, ranges);
 }
@@ -66,9 +67,9 @@ export function urlRanges(text: string, start: number, end: number, ranges: Rang
 /**
  * A URL's authority at `from` and what follows it: the userinfo's password (from its first `:` to
  * the authority's last `@`), the password of a stealer log's `URL:login:password` (after the path,
- * or after the host when the password holds a `/`, `?` or `#`), an incoming webhook's path. Without
- * a scheme (a URL field), no userinfo is read (`acct:jane@host`, `host:jane@mail.com:…`), and a path
- * only after a host and its port (`magnet:?…`, `urn:isbn:…` have none).
+ * or after the host when the password holds a `/`, `?` or `#`; `site:login@mail.com:password` too),
+ * an incoming webhook's path. Without a scheme (a URL field), no userinfo is read (`acct:jane@host`,
+ * `host:jane@mail.com:…`), and a path only after a host and its port (`magnet:?…`, `urn:isbn:…`).
  */
 function authority(text: string, from: number, end: number, ranges: Ranges, schemeless: boolean): void {
 	let authorityEnd = from;
@@ -87,13 +88,33 @@ function authority(text: string, from: number, end: number, ranges: Ranges, sche
 		(isHostName(text, from, firstColon === -1 ? authorityEnd : firstColon) &&
 			(firstColon === -1 || isPort(text, firstColon + 1, authorityEnd)));
 	const inPath = authorityEnd < end && pathAfterHost && loginAndPassword(text, authorityEnd, end, ranges);
-	if (!inPath && !userinfo && firstColon !== -1 && hasDot(text, from, firstColon)) {
-		const found = loginAndPassword(text, firstColon, end, ranges);
-		// Without a scheme, an e-mail address and its password (a combo list's line in a URL field).
-		const email = schemeless && lastAt !== -1 && lastAt < firstColon && hasDot(text, lastAt + 1, firstColon);
-		if (!found && email && firstColon + 1 < authorityEnd) ranges.push(firstColon + 1, end);
+	if (!inPath && firstColon !== -1 && hasDot(text, from, firstColon)) {
+		// `site:login:password` after the host: a userinfo's `@` may be the password's
+		// (`site:jane:P@ss`), never a login's (`postgres://app.user:…@db:5432/app` is a userinfo).
+		// A "login" holding an `@` before a port is a userinfo and a host (`jane:pw@acme.com:8443`).
+		const second = text.indexOf(':', firstColon + 1);
+		const combo = !userinfo || (second !== -1 && second < lastAt);
+		const atInLogin = second !== -1 && text.lastIndexOf('@', second) > firstColon;
+		const found =
+			combo && (!atInLogin || notPortAfter(text, second, authorityEnd)) && loginAndPassword(text, firstColon, end, ranges);
+		// The password after an e-mail address: `site:jane@mail.com:password`, or without a scheme
+		// `jane@mail.com:password` (not a port, nor a path: `git@github.com:org/repo.git`).
+		const at = userinfo ? lastAt : schemeless && lastAt < firstColon ? lastAt : -1;
+		const passwordColon = at === -1 ? -1 : text.indexOf(':', at + 1);
+		if (!found && at !== -1 && passwordColon !== -1 && passwordColon + 1 < authorityEnd && authorityEnd === end) {
+			if (hasDot(text, at + 1, passwordColon) && notPortAfter(text, passwordColon, end))
+				ranges.push(passwordColon + 1, end);
+		}
 	}
 	webhook(text, from, end, ranges);
+}
+
+/** Whether what follows the colon at `colon` is no port (`:8443`, `:8443/…`): -1 has none. */
+function notPortAfter(text: string, colon: number, end: number): boolean {
+	if (colon === -1) return true;
+	let digits = colon + 1;
+	while (digits < end && digits - colon <= 5 && isDigit(text.charCodeAt(digits))) digits++;
+	return digits === colon + 1 || (digits < end && text.charCodeAt(digits) !== 0x2f);
 }
 
 /** Incoming-webhook URLs of Slack, Discord and Microsoft Teams: the path after the prefix. */

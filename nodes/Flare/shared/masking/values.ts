@@ -161,20 +161,21 @@ export class SecretValues {
 	}
 
 	/**
-	 * A record's own values in a URL: where one is a whole part of its authority (between `:` and `@`)
-	 * or after its host, as it is or percent- or form-encoded, also inside another parameter's
-	 * percent-encoded value; nothing in a Flare link (`https://app.flare.io/#/…`: its ids are Flare's).
+	 * A record's own values in a URL: where one is a whole part of its userinfo (`jane:…@host`, also
+	 * without a scheme) or after its host, as it is or percent- or form-encoded, also inside another
+	 * parameter's percent-encoded value; never its host, nor anything in a Flare link
+	 * (`https://app.flare.io/#/…`: its ids are Flare's).
 	 */
 	findInUrl(url: string, ranges: Ranges): void {
 		if (this.searched.length === 0) return;
-		const scheme = url.indexOf('://');
-		const host = scheme === -1 ? 0 : scheme + 3;
+		const scheme = url.slice(0, 40).indexOf('://');
+		const host = scheme !== -1 ? scheme + 3 : url.startsWith('//') ? 2 : 0;
 		const afterHost = endOf(url, HOST_END, host);
 		if (isFlareHost(url, host, afterHost)) return;
-		// In the authority, a part between `:` and `@` (`jane:…@host`, also without a scheme).
-		for (let start = host; start < afterHost; ) {
+		const userinfoEnd = url.lastIndexOf('@', afterHost - 1);
+		for (let start = host; start < userinfoEnd; ) {
 			let end = start;
-			while (end < afterHost && url.charCodeAt(end) !== 0x3a && url.charCodeAt(end) !== 0x40) end++;
+			while (end < userinfoEnd && url.charCodeAt(end) !== 0x3a) end++;
 			if (end > start && this.hasEncoded(url.slice(start, end))) ranges.push(start, end);
 			start = end + 1;
 		}
