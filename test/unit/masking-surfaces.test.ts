@@ -192,6 +192,11 @@ describe("a stealer log's line in a URL field without a scheme (host:login:passw
 		expect(protect({ url: `sip:lucia:${PW}@globex.io`, password: PW })).toEqual({ url: 'sip:lucia:********@globex.io', password: '********' });
 	});
 
+	it("a password with a / after an e-mail address is masked where it is the record's own password", () => {
+		const password = ['Zq9/', PW].join('');
+		expect(protect({ url: `lucia.rossi@gmail.com:${password}`, password }).url).toBe('lucia.rossi@gmail.com:********');
+	});
+
 	it("a userinfo in a network-path reference, or before a later URL, is masked where it is the record's own password", () => {
 		expect(protect({ url: `//lucia:${PW}@files.globex.io/share`, password: PW })).toEqual({ url: '//lucia:********@files.globex.io/share', password: '********' });
 		expect(protect({ url: `lucia:${PW}@intranet.globex.io/?next=http://x.io/`, password: PW })).toEqual({ url: 'lucia:********@intranet.globex.io/?next=http://x.io/', password: '********' });
@@ -210,6 +215,8 @@ describe("a stealer log's line in a URL field without a scheme (host:login:passw
 		['a port and an e-mail address', `https://www.netflix.com:443:lucia@globex.io:${PW}`, 'https://www.netflix.com:********@globex.io:********'],
 		['a password with an @', `https://accounts.google.com:lucia.rossi:P@${PW}`, 'https://accounts.google.com:********'],
 		['a four-digit password', 'https://globex.io:lucia:1234', 'https://globex.io:lucia:********'],
+		['a site without a dot and an e-mail address', `https://intranet:lucia@globex.io:${PW}`, 'https://intranet:********@globex.io:********'],
+		['an e-mail address and a password with a #', `https://www.netflix.com:lucia@globex.io:Zq9#${PW}`, 'https://www.netflix.com:********@globex.io:********'],
 	])('with a scheme, a stealer log line with %s has its password masked', (_name, url, expected) => {
 		expect(protect({ url })).toEqual({ url: expected });
 	});
@@ -221,6 +228,7 @@ describe("a stealer log's line in a URL field without a scheme (host:login:passw
 	it.each([
 		['a userinfo whose login has a dot, a port and a path', `postgres://app.user:${PW}@db.globex.io:5432/appdb`, 'postgres://app.user:********@db.globex.io:5432/appdb'],
 		['the same in https', `https://lucia.rossi:${PW}@globex.io:8443/login?next=/a:b`, 'https://lucia.rossi:********@globex.io:8443/login?next=/a:b'],
+		['a password with a colon before a host and a port', `https://lucia.rossi:pa:${PW}@globex.io:8443/path`, 'https://lucia.rossi:********@globex.io:8443/path'],
 	])('%s: the password only is masked', (_name, url, expected) => {
 		expect(protect({ url })).toEqual({ url: expected });
 	});

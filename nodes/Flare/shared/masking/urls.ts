@@ -16,7 +16,7 @@
  */
 import { isBlank, isDigit, isNameCode, isQuote, PIPE } from './chars';
 import { loginAndPassword } from './credentials';
-import { hasDot, isHostName, isPort } from './hosts';
+import { hasDot, isComboHost, isHostName, isPort } from './hosts';
 import { SECRET_NAME, nameKind } from './names';
 import type { Ranges, Reader } from './reader';
 import { tokenShape } from './shapes';
@@ -71,15 +71,27 @@ export function urlRanges(text: string, start: number, end: number, ranges: Rang
  * an incoming webhook's path. Without a scheme (a URL field), no userinfo is read (`acct:jane@host`,
  * `host:jane@mail.com:…`), and a path only after a host and its port (`magnet:?…`, `urn:isbn:…`).
  */
-function authority(text: string, from: number, end: number, ranges: Ranges, schemeless: boolean): void {
+function authority(
+	text: string,
+	from: number,
+	end: number,
+	ranges: Ranges,
+	schemeless: boolean,
+): void {
+	// One pass over the authority: where its colons and `@`s are (every search stays inside it).
 	let authorityEnd = from;
-	let lastAt = -1;
-	let firstColon = -1;
+	let [firstColon, secondColon, atAfterColon, lastAt, colonAfterAt] = [-1, -1, -1, -1, -1];
 	for (; authorityEnd < end; authorityEnd++) {
 		const code = text.charCodeAt(authorityEnd);
 		if (code === 0x2f || code === 0x3f || code === 0x23) break;
-		if (code === 0x40) lastAt = authorityEnd;
-		else if (code === 0x3a && firstColon === -1) firstColon = authorityEnd;
+		if (code === 0x40) {
+			[lastAt, colonAfterAt] = [authorityEnd, -1];
+			if (firstColon !== -1 && atAfterColon === -1) atAfterColon = authorityEnd;
+		} else if (code === 0x3a) {
+			if (firstColon === -1) firstColon = authorityEnd;
+			else if (secondColon === -1) secondColon = authorityEnd;
+			if (lastAt !== -1 && colonAfterAt === -1) colonAfterAt = authorityEnd;
+		}
 	}
 	const userinfo = !schemeless && lastAt !== -1 && firstColon !== -1 && firstColon < lastAt;
 	if (userinfo) ranges.push(firstColon + 1, lastAt);
@@ -87,26 +99,41 @@ function authority(text: string, from: number, end: number, ranges: Ranges, sche
 		!schemeless ||
 		(isHostName(text, from, firstColon === -1 ? authorityEnd : firstColon) &&
 			(firstColon === -1 || isPort(text, firstColon + 1, authorityEnd)));
-	const inPath = authorityEnd < end && pathAfterHost && loginAndPassword(text, authorityEnd, end, ranges);
-	if (!inPath && firstColon !== -1 && hasDot(text, from, firstColon)) {
+	const inPath =
+		authorityEnd < end && pathAfterHost && loginAndPassword(text, authorityEnd, end, ranges);
+	if (inPath || firstColon === -1) return webhook(text, from, end, ranges);
+	let found = false;
+	if (hasDot(text, from, firstColon)) {
 		// `site:login:password` after the host: a userinfo's `@` may be the password's
-		// (`site:jane:P@ss`), never a login's (`postgres://app.user:…@db:5432/app` is a userinfo).
-		// A "login" holding an `@` before a port is a userinfo and a host (`jane:pw@acme.com:8443`).
-		const second = text.indexOf(':', firstColon + 1);
-		const combo = !userinfo || (second !== -1 && second < lastAt);
-		const atInLogin = second !== -1 && text.lastIndexOf('@', second) > firstColon;
-		const found =
-			combo && (!atInLogin || notPortAfter(text, second, authorityEnd)) && loginAndPassword(text, firstColon, end, ranges);
-		// The password after an e-mail address: `site:jane@mail.com:password`, or without a scheme
-		// `jane@mail.com:password` (not a port, nor a path: `git@github.com:org/repo.git`).
-		const at = userinfo ? lastAt : schemeless && lastAt < firstColon ? lastAt : -1;
-		const passwordColon = at === -1 ? -1 : text.indexOf(':', at + 1);
-		if (!found && at !== -1 && passwordColon !== -1 && passwordColon + 1 < authorityEnd && authorityEnd === end) {
-			if (hasDot(text, at + 1, passwordColon) && notPortAfter(text, passwordColon, end))
-				ranges.push(passwordColon + 1, end);
-		}
+		// (`site:jane:P@ss`), unless a host follows it (`jane.doe:pa:ss@db.acme.com:5432` is a
+		// userinfo); a "login" holding an `@` before a port is a userinfo too (`jane:pw@acme.com:8443`).
+		const combo =
+			!userinfo ||
+			(secondColon !== -1 &&
+				secondColon < lastAt &&
+				!isHostAndPort(text, lastAt + 1, authorityEnd));
+		const atInLogin = secondColon !== -1 && atAfterColon !== -1 && atAfterColon < secondColon;
+		found =
+			combo &&
+			(!atInLogin || notPortAfter(text, secondColon, authorityEnd)) &&
+			loginAndPassword(text, firstColon, end, ranges);
+	}
+	// The password after an e-mail address: `site:jane@mail.com:password`, or without a scheme
+	// `jane@mail.com:password` (not a port, nor a path: `git@github.com:org/repo.git`).
+	const email =
+		userinfo || (schemeless && lastAt !== -1 && lastAt < firstColon && authorityEnd === end);
+	if (!found && email && colonAfterAt !== -1 && colonAfterAt + 1 < end) {
+		if (hasDot(text, lastAt + 1, colonAfterAt) && notPortAfter(text, colonAfterAt, end))
+			ranges.push(colonAfterAt + 1, end);
 	}
 	webhook(text, from, end, ranges);
+}
+
+/** Whether `at`…`end` is a host (a dotted name, an IPv4 address, `localhost`) and maybe a port. */
+function isHostAndPort(text: string, at: number, end: number): boolean {
+	let colon = at;
+	while (colon < end && text.charCodeAt(colon) !== 0x3a) colon++;
+	return isComboHost(text, at, colon) && (colon === end || isPort(text, colon + 1, end));
 }
 
 /** Whether what follows the colon at `colon` is no port (`:8443`, `:8443/…`): -1 has none. */

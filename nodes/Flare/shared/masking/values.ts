@@ -64,7 +64,8 @@ class Automaton {
 		// Breadth first, so that each state's suffix has its own before it: the children of each
 		// state, from the transitions grouped by their state.
 		const children: number[][] = Array.from({ length: states }, () => []);
-		for (const [key, child] of this.next) children[Math.floor(key / 65536)].push(key % 65536, child);
+		for (const [key, child] of this.next)
+			children[Math.floor(key / 65536)].push(key % 65536, child);
 		const queue: number[] = [];
 		for (let index = 0; index < children[0].length; index += 2) queue.push(children[0][index + 1]);
 		for (let head = 0; head < queue.length; head++) {
@@ -156,15 +157,16 @@ export class SecretValues {
 			return;
 		}
 		automaton.scan(text, (end, longest) => {
-			if (longest >= ANYWHERE_LENGTH || isWord(text, end - longest, end)) ranges.push(end - longest, end);
+			if (longest >= ANYWHERE_LENGTH || isWord(text, end - longest, end))
+				ranges.push(end - longest, end);
 		});
 	}
 
 	/**
 	 * A record's own values in a URL: where one is a whole part of its userinfo (`jane:…@host`, also
-	 * without a scheme) or after its host, as it is or percent- or form-encoded, also inside another
-	 * parameter's percent-encoded value; never its host, nor anything in a Flare link
-	 * (`https://app.flare.io/#/…`: its ids are Flare's).
+	 * without a scheme), after its host's colon, or of its path and query, as it is or percent- or
+	 * form-encoded, also inside another parameter's percent-encoded value; never its host, nor
+	 * anything in a Flare link (`https://app.flare.io/#/…`: its ids are Flare's).
 	 */
 	findInUrl(url: string, ranges: Ranges): void {
 		if (this.searched.length === 0) return;
@@ -172,12 +174,16 @@ export class SecretValues {
 		const host = scheme !== -1 ? scheme + 3 : url.startsWith('//') ? 2 : 0;
 		const afterHost = endOf(url, HOST_END, host);
 		if (isFlareHost(url, host, afterHost)) return;
-		const userinfoEnd = url.lastIndexOf('@', afterHost - 1);
-		for (let start = host; start < userinfoEnd; ) {
-			let end = start;
-			while (end < userinfoEnd && url.charCodeAt(end) !== 0x3a) end++;
-			if (end > start && this.hasEncoded(url.slice(start, end))) ranges.push(start, end);
-			start = end + 1;
+		const userinfoEnd = Math.max(url.lastIndexOf('@', afterHost - 1), host - 1);
+		this.findColonParts(url, host, userinfoEnd, ranges);
+		// After the host's colon, a port or a stealer log's `login:password` (`site:jane@mail.com:…`),
+		// whose password may run past a `/`, `?` or `#`.
+		let hostColon = userinfoEnd + 1;
+		while (hostColon < afterHost && url.charCodeAt(hostColon) !== 0x3a) hostColon++;
+		if (hostColon < afterHost) {
+			const lastColon = this.findColonParts(url, hostColon + 1, afterHost, ranges);
+			if (afterHost < url.length && this.hasEncoded(url.slice(lastColon + 1)))
+				ranges.push(lastColon + 1, url.length);
 		}
 		for (let start = afterHost; start < url.length; ) {
 			const end = endOf(url, URL_PART_END, start + 1);
@@ -189,6 +195,19 @@ export class SecretValues {
 			}
 			start = end;
 		}
+	}
+
+	/** The parts of `url` between `:`s in `start`…`end` that are searched values; returns the last `:` (or start - 1). */
+	private findColonParts(url: string, start: number, end: number, ranges: Ranges): number {
+		let lastColon = start - 1;
+		for (let at = start; at < end; ) {
+			let partEnd = at;
+			while (partEnd < end && url.charCodeAt(partEnd) !== 0x3a) partEnd++;
+			if (partEnd > at && this.hasEncoded(url.slice(at, partEnd))) ranges.push(at, partEnd);
+			if (partEnd < end) lastColon = partEnd;
+			at = partEnd + 1;
+		}
+		return lastColon;
 	}
 
 	/** Whether `text`, as it is or percent- or form-decoded, is one of the searched values. */
