@@ -182,6 +182,7 @@ describe("a stealer log's line in a URL field without a scheme (host:login:passw
 		['a blank before the host', ` intranet.globex.io:lucia:${PW}`, ' intranet.globex.io:lucia:********'],
 		['a wildcard host', `*.globex.io:lucia:${PW}`, '*.globex.io:lucia:********'],
 		['an e-mail address and its password', `lucia.rossi@globex.io:${PW}`, 'lucia.rossi@globex.io:********'],
+		['a site without a dot and an e-mail address (R5-3)', `intranet:lucia@globex.io:${PW}`, 'intranet:lucia@globex.io:********'],
 		['a byte order mark before the host', `\ufeffintranet.globex.io:lucia:${PW}`, '\ufeffintranet.globex.io:lucia:********'],
 	])('%s: the password is masked, in a record without a password field of its own', (_name, url, expected) => {
 		expect(protect({ url })).toEqual({ url: expected });
@@ -215,6 +216,7 @@ describe("a stealer log's line in a URL field without a scheme (host:login:passw
 		['a port and an e-mail address', `https://www.netflix.com:443:lucia@globex.io:${PW}`, 'https://www.netflix.com:********@globex.io:********'],
 		['a password with an @', `https://accounts.google.com:lucia.rossi:P@${PW}`, 'https://accounts.google.com:********'],
 		['a four-digit password', 'https://globex.io:lucia:1234', 'https://globex.io:lucia:********'],
+		['a password with an @ before a dotted end (R5-2)', 'https://globex.io:lucia:P@ss.word', 'https://globex.io:********'],
 		['a site without a dot and an e-mail address', `https://intranet:lucia@globex.io:${PW}`, 'https://intranet:********@globex.io:********'],
 		['an e-mail address and a password with a #', `https://www.netflix.com:lucia@globex.io:Zq9#${PW}`, 'https://www.netflix.com:********@globex.io:********'],
 	])('with a scheme, a stealer log line with %s has its password masked', (_name, url, expected) => {
@@ -229,6 +231,10 @@ describe("a stealer log's line in a URL field without a scheme (host:login:passw
 		['a userinfo whose login has a dot, a port and a path', `postgres://app.user:${PW}@db.globex.io:5432/appdb`, 'postgres://app.user:********@db.globex.io:5432/appdb'],
 		['the same in https', `https://lucia.rossi:${PW}@globex.io:8443/login?next=/a:b`, 'https://lucia.rossi:********@globex.io:8443/login?next=/a:b'],
 		['a password with a colon before a host and a port', `https://lucia.rossi:pa:${PW}@globex.io:8443/path`, 'https://lucia.rossi:********@globex.io:8443/path'],
+		['a port before a query (fifth review, R5-1)', `redis://default:${PW}@redis.globex.io:6379?db=0`, 'redis://default:********@redis.globex.io:6379?db=0'],
+		['a port before a fragment', `https://lucia:${PW}@globex.io:8443#section`, 'https://lucia:********@globex.io:8443#section'],
+		['an empty port before a path', `https://lucia:${PW}@globex.io:/path/x`, 'https://lucia:********@globex.io:/path/x'],
+		['a list of hosts and ports', `mongodb://app.user:${PW}@db1.globex.io:27017,db2.globex.io:27017/app?replicaSet=rs0`, 'mongodb://app.user:********@db1.globex.io:27017,db2.globex.io:27017/app?replicaSet=rs0'],
 	])('%s: the password only is masked', (_name, url, expected) => {
 		expect(protect({ url })).toEqual({ url: expected });
 	});

@@ -111,7 +111,7 @@ function authority(
 			!userinfo ||
 			(secondColon !== -1 &&
 				secondColon < lastAt &&
-				!isHostAndPort(text, lastAt + 1, authorityEnd));
+				!isHostAndPort(text, lastAt + 1, authorityEnd, end));
 		const atInLogin = secondColon !== -1 && atAfterColon !== -1 && atAfterColon < secondColon;
 		found =
 			combo &&
@@ -120,8 +120,7 @@ function authority(
 	}
 	// The password after an e-mail address: `site:jane@mail.com:password`, or without a scheme
 	// `jane@mail.com:password` (not a port, nor a path: `git@github.com:org/repo.git`).
-	const email =
-		userinfo || (schemeless && lastAt !== -1 && lastAt < firstColon && authorityEnd === end);
+	const email = userinfo || (schemeless && lastAt !== -1 && authorityEnd === end);
 	if (!found && email && colonAfterAt !== -1 && colonAfterAt + 1 < end) {
 		if (hasDot(text, lastAt + 1, colonAfterAt) && notPortAfter(text, colonAfterAt, end))
 			ranges.push(colonAfterAt + 1, end);
@@ -129,20 +128,27 @@ function authority(
 	webhook(text, from, end, ranges);
 }
 
-/** Whether `at`…`end` is a host (a dotted name, an IPv4 address, `localhost`) and maybe a port. */
-function isHostAndPort(text: string, at: number, end: number): boolean {
+/**
+ * Whether `at`…`authorityEnd` is a host (a dotted name, an IPv4 address, `localhost`) that a port or
+ * a path follows: `…@db.acme.com:5432/app` is a userinfo's host, `…:P@ss.word` at the end a password.
+ */
+function isHostAndPort(text: string, at: number, authorityEnd: number, end: number): boolean {
 	let colon = at;
-	while (colon < end && text.charCodeAt(colon) !== 0x3a) colon++;
-	return isComboHost(text, at, colon) && (colon === end || isPort(text, colon + 1, end));
+	while (colon < authorityEnd && text.charCodeAt(colon) !== 0x3a) colon++;
+	if (!isComboHost(text, at, colon)) return false;
+	return colon === authorityEnd ? authorityEnd < end : isPort(text, colon + 1, authorityEnd);
 }
 
-/** Whether what follows the colon at `colon` is no port (`:8443`, `:8443/…`): -1 has none. */
+/** Whether what follows the colon at `colon` is no port (`:8443`, `:8443/…`, `:6379?…`, `:/…`): -1 has none. */
 function notPortAfter(text: string, colon: number, end: number): boolean {
 	if (colon === -1) return true;
 	let digits = colon + 1;
 	while (digits < end && digits - colon <= 5 && isDigit(text.charCodeAt(digits))) digits++;
-	return digits === colon + 1 || (digits < end && text.charCodeAt(digits) !== 0x2f);
+	return digits < end && !PORT_END.has(text.charCodeAt(digits));
 }
+
+/** What may follow a port: the path, the query, the fragment, a `;` parameter, another host of a list. */
+const PORT_END = new Set([0x2f, 0x3f, 0x23, 0x3b, 0x2c]);
 
 /** Incoming-webhook URLs of Slack, Discord and Microsoft Teams: the path after the prefix. */
 const WEBHOOK_PREFIXES = [
