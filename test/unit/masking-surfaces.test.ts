@@ -183,6 +183,8 @@ describe("a stealer log's line in a URL field without a scheme (host:login:passw
 		['a wildcard host', `*.globex.io:lucia:${PW}`, '*.globex.io:lucia:********'],
 		['an e-mail address and its password', `lucia.rossi@globex.io:${PW}`, 'lucia.rossi@globex.io:********'],
 		['a site without a dot and an e-mail address (R5-3)', `intranet:lucia@globex.io:${PW}`, 'intranet:lucia@globex.io:********'],
+		['a password of digits and a ; (sixth review, F1)', `globex.io:lucia@mail.com:4711;${PW}`, 'globex.io:lucia@mail.com:********'],
+		['a password of digits and a ,', `globex.io:lucia@mail.com:2024,${PW}`, 'globex.io:lucia@mail.com:********'],
 		['a byte order mark before the host', `\ufeffintranet.globex.io:lucia:${PW}`, '\ufeffintranet.globex.io:lucia:********'],
 	])('%s: the password is masked, in a record without a password field of its own', (_name, url, expected) => {
 		expect(protect({ url })).toEqual({ url: expected });
@@ -217,6 +219,7 @@ describe("a stealer log's line in a URL field without a scheme (host:login:passw
 		['a password with an @', `https://accounts.google.com:lucia.rossi:P@${PW}`, 'https://accounts.google.com:********'],
 		['a four-digit password', 'https://globex.io:lucia:1234', 'https://globex.io:lucia:********'],
 		['a password with an @ before a dotted end (R5-2)', 'https://globex.io:lucia:P@ss.word', 'https://globex.io:********'],
+		['an e-mail address and a password of digits and a ;', `https://globex.io:lucia@mail.com:4711;${PW}`, 'https://globex.io:********@mail.com:********'],
 		['a site without a dot and an e-mail address', `https://intranet:lucia@globex.io:${PW}`, 'https://intranet:********@globex.io:********'],
 		['an e-mail address and a password with a #', `https://www.netflix.com:lucia@globex.io:Zq9#${PW}`, 'https://www.netflix.com:********@globex.io:********'],
 	])('with a scheme, a stealer log line with %s has its password masked', (_name, url, expected) => {

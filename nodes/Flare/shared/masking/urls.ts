@@ -139,16 +139,39 @@ function isHostAndPort(text: string, at: number, authorityEnd: number, end: numb
 	return colon === authorityEnd ? authorityEnd < end : isPort(text, colon + 1, authorityEnd);
 }
 
-/** Whether what follows the colon at `colon` is no port (`:8443`, `:8443/…`, `:6379?…`, `:/…`): -1 has none. */
+/**
+ * Whether what follows the colon at `colon` is no port (-1: there is none). A port is up to five
+ * digits before the end, a path, a query or a fragment (`:8443/…`, `:6379?…`, `:/…`), before a `;`
+ * parameter (`:8443;jsessionid=…`) or another host of a list (`:27017,db2.acme.com…`): a password may
+ * start with digits and a `;` or a `,` (`:4711;Zq9…`).
+ */
 function notPortAfter(text: string, colon: number, end: number): boolean {
 	if (colon === -1) return true;
 	let digits = colon + 1;
 	while (digits < end && digits - colon <= 5 && isDigit(text.charCodeAt(digits))) digits++;
-	return digits < end && !PORT_END.has(text.charCodeAt(digits));
+	if (digits >= end) return false;
+	const code = text.charCodeAt(digits);
+	if (code === 0x2f || code === 0x3f || code === 0x23) return false;
+	if (code === 0x3b) return !isParameterAt(text, digits + 1, end);
+	if (code === 0x2c) return !isListedHostAt(text, digits + 1, end);
+	return true;
 }
 
-/** What may follow a port: the path, the query, the fragment, a `;` parameter, another host of a list. */
-const PORT_END = new Set([0x2f, 0x3f, 0x23, 0x3b, 0x2c]);
+/** Whether a `name=` parameter starts at `at` (a name of at most 64 characters). */
+function isParameterAt(text: string, at: number, end: number): boolean {
+	let index = at;
+	while (index < end && index - at < 64 && isNameCode(text.charCodeAt(index))) index++;
+	return index > at && text.charCodeAt(index) === 0x3d;
+}
+
+/** Whether a host of a list starts at `at` (`db2.acme.com`, up to its `:`, `/`, `,`, `?` or the end). */
+function isListedHostAt(text: string, at: number, end: number): boolean {
+	let index = at;
+	while (index < end && !HOST_LIST_END.has(text.charCodeAt(index))) index++;
+	return isComboHost(text, at, index);
+}
+
+const HOST_LIST_END = new Set([0x3a, 0x2f, 0x2c, 0x3f, 0x23]);
 
 /** Incoming-webhook URLs of Slack, Discord and Microsoft Teams: the path after the prefix. */
 const WEBHOOK_PREFIXES = [
