@@ -38,7 +38,7 @@ export interface StepContext {
 	requests: LoggedRequest[];
 	/** The same without the token requests. */
 	api: LoggedRequest[];
-	/** How n8n ended: the exit code of `n8n execute`. */
+	/** How n8n ended: the exit code of `n8n execute` (byCommand), else 0 for a success and 1 otherwise. */
 	exitCode: number;
 	/** Requests the fake chat model (fake-model.ts) received during this execution. */
 	model: ModelRequest[];
@@ -66,10 +66,17 @@ export interface E2eCase {
 	/** The case checks token exchanges itself (otherwise: none after the first execution of a run). */
 	managesTokens?: boolean;
 	/**
-	 * Run from this trigger in manual mode, as the editor does (manual.ts), instead of `n8n execute`:
-	 * a polling trigger's "fetch test event" only runs in manual mode.
+	 * Run from this trigger (default: the workflow's Manual Trigger): a polling trigger's "fetch test
+	 * event" only runs in manual mode.
 	 */
 	manualFrom?: string;
+	/**
+	 * Run with `n8n execute`, a new n8n process for each execution, as a script or a system scheduler
+	 * runs a workflow: for what crosses processes (the token stored by one, reused by the next) and
+	 * the command's exit code. Every other case runs in one started n8n, as the editor's "Execute
+	 * workflow" runs it (manual.ts).
+	 */
+	byCommand?: true;
 }
 
 const tokenRequests = (requests: LoggedRequest[]) =>
@@ -128,6 +135,7 @@ export const CASES: E2eCase[] = [
 		file: 'behaviours/token-reuse.json',
 		about: 'one token exchange, the stored token reused, one new exchange after expiry',
 		managesTokens: true,
+		byCommand: true,
 		steps: [
 			{
 				check(run, { fake, requests }) {
@@ -509,6 +517,7 @@ export const CASES: E2eCase[] = [
 	{
 		file: 'behaviours/error-stops-the-workflow.json',
 		about: 'an error stops the run; the suite names the node and n8n’s message',
+		byCommand: true,
 		steps: one({
 			status: 'error',
 			check(run, { exitCode }) {

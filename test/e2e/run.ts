@@ -7,6 +7,7 @@
  *   FLARE_E2E_ONE_LINE_AT_A_TIME=1  the lines one after the other
  *   FLARE_E2E_ONLY=<text>[,<text>…] only the workflows whose file contains one of the texts
  *   FLARE_E2E_SKIP_BUILD=1        pack the current dist/ without building first
+ *   FLARE_E2E_TARBALL=<file>      install this packed package (neither build nor pack)
  *   FLARE_E2E_CACHE=<folder>      where n8n is installed (default: ~/.cache/n8n-nodes-flareio)
  */
 import type { INodeType } from 'n8n-workflow';
@@ -23,6 +24,7 @@ import { ensureN8n, type InstalledN8n, LINES, type LineKey, parseLines } from '.
 import { EditorSession } from './manual';
 import type { Execution, N8nInstance } from './n8n';
 import { E2eSecretScan } from './secrets';
+import type { WorkflowJson } from '../queue/workflows';
 import { type N8nServer, startServer } from './server';
 import { ToolStandIns } from './stand-ins';
 import {
@@ -36,6 +38,7 @@ import {
 	runCase,
 	say,
 	seconds,
+	startingTrigger,
 	type WorkflowFile,
 	workFolder,
 	workflowsWithoutTest,
@@ -119,27 +122,27 @@ async function runLine(
 			}
 		}
 	};
+	// The cases about what crosses processes, each execution a new `n8n execute`.
 	await runCases(
-		cases.filter((testCase) => !testCase.manualFrom),
+		cases.filter((testCase) => testCase.byCommand),
 		async (workflow) => await n8n.execute(workflow.id),
 	);
-	// Manual-mode cases run last, through a started n8n, as the editor runs them.
-	const manual = cases.filter((testCase) => testCase.manualFrom);
-	if (manual.length > 0) {
+	// Every other case in one started n8n, as the editor's "Execute workflow" runs it (manual.ts):
+	// a new process for each execution would cost about 5 s of CPU each.
+	const inServer = cases.filter((testCase) => !testCase.byCommand);
+	if (inServer.length > 0) {
 		let server: N8nServer | undefined;
 		try {
 			server = await startServer(n8n, { env: { EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true' } });
 			const session = await EditorSession.signIn(server, n8n.userFolder);
-			await runCases(
-				manual,
-				async (workflow, testCase) =>
-					await session.runFromTrigger(
-						JSON.parse(fs.readFileSync(workflow.absolute, 'utf8')) as { id: string },
-						testCase.manualFrom!,
-					),
-			);
+			await runCases(inServer, async (workflow, testCase) => {
+				const json = JSON.parse(fs.readFileSync(workflow.absolute, 'utf8')) as WorkflowJson;
+				const trigger = startingTrigger(testCase, json);
+				if (!trigger) throw new Error(`${workflow.file} has no Manual Trigger to run it from`);
+				return await session.runFromTrigger(json, trigger);
+			});
 		} catch (error) {
-			const message = `manual-mode cases could not run: ${(error as Error).message}`;
+			const message = `the cases in a started n8n could not run: ${(error as Error).message}`;
 			say(`  ✗ ${message}`);
 			failures.push({ line: LINES[line].label, step: 0, subject: 'n8n server', message });
 		} finally {

@@ -74,12 +74,21 @@ export const seconds = (since: number) => `${((Date.now() - since) / 1000).toFix
 
 /**
  * `npm run build` (unless FLARE_E2E_SKIP_BUILD=1), then `npm pack` into `destination` (emptied
- * first); returns the tarball.
+ * first); returns the tarball. With FLARE_E2E_TARBALL, a tarball packed already (CI packs its build
+ * once, so that `npm test` may rebuild dist/ while the suites run) is copied there instead.
  */
 export async function buildAndPack(
 	root: string,
 	destination = path.join(workFolder(root), 'pack'),
 ): Promise<string> {
+	const packed = processRef.env.FLARE_E2E_TARBALL;
+	if (packed) {
+		fs.rmSync(destination, { recursive: true, force: true });
+		fs.mkdirSync(destination, { recursive: true });
+		const tarball = path.join(destination, path.basename(packed));
+		fs.copyFileSync(path.resolve(root, packed), tarball);
+		return tarball;
+	}
 	if (processRef.env.FLARE_E2E_SKIP_BUILD !== '1') {
 		const started = Date.now();
 		await run('npm', ['run', 'build', '--silent'], { cwd: root });
@@ -122,6 +131,20 @@ export function readWorkflow(root: string, file: string, tools?: ToolStandIns): 
 	}
 	const { id, name } = JSON.parse(prepared) as { id: string; name: string };
 	return { file, absolute, id, name };
+}
+
+/**
+ * The trigger a case runs from in a started n8n: its `manualFrom`, else the workflow's Manual Trigger
+ * (as `n8n execute` starts from it: n8n's `findCliWorkflowStart`, docs: n8n-facts §5.3).
+ */
+export function startingTrigger(
+	testCase: Pick<E2eCase, 'manualFrom'>,
+	workflow: { nodes: Array<{ name: string; type: string }> },
+): string | undefined {
+	return (
+		testCase.manualFrom ??
+		workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger')?.name
+	);
 }
 
 /** Every workflow file under workflows/, relative paths, sorted. */

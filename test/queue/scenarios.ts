@@ -12,10 +12,10 @@ import type { EditorSession } from '../e2e/manual';
 import type { Execution } from '../e2e/n8n';
 import { describeError, RunView } from '../e2e/report';
 import type { E2eSecretScan } from '../e2e/secrets';
-import { runCase, say, type WorkflowFile } from '../e2e/suite';
+import { runCase, say, startingTrigger, type WorkflowFile } from '../e2e/suite';
 import { LOCK, type QueueCluster } from './cluster';
 import type { Database } from './services';
-import { manualTrigger, type WorkflowJson } from './workflows';
+import type { WorkflowJson } from './workflows';
 
 export const SEARCH_PATH = '/firework/v4/credentials/global/_search';
 export const REPORT_REQUEST_PATH = '/firework/v4/threat_flow/reports/requests';
@@ -211,7 +211,7 @@ export async function exampleWorkflows(
 				?.join(' and ') ?? 'no worker'
 		}`;
 	await pool(cases, shared.parallel, async ({ testCase, workflow, json, fake }) => {
-		const trigger = testCase.manualFrom ?? manualTrigger(json);
+		const trigger = startingTrigger(testCase, json);
 		if (!trigger) {
 			failures.push(`${workflow.file}: no Manual Trigger to run it from`);
 			return;

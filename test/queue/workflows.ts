@@ -47,11 +47,6 @@ export function withCredentials(
 	return workflow;
 }
 
-/** The name of the workflow's Manual Trigger, from which the editor runs it. */
-export function manualTrigger(workflow: WorkflowJson): string | undefined {
-	return workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger')?.name;
-}
-
 const flareCredentials = (credential: CredentialReference) => ({
 	flareApi: { id: credential.id, name: credential.name },
 });
