@@ -105,12 +105,16 @@ async function runLine(
 	) => {
 		for (const testCase of selected) {
 			const workflow = workflows.get(testCase.file)!;
+			// An execution n8n would not start or end is that case's failure; the next case still runs.
 			const result = await runCase(
 				suite,
 				testCase,
 				workflow,
 				async (file) => await execute(file, testCase),
-			);
+			).catch((error: Error) => {
+				say(`  ✗ ${workflow.file}  ${error.message}`);
+				return { step: 1, executions: 0, message: error.message };
+			});
 			executions += result.executions;
 			if (result.message) {
 				failures.push({
@@ -268,7 +272,12 @@ async function main(): Promise<void> {
 		// line goes on, and the fakes stay up until both are over.
 		const runOn = async (line: LineKey, index: number) => {
 			try {
-				await runLine({ root, cases, alertCases, secrets, failures, ...parts[index] }, line, installs.get(line)!, tarball);
+				await runLine(
+					{ root, cases, alertCases, secrets, failures, ...parts[index] },
+					line,
+					installs.get(line)!,
+					tarball,
+				);
 			} catch (error) {
 				const message = `the line stopped: ${(error as Error).stack ?? String(error)}`;
 				say(`  ✗ ${message}`);

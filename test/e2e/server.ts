@@ -192,6 +192,20 @@ export const printed = (child: BackgroundProcess, text: string) => () =>
 	fs.readFileSync(child.logFile, 'utf8').includes(text);
 
 /**
+ * Moves what an earlier start of the instance's server printed to runs/server-<n>.log, where the
+ * secret scan reads it (secrets.ts `addInstanceFiles`), so that no start overwrites it.
+ */
+export function keepServerOutput(userFolder: string): void {
+	const output = path.join(userFolder, SERVER_OUTPUT_FILE);
+	if (!fs.existsSync(output)) return;
+	const runs = path.join(userFolder, 'runs');
+	fs.mkdirSync(runs, { recursive: true });
+	let start = 1;
+	while (fs.existsSync(path.join(runs, `server-${start}.log`))) start++;
+	fs.renameSync(output, path.join(runs, `server-${start}.log`));
+}
+
+/**
  * Starts `n8n start` for the instance and resolves once /healthz/readiness answers 200 (the database
  * is migrated and the server listens). Rejects with the server's output when it exits or does not
  * get ready within the timeout; the process is stopped in both cases.
@@ -209,6 +223,7 @@ export async function startServer(
 	const brokerPort = await freePort();
 	const url = `http://127.0.0.1:${port}`;
 	const started = Date.now();
+	keepServerOutput(n8n.userFolder);
 	const server = startProcess(n8n.install.nodeBin, [n8n.install.n8nMain, 'start'], {
 		cwd: n8n.userFolder,
 		env: {

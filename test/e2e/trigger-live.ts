@@ -49,8 +49,8 @@ import { ensureN8n, type InstalledN8n, LINES } from './install';
 import { EditorSession } from './manual';
 import { N8nInstance } from './n8n';
 import { checkEqual, describeError, E2eFailure, RunView } from './report';
-import { E2eSecretScan, SERVER_OUTPUT_FILE } from './secrets';
-import { type N8nServer, startServer } from './server';
+import { E2eSecretScan } from './secrets';
+import { keepServerOutput, type N8nServer, startServer } from './server';
 import {
 	buildAndPack,
 	flareCredential,
@@ -226,7 +226,6 @@ interface StoredState {
 class LiveInstance {
 	private server?: N8nServer;
 	private session?: EditorSession;
-	private serverRuns = 0;
 
 	constructor(
 		readonly n8n: N8nInstance,
@@ -271,23 +270,14 @@ class LiveInstance {
 		const exit = await server.exited;
 		this.server = undefined;
 		this.session = undefined;
-		this.keepServerOutput();
+		keepServerOutput(this.n8n.userFolder);
 		return { exit, exitSeconds: round((Date.now() - signalled) / 1000) };
-	}
-
-	/** Each start's output is kept in runs/, where the secret scan reads it. */
-	keepServerOutput(): void {
-		const output = path.join(this.n8n.userFolder, SERVER_OUTPUT_FILE);
-		if (!fs.existsSync(output)) return;
-		const runs = path.join(this.n8n.userFolder, 'runs');
-		fs.mkdirSync(runs, { recursive: true });
-		fs.renameSync(output, path.join(runs, `server-${++this.serverRuns}.log`));
 	}
 
 	async stop(): Promise<void> {
 		await this.server?.stop();
 		this.server = undefined;
-		this.keepServerOutput();
+		keepServerOutput(this.n8n.userFolder);
 	}
 
 	/** The workflow's executions, oldest first. */

@@ -22,10 +22,10 @@ describe('Flare Trigger: the model', () => {
 	afterAll(async () => await fake.stop());
 
 	it.each([
-		['New Leaked Credential', 20251125, 'credential', volume(3, 12)],
-		['New Event', 20251126, 'event', volume(2, 8)],
-		['New Leaked Cookie', 20261128, 'cookie', volume(2, 16)],
-		...(LONG ? [['New Leaked Credential', 7, 'credential', 24]] : []),
+		['New Leaked Credential', 20251125, 'credential', volume(3, 9)],
+		['New Event', 20251126, 'event', volume(2, 6)],
+		['New Leaked Cookie', 20261128, 'cookie', volume(2, 12)],
+		...(LONG ? [['New Leaked Credential', 7, 'credential', 18]] : []),
 	] as Array<[string, number, Kind, number]>)('%s: exactly once, nothing else, in time, bounded; New Event decided at the first read (seed %d, kind %s, %d runs)', async (_name, seed, kind, runs) => {
 		const details = await checkTriggerModel({ fake, harness, time: clock.time }, { kind, seed, runs });
 		if (details.failed) throw new Error(fc.defaultReportMessage(details));

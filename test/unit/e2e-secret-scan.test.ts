@@ -1,6 +1,7 @@
 import type { RunJson } from '../e2e/report';
 import { planted } from '../fake-flare/planted';
-import { E2eSecretScan, N8N_LOG_FILE } from '../e2e/secrets';
+import { E2eSecretScan, N8N_LOG_FILE, SERVER_OUTPUT_FILE } from '../e2e/secrets';
+import { keepServerOutput } from '../e2e/server';
 import { CANARY_API_KEY, CANARY_TOKEN_PREFIX } from '../reliability/secret-scan';
 import { fs, os, path } from '../support/node';
 
@@ -90,6 +91,19 @@ describe('the end-to-end secret scan', () => {
 			expect(scan.describe()).not.toContain(token);
 		},
 	);
+
+	it('finds a secret an earlier start of the server printed: a later start keeps that output (hostile review 46, F1)', async () => {
+		const root = userFolder({});
+		const printedByStart = [`debug: Authorization: Bearer ${token}\n`, 'info: n8n ready\n', 'info: n8n ready\n'];
+		for (const printed of printedByStart) {
+			keepServerOutput(root); // what startServer does before it starts n8n
+			fs.writeFileSync(path.join(root, SERVER_OUTPUT_FILE), printed);
+		}
+		expect(fs.readdirSync(path.join(root, 'runs')).sort()).toEqual(['01-run.log', 'server-1.log', 'server-2.log']);
+		const scan = new E2eSecretScan(CANARY_API_KEY);
+		await scan.addInstanceFiles(root);
+		expect(scan.leaks).toBe(1);
+	});
 
 	describe('planted leaked values in the output of this package\'s nodes', () => {
 		const flare = (parameters: Record<string, unknown> = {}) => ({ name: 'Flare', type: 'n8n-nodes-flareio.flare', parameters });
