@@ -27,7 +27,7 @@ const jestFile = path.join(root, 'test-results', 'suite-times-jest.json');
 const FOLDERS: Array<[folder: string, proves: string]> = [
 	['test/unit', 'the parts alone: masking (its rule, every notation by generation, linear time), validation, errors, the trigger\'s state, descriptions, the example workflows'],
 	['test/integration', 'every operation and both triggers in n8n-core against the fake API over HTTP: requests, items, errors, tenants, pickers, masking on every surface, each record once'],
-	['test/reliability', 'the invariants on every operation: faults at every page, hostile servers, every bad input, writes in order and never twice, the secret scan'],
+	['test/reliability', 'the invariants on every operation: faults at every page, hostile servers, bad inputs, writes in order and never twice, the secret scan'],
 	['test/fake-flare', "the fake API itself against Flare's documented shapes (test/contract), its planted values in every notation"],
 	['test/model', "the Flare Trigger against its model (fast-check): random arrivals, faults, saves and restarts, on n8n 2.41's and 1.123's lifecycle"],
 	['test/upgrade', "a trigger's state saved by an earlier version, read by this one"],

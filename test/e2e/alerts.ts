@@ -203,7 +203,7 @@ export class AlertServer {
 	}
 
 	async stop(): Promise<void> {
-		if (this.current) await this.secrets.addLogFiles([this.current.logFile]);
+		// What it printed is scanned with the instance's files (each start keeps the one before's).
 		await this.current?.stop();
 		this.current = undefined;
 		this.signedIn = undefined;

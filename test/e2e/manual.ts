@@ -145,11 +145,13 @@ export class EditorSession {
 		};
 	}
 
+	/** A request of the editor's; an n8n that does not answer within a minute fails it. */
 	async request<T>(method: string, route: string, body?: unknown): Promise<T> {
 		const response = await fetch(`${this.server.url}/rest${route}`, {
 			method,
 			headers: EditorSession.headers(this.cookie),
 			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(60_000),
 		});
 		const text = await response.text();
 		if (!response.ok) throw new Error(`${method} /rest${route}: HTTP ${response.status} ${text}`);

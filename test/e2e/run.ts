@@ -112,8 +112,9 @@ async function runLine(
 				workflow,
 				async (file) => await execute(file, testCase),
 			).catch((error: Error) => {
-				say(`  ✗ ${workflow.file}  ${error.message}`);
-				return { step: 1, executions: 0, message: error.message };
+				const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+				say(`  ✗ ${workflow.file}  ${error.message}${cause}`);
+				return { step: 1, executions: 0, message: `${error.message}${cause}` };
 			});
 			executions += result.executions;
 			if (result.message) {
@@ -139,11 +140,27 @@ async function runLine(
 		try {
 			server = await startServer(n8n, { env: { EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true' } });
 			const session = await EditorSession.signIn(server, n8n.userFolder);
+			// Once n8n no longer answers, the cases left fail at once, naming its output.
+			let gone: string | undefined;
+			const answers = async (url: string) =>
+				await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(10_000) }).then(
+					(response) => response.ok,
+					() => false,
+				);
 			await runCases(inServer, async (workflow, testCase) => {
+				if (gone) throw new Error(gone);
 				const json = JSON.parse(fs.readFileSync(workflow.absolute, 'utf8')) as WorkflowJson;
 				const trigger = startingTrigger(testCase, json);
 				if (!trigger) throw new Error(`${workflow.file} has no Manual Trigger to run it from`);
-				return await session.runFromTrigger(json, trigger);
+				const ran = await session.runFromTrigger(json, trigger).then(
+					(execution) => ({ execution }),
+					(error: unknown) => ({ error }),
+				);
+				if ('execution' in ran) return ran.execution;
+				if (!(await answers(server!.url))) {
+					gone = `n8n no longer answers; what it printed: ${server!.logFile}`;
+				}
+				throw ran.error;
 			});
 		} catch (error) {
 			const message = `the cases in a started n8n could not run: ${(error as Error).message}`;

@@ -97,12 +97,17 @@ export class E2eSecretScan {
 			? fs.readdirSync(runs).map((name) => path.join(runs, name))
 			: [];
 		const n8nFolder = path.join(userFolder, '.n8n');
-		const database = fs
-			.readdirSync(n8nFolder)
+		const stored = fs.readdirSync(n8nFolder);
+		const database = stored
 			.filter((name) => name.startsWith('database.sqlite'))
+			.map((name) => path.join(n8nFolder, name));
+		// n8n's event log (log streaming) holds the message of each failed execution.
+		const eventLogs = stored
+			.filter((name) => name.startsWith('n8nEventLog'))
 			.map((name) => path.join(n8nFolder, name));
 		await this.addLogFiles([
 			...printed,
+			...eventLogs,
 			path.join(userFolder, N8N_LOG_FILE),
 			path.join(userFolder, SERVER_OUTPUT_FILE),
 		]);

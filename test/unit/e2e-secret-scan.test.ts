@@ -27,7 +27,7 @@ describe('the end-to-end secret scan', () => {
 	});
 
 	/** An n8n user folder holding what n8n writes: printed runs, its log, its database. */
-	const userFolder = (files: { printed?: string; log?: string; database?: string }) => {
+	const userFolder = (files: { printed?: string; log?: string; database?: string; eventLog?: string }) => {
 		const root = temporary('flare-e2e-scan-');
 		fs.mkdirSync(path.join(root, 'runs'));
 		fs.mkdirSync(path.join(root, '.n8n'));
@@ -40,6 +40,7 @@ describe('the end-to-end secret scan', () => {
 			path.join(root, '.n8n', 'database.sqlite'),
 			files.database ?? 'SQLite format 3\n',
 		);
+		if (files.eventLog) fs.writeFileSync(path.join(root, '.n8n', 'n8nEventLog.log'), files.eventLog);
 		return root;
 	};
 
@@ -79,6 +80,7 @@ describe('the end-to-end secret scan', () => {
 		["n8n's log", { log: `debug: Authorization: ${CANARY_API_KEY}\n` }],
 		['a printed run', { printed: `"accessToken": "${token}"\n` }],
 		["n8n's database", { database: `\u0000${token}\u0000` }],
+		["n8n's event log", { eventLog: `{"eventName":"n8n.workflow.failed","payload":{"errorMessage":"Bearer ${token} refused"}}\n` }],
 	])(
 		'finds a secret in %s, without repeating it',
 		async (_where, place: Record<string, unknown>) => {
