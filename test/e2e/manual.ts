@@ -136,23 +136,45 @@ export class EditorSession {
 		}
 	}
 
-	/** The editor sends a browser id with every request; n8n ties the session cookie to it. */
+	/**
+	 * The editor sends a browser id with every request; n8n ties the session cookie to it. Each request
+	 * takes a new connection: a kept-alive one that n8n closes after its 5 s of idleness as the harness,
+	 * starved of CPU, sends on it fails with ECONNRESET (CI, 2026-12-08: one case failed so, and its
+	 * execution's requests went on into the next case's).
+	 */
 	private static headers(cookie?: string): Record<string, string> {
 		return {
 			'content-type': 'application/json',
 			'browser-id': 'flare-e2e',
+			connection: 'close',
 			...(cookie ? { cookie } : {}),
 		};
 	}
 
-	/** A request of the editor's; an n8n that does not answer within a minute fails it. */
+	/**
+	 * A request of the editor's; an n8n that does not answer within a minute fails it. A GET that found
+	 * no connection, or lost it, is sent again (twice at most): reading changes nothing.
+	 */
 	async request<T>(method: string, route: string, body?: unknown): Promise<T> {
-		const response = await fetch(`${this.server.url}/rest${route}`, {
-			method,
-			headers: EditorSession.headers(this.cookie),
-			body: body === undefined ? undefined : JSON.stringify(body),
-			signal: AbortSignal.timeout(60_000),
-		});
+		const send = async () =>
+			await fetch(`${this.server.url}/rest${route}`, {
+				method,
+				headers: EditorSession.headers(this.cookie),
+				body: body === undefined ? undefined : JSON.stringify(body),
+				signal: AbortSignal.timeout(60_000),
+			});
+		const attempt = async () =>
+			await send().then(
+				(answer) => ({ answer }),
+				(error: Error) => ({ error }),
+			);
+		let sent = await attempt();
+		for (let retry = 0; retry < 2 && method === 'GET' && lostConnection(sent); retry++) {
+			await sleep(1_000);
+			sent = await attempt();
+		}
+		if ('error' in sent) return await Promise.reject(sent.error);
+		const response = sent.answer;
 		const text = await response.text();
 		if (!response.ok) throw new Error(`${method} /rest${route}: HTTP ${response.status} ${text}`);
 		return (JSON.parse(text) as { data: T }).data;
@@ -223,6 +245,26 @@ export class EditorSession {
 	}
 
 	/**
+	 * Waits until n8n runs no execution, e.g. after a failed request left one running whose requests
+	 * would otherwise reach the fake during the next case.
+	 */
+	async settled(timeoutSeconds = 120): Promise<void> {
+		const filter = encodeURIComponent(JSON.stringify({ status: ['new', 'running'] }));
+		const started = Date.now();
+		for (;;) {
+			const { results } = await this.request<{ results: unknown[] }>(
+				'GET',
+				`/executions?filter=${filter}`,
+			);
+			if (results.length === 0) return;
+			if (Date.now() - started > timeoutSeconds * 1000) {
+				throw new Error(`n8n still runs ${results.length} execution(s) after ${timeoutSeconds} s`);
+			}
+			await sleep(250);
+		}
+	}
+
+	/**
 	 * Waits until the execution has ended and its data is stored (n8n can report the end of an
 	 * execution a moment before its data is stored; n8n 1.123 even a success whose data is still
 	 * empty, logging "Found successful execution where data is empty stringified array"), and
@@ -242,4 +284,9 @@ export class EditorSession {
 			await sleep(250);
 		}
 	}
+}
+
+/** A request that never got an answer: no connection, or one lost (not a timeout, not an HTTP error). */
+function lostConnection(sent: { error: Error } | { answer: Response }): boolean {
+	return 'error' in sent && sent.error.name === 'TypeError' && sent.error.message === 'fetch failed';
 }

@@ -159,6 +159,11 @@ async function runLine(
 				if ('execution' in ran) return ran.execution;
 				if (!(await answers(server!.url))) {
 					gone = `n8n no longer answers; what it printed: ${server!.logFile}`;
+				} else {
+					// An execution the failed request left running must not reach into the next case.
+					await session.settled().then(undefined, (error: Error) => {
+						gone = `n8n did not finish an execution: ${error.message}`;
+					});
 				}
 				throw ran.error;
 			});

@@ -122,6 +122,8 @@ export async function pushAlert(
 	const headers: Record<string, string> = {
 		'content-type': options.contentType ?? 'application/json',
 		'user-agent': 'Flare-Webhook (fake)',
+		// A new connection for each alert, as the harness's other requests to n8n (manual.ts).
+		connection: 'close',
 		...options.headers,
 	};
 	if (options.secrets?.length) {

@@ -162,7 +162,8 @@ export async function callWebhook(
 	try {
 		const response = await fetch(`${context.url}/webhook/${webhookPath}`, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json' },
+			// A new connection for each call, as the harness's other requests to n8n (manual.ts).
+			headers: { 'content-type': 'application/json', connection: 'close' },
 			body: '{}',
 			signal: AbortSignal.timeout(timeoutSeconds * 1000),
 		});

@@ -1,4 +1,6 @@
-import { unflatten } from '../e2e/manual';
+import { EditorSession, unflatten } from '../e2e/manual';
+import type { N8nServer } from '../e2e/server';
+import { fs, http, net, os, path } from '../support/node';
 
 describe("reading n8n's saved execution data (flatted)", () => {
 	it('rebuilds nested objects, arrays, shared strings and cycles', () => {
@@ -23,5 +25,73 @@ describe("reading n8n's saved execution data (flatted)", () => {
 
 	it('reads a lone primitive', () => {
 		expect(unflatten('["text"]')).toBe('text');
+	});
+});
+
+/** The editor session's requests, against a local server standing for n8n's REST API. */
+describe("the editor session's requests to n8n", () => {
+	let server: http.Server;
+	let session: EditorSession;
+	const seen: Array<{ method: string; url: string; socket: number }> = [];
+	/** How the next request to each route is answered: 'drop' ends the connection without an answer. */
+	const plan = new Map<string, Array<'drop' | unknown>>();
+	let sockets = 0;
+
+	beforeAll(async () => {
+		server = http.createServer((request, response) => {
+			const socket = (request.socket as net.Socket & { number?: number }).number!;
+			seen.push({ method: request.method!, url: request.url!, socket });
+			const route = `${request.method} ${request.url!.split('?')[0]}`;
+			if (request.url === '/rest/owner/setup') {
+				response.setHeader('set-cookie', 'n8n-auth=cookie; Path=/');
+			}
+			const answer = plan.get(route)?.shift() ?? { results: [] };
+			if (answer === 'drop') request.socket.destroy();
+			else response.end(JSON.stringify({ data: answer }));
+		});
+		server.on('connection', (socket: net.Socket & { number?: number }) => {
+			socket.number = ++sockets;
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+		const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'flare-session-'));
+		session = await EditorSession.signIn({ url } as N8nServer, folder);
+		fs.rmSync(folder, { recursive: true, force: true });
+	});
+	afterAll(async () => await new Promise((resolve) => server.close(resolve)));
+	beforeEach(() => {
+		seen.length = 0;
+		plan.clear();
+	});
+
+	it('sends each request on a new connection, so n8n never closes one under it', async () => {
+		await session.request('GET', '/executions/1');
+		await session.request('GET', '/executions/1');
+		await session.request('POST', '/workflows/1/run', {});
+		expect(new Set(seen.map((request) => request.socket)).size).toBe(3);
+	});
+
+	it('sends a GET again when its connection was lost, and not a POST', async () => {
+		plan.set('GET /rest/executions/7', ['drop', 'drop', { status: 'success' }]);
+		await expect(session.request('GET', '/executions/7')).resolves.toEqual({ status: 'success' });
+		expect(seen.map((request) => `${request.method} ${request.url}`)).toEqual([
+			'GET /rest/executions/7',
+			'GET /rest/executions/7',
+			'GET /rest/executions/7',
+		]);
+		seen.length = 0;
+		plan.set('POST /rest/workflows/1/run', ['drop', { executionId: '8' }]);
+		await expect(session.request('POST', '/workflows/1/run', {})).rejects.toThrow('fetch failed');
+		expect(seen.map((request) => `${request.method} ${request.url}`)).toEqual([
+			'POST /rest/workflows/1/run',
+		]);
+	});
+
+	it('waits until n8n runs no execution', async () => {
+		plan.set('GET /rest/executions', [{ results: [{ id: '8' }] }, { results: [{ id: '8' }] }, { results: [] }]);
+		await session.settled(10);
+		expect(seen.map((request) => request.url)).toEqual(
+			Array(3).fill(`/rest/executions?filter=${encodeURIComponent('{"status":["new","running"]}')}`),
+		);
 	});
 });
