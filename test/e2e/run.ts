@@ -24,7 +24,6 @@ import { ensureN8n, type InstalledN8n, LINES, type LineKey, parseLines } from '.
 import { EditorSession } from './manual';
 import type { Execution, N8nInstance } from './n8n';
 import { E2eSecretScan } from './secrets';
-import type { WorkflowJson } from '../queue/workflows';
 import { type N8nServer, startServer } from './server';
 import { ToolStandIns } from './stand-ins';
 import {
@@ -52,6 +51,13 @@ interface Failure {
 	message: string;
 	/** What failed when it is not a workflow (default: the n8n instance's set-up). */
 	subject?: string;
+}
+
+/** A workflow file as n8n saved it: what a manual run sends (manual.ts) and starts from. */
+interface SavedWorkflow {
+	id: string;
+	nodes: Array<{ name: string; type: string }>;
+	[key: string]: unknown;
 }
 
 /** What the cases of one line use: its fakes and stand-ins, and the secret scan and failures all share. */
@@ -149,7 +155,7 @@ async function runLine(
 				);
 			await runCases(inServer, async (workflow, testCase) => {
 				if (gone) throw new Error(gone);
-				const json = JSON.parse(fs.readFileSync(workflow.absolute, 'utf8')) as WorkflowJson;
+				const json = JSON.parse(fs.readFileSync(workflow.absolute, 'utf8')) as SavedWorkflow;
 				const trigger = startingTrigger(testCase, json);
 				if (!trigger) throw new Error(`${workflow.file} has no Manual Trigger to run it from`);
 				const ran = await session.runFromTrigger(json, trigger).then(
