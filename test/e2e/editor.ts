@@ -32,6 +32,7 @@ import { alertTriggerListens } from './editor-alerts';
 import { entraIdPlaybook } from './editor-playbooks';
 import { dailyLeakWatch, listensOnLoopbackOnly, signIn } from './editor-sandbox';
 import type { N8nInstance } from './n8n';
+import { E2eSecretScan } from './secrets';
 import { type Sandbox, startSandbox } from './sandbox';
 import { CREDENTIAL_NAME, repositoryRoot, say, seconds, workFolder } from './suite';
 
@@ -825,6 +826,12 @@ async function main(): Promise<void> {
 		await sandbox.stop();
 		fs.rmSync(userDataDir, { recursive: true, force: true });
 	}
+	// The API key was typed into the credential form: nothing n8n printed, logged or stored holds it,
+	// nor a token or a tool's secret (the secret scan of the other suites, secrets.ts).
+	const secrets = new E2eSecretScan(fake.apiKeys.full, 'editor', sandbox.tools.secrets());
+	await secrets.addInstanceFiles(sandbox.n8n.userFolder);
+	say(await secrets.write(root));
+	if (secrets.leaks) throw new Error(secrets.describe());
 }
 
 main().catch((error: Error) => {
