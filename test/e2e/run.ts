@@ -136,7 +136,7 @@ async function runLine(
 	// The cases about what crosses processes, each execution a new `n8n execute`.
 	await runCases(
 		cases.filter((testCase) => testCase.byCommand),
-		async (workflow) => await n8n.execute(workflow.id),
+		async (workflow) => await againIfWatchdogFired(async () => await n8n.execute(workflow.id)),
 	);
 	// Every other case in one started n8n, as the editor's "Execute workflow" runs it (manual.ts):
 	// a new process for each execution would cost about 5 s of CPU each.
@@ -158,7 +158,9 @@ async function runLine(
 				const json = JSON.parse(fs.readFileSync(workflow.absolute, 'utf8')) as SavedWorkflow;
 				const trigger = startingTrigger(testCase, json);
 				if (!trigger) throw new Error(`${workflow.file} has no Manual Trigger to run it from`);
-				const ran = await session.runFromTrigger(json, trigger).then(
+				const ran = await againIfWatchdogFired(
+					async () => await session.runFromTrigger(json, trigger),
+				).then(
 					(execution) => ({ execution }),
 					(error: unknown) => ({ error }),
 				);
@@ -213,6 +215,24 @@ async function runLine(
 	say(
 		`${LINES[line].label}: ${cases.length + suite.alertCases.length} workflows, ${executions} executions (and those of the pushed alerts) in ${seconds(started)}; the tools' stand-ins received ${tools?.log.entries.length ?? 0} requests and e-mails${tools?.log.refusedHosts.length ? `, and refused ${tools.log.refusedHosts.join(', ')}` : ''}.`,
 	);
+}
+
+/** n8n-workflow's message when its regular-expression watchdog fires (safe-regex.ts). */
+const REGEX_WATCHDOG = 'Regular expression execution timed out';
+
+/**
+ * n8n 2.x checks a workflow's resource locators before any node runs, each regular expression under a
+ * 250 ms wall-clock watchdog (n8n-workflow's safe-regex.ts, REGEX_TIMEOUT_MS): an n8n starved of CPU
+ * can trip it on the simplest one (a fresh-clone CI beside other loads, 2026-12-08: the Source ID's
+ * `^.*\S.*$`, microseconds at rest). Such a run, which reached no node, is started again once, and
+ * said; a second one fails the case.
+ */
+async function againIfWatchdogFired(execute: () => Promise<Execution>): Promise<Execution> {
+	const first = await execute();
+	const reachedNoNode = Object.keys(first.run?.data.resultData.runData ?? {}).length === 0;
+	if (first.exitCode === 0 || !reachedNoNode || !first.output.includes(REGEX_WATCHDOG)) return first;
+	say(`    n8n's regular-expression watchdog fired before any node ran (${first.outputFile}): run again`);
+	return await execute();
 }
 
 /**
