@@ -384,3 +384,21 @@ export function checkWhatToolsReceived(tools: ToolStandIns, mark: number, node?:
 		);
 	}
 }
+
+/** n8n-workflow's message when its regular-expression watchdog fires (safe-regex.ts). */
+const REGEX_WATCHDOG = 'Regular expression execution timed out';
+
+/**
+ * n8n 2.x checks a workflow's resource locators before any node runs, each regular expression under a
+ * 250 ms wall-clock watchdog (n8n-workflow's safe-regex.ts, REGEX_TIMEOUT_MS): an n8n starved of CPU
+ * can trip it on the simplest one (a fresh-clone CI beside other loads, 2026-12-08: the Source ID's
+ * `^.*\S.*$`, microseconds at rest). Such a run, which reached no node, is started again once, and
+ * said; a second one fails the case.
+ */
+export async function againIfWatchdogFired(execute: () => Promise<Execution>): Promise<Execution> {
+	const first = await execute();
+	const reachedNoNode = Object.keys(first.run?.data.resultData.runData ?? {}).length === 0;
+	if (first.exitCode === 0 || !reachedNoNode || !first.output.includes(REGEX_WATCHDOG)) return first;
+	say(`    n8n's regular-expression watchdog fired before any node ran (${first.outputFile}): run again`);
+	return await execute();
+}
