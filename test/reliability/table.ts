@@ -233,7 +233,8 @@ function render(figures: Figures): { markdown: string; problems: string[] } {
 				`**${number(leaks)} secret leaks** in ${number(sum(figures.secretScan, (scan) => scan.errors))} errors and ${number(sum(figures.secretScan, (scan) => scan.logLines))} printed or logged lines`,
 			],
 			...(live ? [triggerLiveRow(live.figures)] : []),
-			...leakedValueScans.map(({ suite, leakedValues: scan }) => [
+			// A suite that runs no node of this package's (the editor test's scan) has no row of its own.
+			...leakedValueScans.filter(({ leakedValues: scan }) => scan!.outputs + scan!.fullOutputs > 0).map(({ suite, leakedValues: scan }) => [
 				`Leaked values planted by the fake (passwords, hashes, session cookies, source-code and monitored secrets, credential lines) in every output and error of this package's nodes run with Leaked Value Output other than Full (${suite})`,
 				`${number(scan!.outputs)} outputs`,
 				number(scan!.items),
