@@ -8,7 +8,7 @@ import { sleep } from 'n8n-workflow';
 import { fs, path } from '../support/node';
 import type { Execution } from './n8n';
 import type { RunJson } from './report';
-import type { N8nServer } from './server';
+import { NEW_CONNECTION, type N8nServer } from './server';
 
 /** Credentials of the instance's owner, created on the first sign-in (the instances are throwaway). */
 export const OWNER = {
@@ -96,7 +96,8 @@ export class EditorSession {
 	 */
 	static async ensureOwner(server: N8nServer): Promise<boolean> {
 		await EditorSession.restReady(server);
-		const settings = (await (await fetch(`${server.url}/rest/settings`)).json()) as {
+		const answer = await fetch(`${server.url}/rest/settings`, { headers: NEW_CONNECTION });
+		const settings = (await answer.json()) as {
 			data: { userManagement: { showSetupOnFirstLoad?: boolean } };
 		};
 		if (!settings.data.userManagement.showSetupOnFirstLoad) return false;
@@ -122,7 +123,7 @@ export class EditorSession {
 	private static async restReady(server: N8nServer, timeoutSeconds = 120): Promise<void> {
 		const started = Date.now();
 		for (;;) {
-			const status = await fetch(`${server.url}/rest/settings`).then(
+			const status = await fetch(`${server.url}/rest/settings`, { headers: NEW_CONNECTION }).then(
 				(response) => response.status,
 				() => 0,
 			);
@@ -138,15 +139,13 @@ export class EditorSession {
 
 	/**
 	 * The editor sends a browser id with every request; n8n ties the session cookie to it. Each request
-	 * takes a new connection: a kept-alive one that n8n closes after its 5 s of idleness as the harness,
-	 * starved of CPU, sends on it fails with ECONNRESET (CI, 2026-12-08: one case failed so, and its
-	 * execution's requests went on into the next case's).
+	 * takes a new connection (server.ts NEW_CONNECTION).
 	 */
 	private static headers(cookie?: string): Record<string, string> {
 		return {
 			'content-type': 'application/json',
 			'browser-id': 'flare-e2e',
-			connection: 'close',
+			...NEW_CONNECTION,
 			...(cookie ? { cookie } : {}),
 		};
 	}
@@ -246,19 +245,29 @@ export class EditorSession {
 
 	/**
 	 * Waits until n8n runs no execution, e.g. after a failed request left one running whose requests
-	 * would otherwise reach the fake during the next case.
+	 * would otherwise reach the fake during the next case. What still runs after `timeoutSeconds` is
+	 * stopped, as the editor's Stop button does, and waited for as long again at most.
 	 */
 	async settled(timeoutSeconds = 120): Promise<void> {
 		const filter = encodeURIComponent(JSON.stringify({ status: ['new', 'running'] }));
-		const started = Date.now();
+		let stopped: string[] | undefined;
+		let started = Date.now();
 		for (;;) {
-			const { results } = await this.request<{ results: unknown[] }>(
+			const { results } = await this.request<{ results: Array<{ id: string }> }>(
 				'GET',
 				`/executions?filter=${filter}`,
 			);
 			if (results.length === 0) return;
 			if (Date.now() - started > timeoutSeconds * 1000) {
-				throw new Error(`n8n still runs ${results.length} execution(s) after ${timeoutSeconds} s`);
+				const ids = results.map((execution) => execution.id);
+				if (stopped) {
+					throw new Error(
+						`n8n still runs execution(s) ${ids.join(', ')} ${timeoutSeconds} s after it was asked to stop ${stopped.join(', ')}`,
+					);
+				}
+				for (const id of ids) await this.request('POST', `/executions/${id}/stop`, {});
+				stopped = ids;
+				started = Date.now();
 			}
 			await sleep(250);
 		}

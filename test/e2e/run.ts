@@ -24,7 +24,7 @@ import { ensureN8n, type InstalledN8n, LINES, type LineKey, parseLines } from '.
 import { EditorSession } from './manual';
 import type { Execution, N8nInstance } from './n8n';
 import { E2eSecretScan } from './secrets';
-import { type N8nServer, startServer } from './server';
+import { type N8nServer, NEW_CONNECTION, startServer } from './server';
 import { ToolStandIns } from './stand-ins';
 import {
 	againIfWatchdogFired,
@@ -150,7 +150,10 @@ async function runLine(
 			// Once n8n no longer answers, the cases left fail at once, naming its output.
 			let gone: string | undefined;
 			const answers = async (url: string) =>
-				await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(10_000) }).then(
+				await fetch(`${url}/healthz`, {
+					headers: NEW_CONNECTION,
+					signal: AbortSignal.timeout(10_000),
+				}).then(
 					(response) => response.ok,
 					() => false,
 				);
@@ -171,7 +174,7 @@ async function runLine(
 				} else {
 					// An execution the failed request left running must not reach into the next case.
 					await session.settled().then(undefined, (error: Error) => {
-						gone = `n8n did not finish an execution: ${error.message}`;
+						gone = `after a failed case, n8n's executions could not be waited for or stopped: ${error.message}`;
 					});
 				}
 				throw ran.error;

@@ -30,7 +30,7 @@ import { FakeModel } from './fake-model';
 import { ensureN8n } from './install';
 import { EditorSession, OWNER } from './manual';
 import { freePort, N8nInstance } from './n8n';
-import { type N8nServer, startServer } from './server';
+import { type N8nServer, NEW_CONNECTION, startServer } from './server';
 import { type StandInPorts, ToolStandIns } from './stand-ins';
 import { describeReceived } from './stand-ins/page';
 import {
@@ -111,7 +111,10 @@ const portOf = (url: string | undefined) => (url ? Number(new URL(url).port) : 0
 
 async function answers(url: string): Promise<boolean> {
 	try {
-		const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) });
+		const response = await fetch(`${url}/healthz`, {
+			headers: NEW_CONNECTION,
+			signal: AbortSignal.timeout(2_000),
+		});
 		return response.ok;
 	} catch {
 		return false;

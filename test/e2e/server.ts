@@ -13,6 +13,15 @@ import { freePort, type N8nInstance } from './n8n';
 import { SERVER_OUTPUT_FILE } from './secrets';
 import { repositoryRoot } from './suite';
 
+/**
+ * The header every request of the suites to n8n sends: a new connection each time. A kept-alive one
+ * that n8n closes after 5 s of idleness, as a harness starved of CPU sends on it, fails with ECONNRESET
+ * (a CI run of 2026-12-08: one case failed so, and its execution's requests went on into the next
+ * case's). Node's fetch would also send a request with this header on a connection another request
+ * left open: hence on every request, not some.
+ */
+export const NEW_CONNECTION = { connection: 'close' } as const;
+
 export interface N8nServer {
 	/** Base URL of the editor and the REST API, without a trailing slash. */
 	url: string;
@@ -247,7 +256,7 @@ export async function startServer(
 		server,
 		`n8n start (${url}/healthz/readiness)`,
 		async () =>
-			await fetch(`${url}/healthz/readiness`).then(
+			await fetch(`${url}/healthz/readiness`, { headers: NEW_CONNECTION }).then(
 				(response) => response.status === 200,
 				() => false, // not listening yet
 			),

@@ -87,6 +87,26 @@ describe("the editor session's requests to n8n", () => {
 		]);
 	});
 
+	it('gives up on a GET after three lost connections', async () => {
+		plan.set('GET /rest/executions/9', ['drop', 'drop', 'drop', { status: 'success' }]);
+		await expect(session.request('GET', '/executions/9')).rejects.toThrow('fetch failed');
+		expect(seen).toHaveLength(3);
+	});
+
+	it('stops what still runs after the bound, waits as long again, then names what would not stop', async () => {
+		const running = { results: [{ id: '8' }] };
+		plan.set('GET /rest/executions', Array(1_000).fill(running));
+		await expect(session.settled(5)).rejects.toThrow(
+			'n8n still runs execution(s) 8 5 s after it was asked to stop 8',
+		);
+		const stops = seen.filter((request) => request.method === 'POST').map((request) => request.url);
+		expect(stops).toEqual(['/rest/executions/8/stop']);
+		// About 5 s of polls, every 250 ms, before the stop and after it.
+		const polls = seen.filter((request) => request.method === 'GET');
+		expect(polls.length).toBeGreaterThan(2 * 16);
+		expect(polls.length).toBeLessThan(2 * 24);
+	});
+
 	it('waits until n8n runs no execution', async () => {
 		plan.set('GET /rest/executions', [{ results: [{ id: '8' }] }, { results: [{ id: '8' }] }, { results: [] }]);
 		await session.settled(10);
