@@ -392,8 +392,9 @@ const REGEX_WATCHDOG = 'Regular expression execution timed out';
  * n8n 2.x checks a workflow's resource locators before any node runs, each regular expression under a
  * 250 ms wall-clock watchdog (n8n-workflow's safe-regex.ts, REGEX_TIMEOUT_MS): an n8n starved of CPU
  * can trip it on the simplest one (a fresh-clone CI beside other loads, 2026-12-08: the Source ID's
- * `^.*\S.*$`, microseconds at rest). Such a run, which reached no node, is started again once, and
- * said; a second one fails the case.
+ * check of a short ID, microseconds at rest). Such a run, which reached no node, is started again
+ * once, and said; a second one fails the case. A check that is slow for its value fails both runs:
+ * our own regexes are linear (test/unit/locator-regex-time.test.ts).
  */
 export async function againIfWatchdogFired(execute: () => Promise<Execution>): Promise<Execution> {
 	const first = await execute();

@@ -238,7 +238,9 @@ export function sourceLocator(description: string): INodeProperties {
 		searchListMethod: 'searchSources',
 		listPlaceholder: 'Select a source...',
 		idPlaceholder: 'e.g. collection-1',
-		idRegex: '.*\\S.*',
+		// Any one-line text with a non-blank character; in linear time (`.*\S.*` backtracks
+		// quadratically on a long line that ends in a line break: hostile review 49).
+		idRegex: '[^\\S\\n\\r\\u2028\\u2029]*\\S.*',
 		idErrorMessage: 'Enter the ID of a source, e.g. collection-1',
 	});
 }
