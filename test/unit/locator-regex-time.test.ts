@@ -5,7 +5,7 @@
  * and every hostile shape, 4n characters take at most 6 times the CPU time of n (a quadratic reading
  * takes 16): `.*\S.*` took 28 ms at 8 KiB and timed out at 32 KiB on a line ending in a line break.
  */
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyRegexValidation } from 'n8n-workflow';
 
 import { Flare } from '../../nodes/Flare/Flare.node';
 import { FlareTrigger } from '../../nodes/FlareTrigger/FlareTrigger.node';
@@ -19,7 +19,9 @@ function idRegexes(properties: INodeProperties[]): string[] {
 	return properties.flatMap((property) => [
 		...(property.modes ?? []).flatMap((mode) =>
 			(mode.validation ?? []).flatMap((validation) =>
-				typeof validation === 'object' && validation.type === 'regex' ? [validation.properties.regex] : [],
+				typeof validation === 'object' && validation.type === 'regex'
+					? [(validation as INodePropertyRegexValidation).properties.regex]
+					: [],
 			),
 		),
 		...((property.options ?? []) as Array<INodeProperties | { values?: INodeProperties[] }>).flatMap((option) =>
