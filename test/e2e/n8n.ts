@@ -87,6 +87,8 @@ export class N8nInstance {
 			N8N_LOG_LEVEL: 'info',
 			N8N_LOG_OUTPUT: 'console,file',
 			N8N_LOG_FILE_LOCATION: path.join(this.userFolder, N8N_LOG_FILE),
+			// One file, never rotated (n8n starts n8n1.log at 16 MiB), as `logged` reads it.
+			N8N_LOG_FILE_SIZE_MAX: '4096',
 			...this.install.env,
 			...this.settings,
 		};

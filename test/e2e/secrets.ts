@@ -105,10 +105,15 @@ export class E2eSecretScan {
 		const eventLogs = stored
 			.filter((name) => name.startsWith('n8nEventLog'))
 			.map((name) => path.join(n8nFolder, name));
+		// n8n's log and any file it rotated it to (n8n1.log…, from 16 MiB unless told otherwise).
+		const logs = fs
+			.readdirSync(userFolder)
+			.filter((name) => name === N8N_LOG_FILE || /^n8n\d+\.log$/.test(name))
+			.map((name) => path.join(userFolder, name));
 		await this.addLogFiles([
 			...printed,
 			...eventLogs,
-			path.join(userFolder, N8N_LOG_FILE),
+			...logs,
 			path.join(userFolder, SERVER_OUTPUT_FILE),
 		]);
 		await this.addDatabaseFiles(database);

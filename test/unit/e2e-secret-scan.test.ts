@@ -27,7 +27,7 @@ describe('the end-to-end secret scan', () => {
 	});
 
 	/** An n8n user folder holding what n8n writes: printed runs, its log, its database. */
-	const userFolder = (files: { printed?: string; log?: string; database?: string; eventLog?: string }) => {
+	const userFolder = (files: { printed?: string; log?: string; database?: string; eventLog?: string; rotatedLog?: string }) => {
 		const root = temporary('flare-e2e-scan-');
 		fs.mkdirSync(path.join(root, 'runs'));
 		fs.mkdirSync(path.join(root, '.n8n'));
@@ -41,6 +41,7 @@ describe('the end-to-end secret scan', () => {
 			files.database ?? 'SQLite format 3\n',
 		);
 		if (files.eventLog) fs.writeFileSync(path.join(root, '.n8n', 'n8nEventLog.log'), files.eventLog);
+		if (files.rotatedLog) fs.writeFileSync(path.join(root, 'n8n1.log'), files.rotatedLog);
 		return root;
 	};
 
@@ -80,6 +81,7 @@ describe('the end-to-end secret scan', () => {
 		["n8n's log", { log: `debug: Authorization: ${CANARY_API_KEY}\n` }],
 		['a printed run', { printed: `"accessToken": "${token}"\n` }],
 		["n8n's database", { database: `\u0000${token}\u0000` }],
+		["n8n's log as rotated past 16 MiB (hostile review 49)", { rotatedLog: `debug: Authorization: ${CANARY_API_KEY}\n` }],
 		["n8n's event log", { eventLog: `{"eventName":"n8n.workflow.failed","payload":{"errorMessage":"Bearer ${token} refused"}}\n` }],
 	])(
 		'finds a secret in %s, without repeating it',
