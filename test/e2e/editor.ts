@@ -32,6 +32,7 @@ import { alertTriggerListens } from './editor-alerts';
 import { entraIdPlaybook } from './editor-playbooks';
 import { dailyLeakWatch, listensOnLoopbackOnly, signIn } from './editor-sandbox';
 import type { N8nInstance } from './n8n';
+import { scanSummaryFile } from '../reliability/secret-scan';
 import { E2eSecretScan } from './secrets';
 import { type Sandbox, startSandbox } from './sandbox';
 import { CREDENTIAL_NAME, repositoryRoot, say, seconds, workFolder } from './suite';
@@ -764,6 +765,8 @@ async function main(): Promise<void> {
 	const root = repositoryRoot();
 	const artefacts = path.join(workFolder(root), 'editor');
 	fs.rmSync(artefacts, { recursive: true, force: true });
+	// No summary of an earlier run may stand for this one's (table.ts reads every one).
+	fs.rmSync(scanSummaryFile(path.join(root, 'test-results'), 'editor'), { force: true });
 	fs.mkdirSync(artefacts, { recursive: true });
 	const chromiumPath = processRef.env.CHROMIUM_PATH || '/usr/bin/chromium';
 	if (!fs.existsSync(chromiumPath)) {
@@ -782,6 +785,7 @@ async function main(): Promise<void> {
 	let context: BrowserContext | undefined;
 	let page: Page | undefined;
 	let failed = true;
+	let leaks: string | undefined;
 	try {
 		say(`Sandbox ready on ${sandbox.url} in ${sandbox.seconds.toFixed(1)} s.`);
 		const described = await readDescriptions(sandbox.n8n);
@@ -825,13 +829,24 @@ async function main(): Promise<void> {
 		await context?.close().catch(() => undefined);
 		await sandbox.stop();
 		fs.rmSync(userDataDir, { recursive: true, force: true });
+		leaks = await scanForSecrets(root, sandbox);
 	}
-	// The API key was typed into the credential form: nothing n8n printed, logged or stored holds it,
-	// nor a token or a tool's secret (the secret scan of the other suites, secrets.ts).
-	const secrets = new E2eSecretScan(fake.apiKeys.full, 'editor', sandbox.tools.secrets());
+	if (leaks) throw new Error(leaks);
+}
+
+/**
+ * The secret scan of the other suites with a real n8n (secrets.ts), passed or failed: the API key was
+ * typed into the credential form, and nothing n8n printed, logged or stored may hold it, nor a token
+ * or a tool's secret; nor may what the tools received hold Flare's key or tokens or a leaked value.
+ */
+async function scanForSecrets(root: string, sandbox: Sandbox): Promise<string | undefined> {
+	const secrets = new E2eSecretScan(sandbox.fake.apiKeys.full, 'editor', sandbox.tools.secrets());
 	await secrets.addInstanceFiles(sandbox.n8n.userFolder);
 	say(await secrets.write(root));
-	if (secrets.leaks) throw new Error(secrets.describe());
+	const received = sandbox.tools.plantedSince(0).map((hit) => `${hit.source}: …${hit.context}…`);
+	return (
+		[secrets.leaks ? secrets.describe() : '', ...received].filter(Boolean).join('\n') || undefined
+	);
 }
 
 main().catch((error: Error) => {

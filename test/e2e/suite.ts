@@ -380,7 +380,7 @@ export function checkWhatToolsReceived(tools: ToolStandIns, mark: number, node?:
 	if (planted.length) {
 		throw new E2eFailure(
 			node,
-			`leaked values in clear in what the tools received:\n${planted.map((hit) => `${hit.source}: …${hit.context}…`).join('\n')}`,
+			`leaked values or Flare's secrets in clear in what the tools received:\n${planted.map((hit) => `${hit.source}: …${hit.context}…`).join('\n')}`,
 		);
 	}
 }

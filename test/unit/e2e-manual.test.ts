@@ -33,8 +33,11 @@ describe("the editor session's requests to n8n", () => {
 	let server: http.Server;
 	let session: EditorSession;
 	const seen: Array<{ method: string; url: string; socket: number }> = [];
-	/** How the next request to each route is answered: 'drop' ends the connection without an answer. */
-	const plan = new Map<string, Array<'drop' | unknown>>();
+	/**
+	 * How the next request to each route is answered: 'drop' ends the connection without an answer,
+	 * 'refuse' answers 400 as n8n does to stopping an execution that ended.
+	 */
+	const plan = new Map<string, Array<'drop' | 'refuse' | unknown>>();
 	let sockets = 0;
 
 	beforeAll(async () => {
@@ -47,7 +50,10 @@ describe("the editor session's requests to n8n", () => {
 			}
 			const answer = plan.get(route)?.shift() ?? { results: [] };
 			if (answer === 'drop') request.socket.destroy();
-			else response.end(JSON.stringify({ data: answer }));
+			else if (answer === 'refuse') {
+				response.statusCode = 400;
+				response.end('{"message":"Only running or waiting executions can be stopped and 8 is currently success"}');
+			} else response.end(JSON.stringify({ data: answer }));
 		});
 		server.on('connection', (socket: net.Socket & { number?: number }) => {
 			socket.number = ++sockets;
@@ -105,6 +111,16 @@ describe("the editor session's requests to n8n", () => {
 		const polls = seen.filter((request) => request.method === 'GET');
 		expect(polls.length).toBeGreaterThan(2 * 16);
 		expect(polls.length).toBeLessThan(2 * 24);
+	});
+
+	it('goes on waiting when the execution ended before it was stopped (n8n refuses the stop)', async () => {
+		const running = { results: [{ id: '8' }] };
+		plan.set('GET /rest/executions', [...Array<unknown>(22).fill(running), { results: [] }]);
+		plan.set('POST /rest/executions/8/stop', ['refuse']);
+		await expect(session.settled(5)).resolves.toBeUndefined();
+		expect(seen.filter((request) => request.method === 'POST').map((request) => request.url)).toEqual([
+			'/rest/executions/8/stop',
+		]);
 	});
 
 	it('waits until n8n runs no execution', async () => {

@@ -12,7 +12,7 @@
  * that HTTPS_PROXY names unless NO_PROXY matches (proxy-from-env), and Node trusts the CA that
  * NODE_EXTRA_CA_CERTS adds, since n8n's agents set no `ca` of their own.
  */
-import { scanText, PLANTED_PATTERN, type SecretHit } from '../../reliability/secret-scan';
+import { scanText, secretPatterns, PLANTED_PATTERN, type SecretHit } from '../../reliability/secret-scan';
 import { path } from '../../support/node';
 import { FAKE_MODEL_API_KEY, FakeModel } from '../fake-model';
 import { type CredentialToImport, freePort } from '../n8n';
@@ -230,13 +230,15 @@ export class ToolStandIns {
 		return this.log.of(tool, mark);
 	}
 
-	/** Planted leaked values (test/fake-flare/planted.ts) in anything the tools received since `mark`. */
+	/**
+	 * Planted leaked values (test/fake-flare/planted.ts), and Flare's API keys and tokens (never a
+	 * tool's business: hostile review 49), in anything the tools received since `mark`.
+	 */
 	plantedSince(mark = 0): SecretHit[] {
-		return [
-			...this.log.entries
-				.slice(mark)
-				.flatMap((entry) => scanText(JSON.stringify(entry), [PLANTED_PATTERN], entry.tool)),
-		];
+		const patterns = [PLANTED_PATTERN, ...secretPatterns()];
+		return this.log.entries
+			.slice(mark)
+			.flatMap((entry) => scanText(JSON.stringify(entry), patterns, entry.tool));
 	}
 
 	/** Requests refused as not documented, since `mark`. */
