@@ -34,6 +34,13 @@ describe("the fake's alert pushes", () => {
 		expect(connections).toEqual(['close', 'close', 'close']);
 	});
 
+	it('sends a body n8n reads whole, 16 MiB at most, on a new connection too', async () => {
+		const rawBody = `{"content":"${'x'.repeat(16 * 1024 * 1024 - 14)}"}`;
+		expect(Buffer.byteLength(rawBody)).toBe(16 * 1024 * 1024);
+		await expect(pushAlert(url, {}, { rawBody })).resolves.toMatchObject({ status: 200 });
+		expect(connections).toEqual(['close']);
+	});
+
 	it('gets the answer to a body larger than n8n reads, which n8n answers unread (hostile review 48)', async () => {
 		const rawBody = `{"content":"${'x'.repeat(17 * 1024 * 1024)}"}`;
 		const answers: string[] = [];

@@ -118,7 +118,7 @@ export interface PushResult {
  * unread, and would end a connection marked to close while the body is still being sent (EPIPE, in 3
  * of 10 pushes: hostile review 48).
  */
-const UNREAD_ABOVE = 16 * 1024 * 1024;
+const UNREAD_ABOVE = 16 * 1024 * 1024; // as test/harness/webhook.ts N8N_PAYLOAD_SIZE_MAX_MB
 
 /** POSTs one alert (or an array of them) to `url` as the alert channel does. */
 export async function pushAlert(
