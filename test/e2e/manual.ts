@@ -251,6 +251,7 @@ export class EditorSession {
 	async settled(timeoutSeconds = 120): Promise<void> {
 		const filter = encodeURIComponent(JSON.stringify({ status: ['new', 'running'] }));
 		let stopped: string[] | undefined;
+		const refusals: string[] = [];
 		let started = Date.now();
 		for (;;) {
 			const { results } = await this.request<{ results: Array<{ id: string }> }>(
@@ -261,13 +262,16 @@ export class EditorSession {
 			if (Date.now() - started > timeoutSeconds * 1000) {
 				const ids = results.map((execution) => execution.id);
 				if (stopped) {
+					const refused = refusals.length ? ` (${refusals.join('; ')})` : '';
 					throw new Error(
-						`n8n still runs execution(s) ${ids.join(', ')} ${timeoutSeconds} s after it was asked to stop ${stopped.join(', ')}`,
+						`n8n still runs execution(s) ${ids.join(', ')} ${timeoutSeconds} s after it was asked to stop ${stopped.join(', ')}${refused}`,
 					);
 				}
 				// One that ended meanwhile cannot be stopped (n8n answers 400): the next poll decides.
 				for (const id of ids) {
-					await this.request('POST', `/executions/${id}/stop`, {}).then(undefined, () => undefined);
+					await this.request('POST', `/executions/${id}/stop`, {}).then(undefined, (error: Error) => {
+						if (!error.message.includes(': HTTP 400 ')) refusals.push(error.message);
+					});
 				}
 				stopped = ids;
 				started = Date.now();

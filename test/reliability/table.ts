@@ -65,6 +65,8 @@ function load(file: string): Figures {
 		const recorders = new Set(long.rows.map((row) => row.recorder));
 		figures.rows = [...figures.rows.filter((row) => !recorders.has(row.recorder)), ...long.rows];
 		figures.longGeneratedAt = long.generatedAt;
+		// Its scan with its rows: a later run of one long file rewrites secret-scan-harness-long.json alone.
+		figures.secretScan.push(...(long.secretScan ?? []).filter((scan) => !figures.secretScan.some((own) => own.suite === scan.suite)));
 	}
 	for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
 		const match = /^secret-scan-(.+)\.json$/.exec(name);
@@ -142,7 +144,7 @@ function render(figures: Figures): { markdown: string; problems: string[] } {
 	const leakedValueScans = figures.secretScan.filter((scan) => scan.leakedValues && !FILES_ONLY.includes(scan.suite));
 	for (const scan of leakedValueScans) {
 		for (const problem of leakedValueProblems(scan.leakedValues!)) problems.push(`${scan.suite}: ${problem}`);
-		if (scan.leakedValues!.outputs === 0) problems.push(`${scan.suite}: no output of this package's nodes was scanned for leaked values`);
+		if (scan.leakedValues!.outputs === 0) problems.push(`${scan.suite}: no output of this package's nodes was scanned for leaked values (test-results/secret-scan-${scan.suite}.json: run that suite again)`);
 	}
 	if (lost) problems.push(`${lost} records lost`);
 	if (duplicated) problems.push(`${duplicated} records duplicated`);

@@ -35,9 +35,9 @@ describe("the editor session's requests to n8n", () => {
 	const seen: Array<{ method: string; url: string; socket: number }> = [];
 	/**
 	 * How the next request to each route is answered: 'drop' ends the connection without an answer,
-	 * 'refuse' answers 400 as n8n does to stopping an execution that ended.
+	 * 'refuse' answers 400 as n8n does to stopping an execution that ended, 'forbid' 403.
 	 */
-	const plan = new Map<string, Array<'drop' | 'refuse' | unknown>>();
+	const plan = new Map<string, Array<'drop' | 'refuse' | 'forbid' | unknown>>();
 	let sockets = 0;
 
 	beforeAll(async () => {
@@ -50,7 +50,10 @@ describe("the editor session's requests to n8n", () => {
 			}
 			const answer = plan.get(route)?.shift() ?? { results: [] };
 			if (answer === 'drop') request.socket.destroy();
-			else if (answer === 'refuse') {
+			else if (answer === 'forbid') {
+				response.statusCode = 403;
+				response.end('{"message":"Forbidden"}');
+			} else if (answer === 'refuse') {
 				response.statusCode = 400;
 				response.end('{"message":"Only running or waiting executions can be stopped and 8 is currently success"}');
 			} else response.end(JSON.stringify({ data: answer }));
@@ -111,6 +114,14 @@ describe("the editor session's requests to n8n", () => {
 		const polls = seen.filter((request) => request.method === 'GET');
 		expect(polls.length).toBeGreaterThan(2 * 16);
 		expect(polls.length).toBeLessThan(2 * 24);
+	});
+
+	it('names a stop n8n refused for another reason when the execution would not stop', async () => {
+		plan.set('GET /rest/executions', Array(1_000).fill({ results: [{ id: '8' }] }));
+		plan.set('POST /rest/executions/8/stop', ['forbid']);
+		await expect(session.settled(5)).rejects.toThrow(
+			'n8n still runs execution(s) 8 5 s after it was asked to stop 8 (POST /rest/executions/8/stop: HTTP 403',
+		);
 	});
 
 	it('goes on waiting when the execution ended before it was stopped (n8n refuses the stop)', async () => {
