@@ -389,9 +389,9 @@ export function checkWhatToolsReceived(tools: ToolStandIns, mark: number, node?:
 const REGEX_WATCHDOG = 'Regular expression execution timed out';
 
 /**
- * n8n 2.x checks a workflow's resource locators before any node runs, each regular expression under a
- * 250 ms wall-clock watchdog (n8n-workflow's safe-regex.ts, REGEX_TIMEOUT_MS): an n8n starved of CPU
- * can trip it on the simplest one (a fresh-clone CI beside other loads, 2026-12-08: the Source ID's
+ * n8n (2.41.1 and 1.123.81) checks a workflow's resource locators before any node runs, each regex
+ * under a 250 ms wall-clock watchdog (n8n-workflow's safe-regex.ts, REGEX_TIMEOUT_MS): an n8n starved
+ * of CPU can trip it on the simplest one (a fresh-clone CI beside other loads, 2026-12-08: the Source ID's
  * check of a short ID, microseconds at rest). Such a run, which reached no node, is started again
  * once, and said; a second one fails the case. A check that is slow for its value fails both runs:
  * our own regexes are linear (test/unit/locator-regex-time.test.ts).

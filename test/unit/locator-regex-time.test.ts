@@ -1,10 +1,9 @@
 /**
  * The ID regexes of the resource locators take time linear in the value (hostile review 49): n8n
- * 2.41 checks each typed ID as `^regex$` before every run, under a 250 ms watchdog (n8n-workflow's
+ * (2.41 and 1.123) checks each typed ID as `^regex$` before every run, under a 250 ms watchdog (n8n-workflow's
  * safe-regex.ts), and the editor checks it while typing, without one. For every regex of both nodes
  * and every hostile shape, 4n characters take at most 6 times the CPU time of n (a quadratic reading
  * takes 16): `.*\S.*` took 28 ms at 8 KiB and timed out at 32 KiB on a line ending in a line break.
- * n8n 1.123 checks them the same way.
  */
 import type { INodeProperties, INodePropertyRegexValidation } from 'n8n-workflow';
 
