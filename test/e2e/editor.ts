@@ -827,7 +827,7 @@ async function main(): Promise<void> {
 		}
 		if (failed) say(`n8n's output: ${path.relative(root, server.logFile)}`);
 		await context?.close().catch(() => undefined);
-		await sandbox.stop();
+		await sandbox.stop().catch((error: Error) => say(`The sandbox did not stop: ${error.message}`));
 		fs.rmSync(userDataDir, { recursive: true, force: true });
 		// Said here too: when the test itself failed, its own error is the one thrown.
 		leaks = await scanForSecrets(root, sandbox).catch(

@@ -453,6 +453,8 @@ export function describeLeakedValueScan(scan: LeakedValueScan): string {
 /** What one suite's secret scan covered; table.ts prints every `test-results/secret-scan-<suite>.json`. */
 export interface ScanSummary {
 	suite: string;
+	/** The file it was read from (table.ts), to name in a problem. */
+	source?: string;
 	/** Workflow runs, trigger polls and credential tests whose whole result was scanned. */
 	runs: number;
 	/** Output items among them. */

@@ -59,19 +59,23 @@ const plural = (count: number, word: string) => `${number(count)} ${word}${count
 function load(file: string): Figures {
 	const figures = JSON.parse(fs.readFileSync(file, 'utf8')) as Figures;
 	const dir = path.dirname(file);
+	for (const scan of figures.secretScan) scan.source = `${file} (npm test)`;
 	const longFile = path.join(dir, 'reliability-long.json');
 	if (fs.existsSync(longFile)) {
 		const long = JSON.parse(fs.readFileSync(longFile, 'utf8')) as Figures;
 		const recorders = new Set(long.rows.map((row) => row.recorder));
 		figures.rows = [...figures.rows.filter((row) => !recorders.has(row.recorder)), ...long.rows];
 		figures.longGeneratedAt = long.generatedAt;
-		// Its scan with its rows: a later run of one long file rewrites secret-scan-harness-long.json alone.
-		figures.secretScan.push(...(long.secretScan ?? []).filter((scan) => !figures.secretScan.some((own) => own.suite === scan.suite)));
+		// Its scan, written with its rows: a later long run of files that record no rows rewrites
+		// secret-scan-harness-long.json alone.
+		const longScans = (long.secretScan ?? []).filter((scan) => !figures.secretScan.some((own) => own.suite === scan.suite));
+		figures.secretScan.push(...longScans.map((scan) => ({ ...scan, source: `${longFile} (npm run test:long)` })));
 	}
 	for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
 		const match = /^secret-scan-(.+)\.json$/.exec(name);
 		if (!match || figures.secretScan.some((scan) => scan.suite === match[1])) continue;
-		figures.secretScan.push(JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as ScanSummary);
+		const summary = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as ScanSummary;
+		figures.secretScan.push({ ...summary, source: path.join(dir, name) });
 	}
 	const triggerLive = path.join(dir, 'trigger-live.json');
 	if (fs.existsSync(triggerLive)) figures.triggerLive = JSON.parse(fs.readFileSync(triggerLive, 'utf8')) as Figures['triggerLive'];
@@ -144,7 +148,7 @@ function render(figures: Figures): { markdown: string; problems: string[] } {
 	const leakedValueScans = figures.secretScan.filter((scan) => scan.leakedValues && !FILES_ONLY.includes(scan.suite));
 	for (const scan of leakedValueScans) {
 		for (const problem of leakedValueProblems(scan.leakedValues!)) problems.push(`${scan.suite}: ${problem}`);
-		if (scan.leakedValues!.outputs === 0) problems.push(`${scan.suite}: no output of this package's nodes was scanned for leaked values (test-results/secret-scan-${scan.suite}.json: run that suite again)`);
+		if (scan.leakedValues!.outputs === 0) problems.push(`${scan.suite}: no output of this package's nodes was scanned for leaked values (${scan.source}: run it again)`);
 	}
 	if (lost) problems.push(`${lost} records lost`);
 	if (duplicated) problems.push(`${duplicated} records duplicated`);

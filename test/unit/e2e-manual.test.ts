@@ -124,6 +124,16 @@ describe("the editor session's requests to n8n", () => {
 		);
 	});
 
+	it("does not count n8n's 400 to a stop as a refusal: it says the execution had ended", async () => {
+		plan.set('GET /rest/executions', Array(1_000).fill({ results: [{ id: '8' }] }));
+		plan.set('POST /rest/executions/8/stop', ['refuse']);
+		const error = await session.settled(5).then(
+			() => undefined,
+			(reason: Error) => reason,
+		);
+		expect(error?.message).toBe('n8n still runs execution(s) 8 5 s after it was asked to stop 8');
+	});
+
 	it('goes on waiting when the execution ended before it was stopped (n8n refuses the stop)', async () => {
 		const running = { results: [{ id: '8' }] };
 		plan.set('GET /rest/executions', [...Array<unknown>(22).fill(running), { results: [] }]);

@@ -5,11 +5,12 @@ import { CANARY_API_KEY, CANARY_TOKEN_PREFIX } from '../reliability/secret-scan'
 
 /** What the e2e suite and the editor test look for in what the tools' stand-ins received. */
 describe("the check of what the tools' stand-ins received", () => {
-	const received = (tool: string, body: unknown): Received => ({
+	const received = (tool: string, body: unknown, where: Partial<Received> = {}): Received => ({
 		tool,
 		method: 'POST',
 		path: '/rest/api/3/issue',
 		query: {},
+		...where,
 		body,
 		status: 201,
 		at: 0,
@@ -27,8 +28,10 @@ describe("the check of what the tools' stand-ins received", () => {
 				received('slack', { text: `key ${CANARY_API_KEY}` }),
 				received('smtp', { text: `Authorization: Bearer ${CANARY_TOKEN_PREFIX}${'ab12'.repeat(10)}` }),
 				received('okta', { text: 'key fk_full_demo_0001 of the sandbox' }),
+				received('graph', {}, { query: { note: CANARY_API_KEY } }),
+				received('entra', {}, { path: `/v1.0/users/${planted('hunter3')}` }),
 			),
-		).toEqual(['jira', 'slack', 'smtp', 'okta']);
+		).toEqual(['jira', 'slack', 'smtp', 'okta', 'graph', 'entra']);
 	});
 
 	it('finds nothing in what a playbook legitimately sends: masked values and the tools\' own words', () => {
